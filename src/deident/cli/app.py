@@ -1,0 +1,36 @@
+"""The ``deident`` command. Each sub-command lives in its own module and is registered here."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from deident import __version__
+from deident.cli import convert_cmd
+from deident.core.errors import DeidentError
+
+app = typer.Typer(
+    name="deident",
+    help="Find and remove protected health information (PHI) in clinical free text.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("convert")(convert_cmd.convert)
+
+
+@app.command("version")
+def version() -> None:
+    """Print the deident version."""
+    typer.echo(__version__)
+
+
+def main() -> None:
+    """Entry point: deident's own errors print as one clear line and exit with status 2."""
+    try:
+        app()
+    except DeidentError as err:
+        Console(stderr=True).print(f"[bold red]error:[/] {err}", highlight=False, markup=True)
+        sys.exit(2)

@@ -1,0 +1,29 @@
+"""``deident convert``: read a corpus in one format, write it in another."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from deident.io.formats import ReadOptions, read_corpus, write_corpus
+
+
+def convert(
+    input_path: Annotated[Path, typer.Argument(help="Corpus to read (file or folder).")],
+    output_path: Annotated[Path, typer.Argument(help="Where to write the converted corpus.")],
+    from_format: Annotated[
+        str | None, typer.Option("--from", help="Input format (default: from the extension).")
+    ] = None,
+    to_format: Annotated[str | None, typer.Option("--to", help="Output format (default: from the extension).")] = None,
+    text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",
+    id_col: Annotated[str | None, typer.Option(help="Id column of CSV/Parquet input.")] = None,
+    patient_col: Annotated[str | None, typer.Option(help="Patient-id column of CSV/Parquet input.")] = None,
+) -> None:
+    """Convert an annotated corpus between formats (offsets and texts are kept exactly)."""
+    options = ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col)
+    docs = read_corpus(input_path, from_format, options)
+    write_corpus(docs, output_path, to_format)
+    spans = sum(len(d.spans) for d in docs)
+    typer.echo(f"converted {len(docs)} documents with {spans} spans to {output_path}", err=True)

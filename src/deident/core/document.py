@@ -1,0 +1,146 @@
+"""Documents: an id, the note text and metadata that later stages use.
+
+Reprs never include the text or any known identifier, so a document can be logged safely.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from deident.core.span import Span, check_within, sort_spans
+
+
+@dataclass(frozen=True, slots=True)
+class KnownIdentifiers:
+    """Identifiers of the patient known in advance (from the record's structured fields).
+
+    Detectors find these values anywhere in the text, exactly and fuzzily.
+    """
+
+    names: tuple[str, ...] = field(default=(), repr=False)
+    mrns: tuple[str, ...] = field(default=(), repr=False)
+    addresses: tuple[str, ...] = field(default=(), repr=False)
+    relatives: tuple[str, ...] = field(default=(), repr=False)
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.mrns or self.addresses or self.relatives)
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{k}={len(getattr(self, k))}" for k in ("names", "mrns", "addresses", "relatives"))
+        return f"KnownIdentifiers({counts})"
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentMetadata:
+    """Metadata about a note. ``extra`` keeps format-specific fields as sorted (key, value) pairs
+    so that a round trip through a format that has them is lossless."""
+
+    patient_id: str | None = None
+    note_id: str | None = None
+    author: str | None = field(default=None, repr=False)
+    thread: str | None = None
+    note_date: dt.date | None = None
+    known: KnownIdentifiers = field(default_factory=KnownIdentifiers)
+    extra: tuple[tuple[str, str], ...] = ()
+
+    def get_extra(self, key: str, default: str | None = None) -> str | None:
+        for k, v in self.extra:
+            if k == key:
+                return v
+        return default
+
+    def with_extra(self, **values: str) -> DocumentMetadata:
+        merged = dict(self.extra)
+        merged.update(values)
+        return replace(self, extra=tuple(sorted(merged.items())))
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for key in ("patient_id", "note_id", "author", "thread"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.note_date is not None:
+            out["note_date"] = self.note_date.isoformat()
+        if self.known:
+            out["known"] = {
+                k: list(getattr(self.known, k))
+                for k in ("names", "mrns", "addresses", "relatives")
+                if getattr(self.known, k)
+            }
+        if self.extra:
+            out["extra"] = dict(self.extra)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> DocumentMetadata:
+        """Inverse of :meth:`as_dict`; unknown keys go to ``extra`` as strings."""
+        known_raw = data.get("known") or {}
+        if not isinstance(known_raw, Mapping):
+            raise ValueError("metadata 'known' must be an object")
+        known = KnownIdentifiers(
+            **{k: tuple(str(v) for v in known_raw.get(k, ())) for k in ("names", "mrns", "addresses", "relatives")}
+        )
+        note_date = data.get("note_date")
+        extra_raw = data.get("extra") or {}
+        if not isinstance(extra_raw, Mapping):
+            raise ValueError("metadata 'extra' must be an object")
+        extra = {str(k): str(v) for k, v in extra_raw.items()}
+        for k, v in data.items():
+            if k not in {"patient_id", "note_id", "author", "thread", "note_date", "known", "extra"}:
+                extra[str(k)] = str(v)
+
+        def opt(key: str) -> str | None:
+            value = data.get(key)
+            return None if value is None else str(value)
+
+        return cls(
+            patient_id=opt("patient_id"),
+            note_id=opt("note_id"),
+            author=opt("author"),
+            thread=opt("thread"),
+            note_date=dt.date.fromisoformat(str(note_date)) if note_date else None,
+            known=known,
+            extra=tuple(sorted(extra.items())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A note. ``id`` is unique within a corpus; ``text`` is never shown in reprs."""
+
+    id: str
+    text: str = field(repr=False)
+    metadata: DocumentMetadata = field(default_factory=DocumentMetadata)
+
+    def __repr__(self) -> str:
+        return f"Document(id={self.id!r}, chars={len(self.text)}, patient_id={self.metadata.patient_id!r})"
+
+    @property
+    def patient_id(self) -> str | None:
+        return self.metadata.patient_id
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotatedDocument:
+    """A document with its spans (gold annotations, or a pipeline's predictions)."""
+
+    document: Document
+    spans: tuple[Span, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_within(self.spans, len(self.document.text))
+        object.__setattr__(self, "spans", sort_spans(self.spans))
+
+    @property
+    def id(self) -> str:
+        return self.document.id
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    def with_spans(self, spans: tuple[Span, ...] | list[Span]) -> AnnotatedDocument:
+        return AnnotatedDocument(self.document, tuple(spans))

@@ -1,0 +1,103 @@
+"""Immutable PHI spans: half-open character offsets into the original text, never the text itself."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from deident.core.labels import Category, Label
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A PHI candidate or annotation covering ``text[start:end]``.
+
+    ``source`` names the detector or file that produced it (a registry name such as
+    ``"patterns.date"``, ``"crf"``, ``"gold"``); ``score`` is its confidence when it has one;
+    ``evidence`` holds short PHI-free notes that explain the span (which rule, which feature).
+    The PHI string itself is never stored: use :meth:`text_of`.
+    """
+
+    start: int
+    end: int
+    label: Label
+    source: str = field(default="", compare=False)
+    score: float | None = field(default=None, compare=False)
+    evidence: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.start, int) or not isinstance(self.end, int):
+            raise TypeError("span offsets must be integers")
+        if self.start < 0 or self.end <= self.start:
+            raise ValueError(f"bad span offsets [{self.start}, {self.end})")
+        if not isinstance(self.label, Label):
+            raise TypeError(f"span label must be a Label, not {type(self.label).__name__}")
+
+    @property
+    def category(self) -> Category:
+        return self.label.category
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+    def text_of(self, text: str) -> str:
+        """The covered text, given the document text the offsets refer to."""
+        if self.end > len(text):
+            raise ValueError(f"span [{self.start}, {self.end}) lies beyond a text of length {len(text)}")
+        return text[self.start : self.end]
+
+    def overlaps(self, other: Span) -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def contains(self, other: Span) -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+    def with_label(self, label: Label) -> Span:
+        return replace(self, label=label)
+
+    def with_evidence(self, *notes: str) -> Span:
+        return replace(self, evidence=self.evidence + notes)
+
+    def moved(self, start: int, end: int) -> Span:
+        return replace(self, start=start, end=end)
+
+
+def sort_spans(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """Spans in document order (start, then longer first), deterministic for equal offsets."""
+    return tuple(sorted(spans, key=lambda s: (s.start, -s.end, s.label.value, s.source)))
+
+
+def check_within(spans: Sequence[Span], text_length: int) -> None:
+    """Raise ValueError if any span lies beyond the text."""
+    for span in spans:
+        if span.end > text_length:
+            raise ValueError(f"span [{span.start}, {span.end}) lies beyond a text of length {text_length}")
+
+
+def remove_overlaps(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """Resolve overlaps: a longer span wins over the spans it overlaps; ties go to the higher score,
+    then to the earlier span. Used where output needs disjoint spans (replacement, BIO encoding)."""
+
+    def rank(s: Span) -> tuple[int, float, int]:
+        return (-s.length, -(s.score if s.score is not None else 1.0), s.start)
+
+    kept: list[Span] = []
+    for span in sorted(spans, key=rank):
+        if not any(span.overlaps(k) for k in kept):
+            kept.append(span)
+    return sort_spans(kept)
+
+
+def merge_adjacent(spans: Sequence[Span], text: str, max_gap: str = " ") -> tuple[Span, ...]:
+    """Join same-label spans separated only by characters in ``max_gap`` (e.g. "John" "Smith")."""
+    out: list[Span] = []
+    for span in sort_spans(spans):
+        if out:
+            prev = out[-1]
+            gap = text[prev.end : span.start]
+            if prev.label == span.label and prev.end <= span.start and all(c in max_gap for c in gap):
+                out[-1] = prev.moved(prev.start, max(prev.end, span.end))
+                continue
+        out.append(span)
+    return tuple(out)

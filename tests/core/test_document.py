@@ -1,0 +1,33 @@
+import datetime as dt
+
+import pytest
+
+from deident.core import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers, Label, Span
+
+
+def test_repr_hides_text_and_known_identifiers():
+    meta = DocumentMetadata(patient_id="7", known=KnownIdentifiers(names=("Jane Roe",), mrns=("1234567",)))
+    doc = Document("d1", "Jane Roe was admitted", meta)
+    assert "Jane" not in repr(doc)
+    assert "1234567" not in repr(meta)
+
+
+def test_metadata_round_trip():
+    meta = DocumentMetadata(
+        patient_id="p",
+        note_id="n",
+        author="u",
+        thread="t",
+        note_date=dt.date(2020, 1, 2),
+        known=KnownIdentifiers(names=("A B",)),
+        extra=(("k", "v"),),
+    )
+    assert DocumentMetadata.from_dict(meta.as_dict()) == meta
+
+
+def test_annotated_document_checks_bounds_and_sorts():
+    doc = Document("d", "abcdef")
+    with pytest.raises(ValueError):
+        AnnotatedDocument(doc, (Span(2, 9, Label.DATE),))
+    item = AnnotatedDocument(doc, (Span(3, 4, Label.DATE), Span(0, 1, Label.AGE)))
+    assert [s.start for s in item.spans] == [0, 3]

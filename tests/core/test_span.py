@@ -1,0 +1,84 @@
+import dataclasses
+
+import pytest
+
+from deident.core import Label, Span, merge_adjacent, remove_overlaps, sort_spans
+from deident.core.labels import PHYSIONET_TO_LABEL, Category, SafeHarbor
+
+
+def test_span_is_immutable_and_holds_no_text():
+    span = Span(4, 9, Label.PATIENT, source="test", score=0.9)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        span.start = 4  # type: ignore[misc]
+    assert "text" not in {f.name for f in dataclasses.fields(Span)}
+    assert span.text_of("Mr. Smith was here") == "Smith"
+    assert span.category is Category.NAME
+
+
+@pytest.mark.parametrize(("start", "end"), [(-1, 3), (5, 5), (6, 2)])
+def test_bad_offsets_rejected(start, end):
+    with pytest.raises(ValueError):
+        Span(start, end, Label.DATE)
+
+
+def test_label_requires_enum():
+    with pytest.raises(TypeError):
+        Span(0, 1, "DATE")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("label", "category", "harbor"),
+    [
+        (Label.PATIENT, Category.NAME, SafeHarbor.REQUIRED),
+        (Label.DOCTOR, Category.NAME, SafeHarbor.NOT_REQUIRED),
+        (Label.RELATIVE, Category.NAME, SafeHarbor.REQUIRED),
+        (Label.ZIP, Category.LOCATION, SafeHarbor.CONDITIONAL),
+        (Label.AGE, Category.AGE, SafeHarbor.CONDITIONAL),
+        (Label.SSN, Category.ID, SafeHarbor.REQUIRED),
+        (Label.EMAIL, Category.CONTACT, SafeHarbor.REQUIRED),
+        (Label.PROFESSION, Category.PROFESSION, SafeHarbor.NOT_REQUIRED),
+    ],
+)
+def test_label_taxonomy(label, category, harbor):
+    assert label.category is category
+    assert label.safe_harbor is harbor
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [("OTHER", Label.LOCATION_OTHER), ("location-other", Label.LOCATION_OTHER), ("medicalrecord", Label.MEDICALRECORD)],
+)
+def test_label_parse(name, label):
+    assert Label.parse(name) is label
+
+
+def test_label_parse_unknown():
+    with pytest.raises(ValueError):
+        Label.parse("NOPE")
+
+
+def test_physionet_mapping_covers_all_types():
+    assert set(PHYSIONET_TO_LABEL) == {
+        "HCPName",
+        "PTName",
+        "PTNameInitial",
+        "RelativeProxyName",
+        "Date",
+        "DateYear",
+        "Location",
+        "Phone",
+        "Age",
+        "Other",
+    }
+
+
+def test_sort_and_overlaps():
+    a, b, c = Span(0, 10, Label.DATE), Span(2, 4, Label.AGE), Span(12, 14, Label.DATE)
+    assert sort_spans([c, b, a]) == (a, b, c)
+    assert remove_overlaps([b, a, c]) == (a, c)
+
+
+def test_merge_adjacent():
+    text = "Anna Maria Lopez"
+    spans = [Span(0, 4, Label.PATIENT), Span(5, 10, Label.PATIENT), Span(11, 16, Label.PATIENT)]
+    assert merge_adjacent(spans, text) == (Span(0, 16, Label.PATIENT),)

@@ -1,0 +1,48 @@
+from pathlib import Path
+
+import pytest
+
+from deident.core import InputFormatError, Label
+from deident.io import read_corpus, write_corpus
+
+
+def test_read_fixture(fixtures: Path):
+    docs = read_corpus(fixtures / "mini.text")
+    assert [d.id for d in docs] == ["1_1", "1_2", "2_1"]
+    first = docs[0]
+    assert first.document.metadata.patient_id == "1"
+    assert [s.text_of(first.text) for s in first.spans][:3] == ["67", "3/14", "Mercy"]
+    assert first.spans[0].label is Label.AGE
+
+
+def test_round_trip_exact(fixtures: Path, tmp_path: Path):
+    docs = read_corpus(fixtures / "mini.text")
+    write_corpus(docs, tmp_path / "out.text")
+    assert (tmp_path / "out.text").read_text() == (fixtures / "mini.text").read_text()
+    again = read_corpus(tmp_path / "out.text")
+    assert [(d.id, d.text, d.spans) for d in again] == [(d.id, d.text, d.spans) for d in docs]
+
+
+def test_misaligned_phrase_is_reported(fixtures: Path, tmp_path: Path):
+    (tmp_path / "bad.text").write_text((fixtures / "mini.text").read_text())
+    (tmp_path / "bad.phrase").write_text("1 1 9 11 Age 67\n")
+    with pytest.raises(InputFormatError) as err:
+        read_corpus(tmp_path / "bad.text")
+    assert "bad.phrase, line 1" in str(err.value)
+    assert "67" not in str(err.value).split("line 1")[1]
+
+
+def test_broken_record_names_line(tmp_path: Path):
+    (tmp_path / "x.text").write_text("START_OF_RECORD=1||||1||||\nno end marker\n")
+    with pytest.raises(InputFormatError, match=r"x.text, line 1"):
+        read_corpus(tmp_path / "x.text")
+
+
+def test_shared_corpus_round_trip(shared_corpus: Path, tmp_path: Path):
+    docs = read_corpus(shared_corpus)
+    assert len(docs) == 1414
+    write_corpus(docs, tmp_path / "rt.jsonl")
+    back = read_corpus(tmp_path / "rt.jsonl")
+    write_corpus(back, tmp_path / "rt.text")
+    assert (tmp_path / "rt.text").read_text() == shared_corpus.read_text()
+    assert [d.spans for d in read_corpus(tmp_path / "rt.text")] == [d.spans for d in docs]
