@@ -37,6 +37,9 @@ def test_label_requires_enum():
         (Label.SSN, Category.ID, SafeHarbor.REQUIRED),
         (Label.EMAIL, Category.CONTACT, SafeHarbor.REQUIRED),
         (Label.PROFESSION, Category.PROFESSION, SafeHarbor.NOT_REQUIRED),
+        (Label.ORGANIZATION, Category.LOCATION, SafeHarbor.REQUIRED),
+        (Label.HOSPITAL, Category.LOCATION, SafeHarbor.NOT_REQUIRED),
+        (Label.URL, Category.CONTACT, SafeHarbor.REQUIRED),
     ],
 )
 def test_label_taxonomy(label, category, harbor):

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from deident import __version__
-from deident.cli import convert_cmd
+from deident.cli import convert_cmd, detect_cmd, evaluate_cmd, run_cmd
 from deident.core.errors import DeidentError
 
 app = typer.Typer(
@@ -19,6 +19,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("convert")(convert_cmd.convert)
+app.command("detect")(detect_cmd.detect)
+app.command("evaluate")(evaluate_cmd.evaluate)
+app.command("run")(run_cmd.run)
 
 
 @app.command("version")

@@ -137,15 +137,17 @@ _CATEGORY: dict[Label, Category] = {
     },
 }
 
-# Safe Harbor view. Clinicians, professions, institutions, states and countries are not identifiers
-# of the individual under Safe Harbor (the i2b2 2014 corpus marks them non-HIPAA too), but deident
-# still removes them by default: the view only informs reports and the safe-harbor mode.
+# Safe Harbor view, read from 45 CFR 164.514(b)(2). Clinicians, professions, care institutions,
+# states and countries are not identifiers of the individual; employers (ORGANIZATION) are.
+# It differs from the "HIPAA-PHI" column of the i2b2 2014 guidelines in three places, each on the
+# side of removal: LOCATION_OTHER (a geographic subdivision smaller than a state), URL and IPADDR
+# (both named in the rule) are REQUIRED here. deident removes every label by default anyway: the
+# view only informs reports, the HIPAA evaluation view and the safe-harbor mode.
 _NOT_REQUIRED = {
     Label.DOCTOR,
     Label.PROFESSION,
     Label.DEPARTMENT,
     Label.HOSPITAL,
-    Label.ORGANIZATION,
     Label.STATE,
     Label.COUNTRY,
     Label.ROOM,

@@ -1,0 +1,61 @@
+"""``deident evaluate``: compare predicted PHI spans with gold spans of the same documents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from deident.evaluate import EvaluationReport, evaluate_corpus, render_report
+from deident.io.formats import ReadOptions, read_corpus
+
+
+def evaluate(
+    gold_path: Annotated[
+        Path, typer.Argument(metavar="GOLD", help="Gold corpus (any supported format; PhysioNet: the .text).")
+    ],
+    pred_path: Annotated[Path, typer.Argument(metavar="PRED", help="Predicted corpus for the same documents.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    gold_format: Annotated[
+        str | None, typer.Option("--gold-format", help="Format of GOLD (default: from the extension).")
+    ] = None,
+    pred_format: Annotated[
+        str | None, typer.Option("--pred-format", help="Format of PRED (default: from the extension).")
+    ] = None,
+    gold_annotations: Annotated[
+        Path | None, typer.Option(help="Annotation file for GOLD (e.g. a .phrase) if not beside it.")
+    ] = None,
+    pred_annotations: Annotated[
+        Path | None, typer.Option(help="Annotation file for PRED (e.g. a .phrase) if not beside it.")
+    ] = None,
+    hipaa_only: Annotated[
+        bool, typer.Option("--hipaa-only", help="Report only the view restricted to HIPAA identifiers.")
+    ] = False,
+) -> None:
+    """Score predictions against gold: binary and typed token, entity (strict/relaxed, micro/macro),
+    instance recall, all again for HIPAA identifiers, and a confusion matrix of types."""
+    gold = read_corpus(gold_path, gold_format, ReadOptions(annotations=gold_annotations))
+    pred = read_corpus(pred_path, pred_format, ReadOptions(annotations=pred_annotations))
+    report = evaluate_corpus(gold, pred)
+    _warn_about_matching(report)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(hipaa_only=hipaa_only), indent=2))
+    else:
+        console = Console()
+        if not console.is_terminal:  # piped or redirected: rich would fall back to 80 columns
+            console = Console(width=120)
+        render_report(report, console, hipaa_only=hipaa_only)
+
+
+def _warn_about_matching(report: EvaluationReport) -> None:
+    """Point out on stderr the likely mistakes (ids that do not match, a missing annotation file)."""
+    tally = report.documents
+    if tally.gold and tally.predicted == 0:
+        typer.echo("warning: no predicted document has the id of a gold document", err=True)
+    elif tally.predicted and tally.pred_spans == 0:
+        typer.echo("warning: the predictions hold no spans (is their annotation file missing?)", err=True)
+    if tally.unknown_predictions:
+        typer.echo(f"note: {tally.unknown_predictions} predicted documents are not in GOLD and were ignored", err=True)
