@@ -46,3 +46,13 @@ def test_shared_corpus_round_trip(shared_corpus: Path, tmp_path: Path):
     write_corpus(back, tmp_path / "rt.text")
     assert (tmp_path / "rt.text").read_text() == shared_corpus.read_text()
     assert [d.spans for d in read_corpus(tmp_path / "rt.text")] == [d.spans for d in docs]
+
+
+def test_carriage_returns_are_kept(fixtures: Path, tmp_path: Path):
+    """Phrase offsets count \\r\\n as two characters; the reader must not translate line ends."""
+    (tmp_path / "crlf.text").write_bytes((fixtures / "mini.text").read_bytes().replace(b"\n", b"\r\n"))
+    docs = read_corpus(tmp_path / "crlf.text")
+    assert [d.id for d in docs] == ["1_1", "1_2", "2_1"]
+    assert "\r\n" in docs[0].text
+    write_corpus(docs, tmp_path / "again.text")
+    assert [d.text for d in read_corpus(tmp_path / "again.text")] == [d.text for d in docs]

@@ -19,7 +19,7 @@ from deident.core.labels import PHYSIONET_TO_LABEL, Label
 from deident.core.span import Span
 from deident.io.atomic import atomic_write
 
-_HEADER = regex.compile(r"START_OF_RECORD=([^|\n]*)\|\|\|\|([^|\n]*)\|\|\|\|\n")
+_HEADER = regex.compile(r"START_OF_RECORD=([^|\r\n]*)\|\|\|\|([^|\r\n]*)\|\|\|\|\r?\n")
 _END = "||||END_OF_RECORD"
 _YEAR = regex.compile(r"(?:19|20)\d\d|'\d\d")
 
@@ -101,7 +101,9 @@ def read_physionet(text_path: str | Path, phrase_path: str | Path | None = None)
     """Read a ``.text`` file and, when present, its ``.phrase`` annotations."""
     text_path = Path(text_path)
     try:
-        content = text_path.read_text(encoding="utf-8")
+        # newline="" keeps \r\n as it is: phrase offsets count both characters.
+        with text_path.open(encoding="utf-8", newline="") as handle:
+            content = handle.read()
     except UnicodeDecodeError as err:
         raise InputFormatError(text_path, f"byte {err.start}", "not valid UTF-8") from None
     documents = parse_text(content, text_path)

@@ -1,0 +1,79 @@
+"""Helpers shared by the format modules: files of a folder corpus, ids, exact text reading."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+
+import regex
+
+from deident.core.document import AnnotatedDocument, DocumentMetadata
+from deident.core.errors import ConfigurationError, InputFormatError
+
+_DIGITS = regex.compile(r"([0-9]+)")
+
+
+def read_exact(path: Path, encoding: str = "utf-8") -> str:
+    """A file's text with its line breaks untouched (no universal-newline translation)."""
+    data = path.read_bytes()
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as err:
+        raise InputFormatError(path, f"byte {err.start}", f"not valid {encoding}") from None
+    return text.removeprefix("\ufeff")
+
+
+def folder_files(folder: Path, suffix: str) -> list[tuple[str, Path]]:
+    """``(doc_id, path)`` for every ``*suffix`` file under ``folder`` (recursively), in natural order
+    of ids (digit runs compare as numbers: "2_1" before "10_1", as PhysioNet files order records).
+
+    The id is the path relative to the folder, without the suffix, with "/" separators."""
+    found = []
+    for path in folder.rglob(f"*{suffix}"):
+        if path.is_file() and not path.name.startswith("."):
+            rel = path.relative_to(folder).as_posix()
+            found.append((rel[: -len(suffix)], path))
+    return sorted(found, key=lambda pair: natural_key(pair[0]))
+
+
+def natural_key(doc_id: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key comparing digit runs numerically; ties between "01" and "1" go by the text."""
+    parts = [(0, int(part)) if part.isdigit() and part.isascii() else (1, part) for part in _DIGITS.split(doc_id)]
+    return (*parts, (1, doc_id))
+
+
+def file_for_id(folder: Path, doc_id: str, suffix: str) -> Path:
+    """Where a document of a folder corpus goes; ids may hold "/" (sub-folders) but never escape."""
+    parts = PurePosixPath(doc_id).parts
+    if not parts or doc_id.startswith("/") or any(p in ("..", ".") for p in parts) or "\\" in doc_id:
+        raise ConfigurationError(f"document id {doc_id!r} cannot be used as a file name")
+    return folder.joinpath(*parts[:-1], parts[-1] + suffix)
+
+
+def metadata_from_id(doc_id: str) -> DocumentMetadata:
+    """Patient and note numbers from an id "<patient>_<note>" (as PhysioNet ids are); else none."""
+    head, sep, tail = doc_id.rpartition("_")
+    if sep and head and tail and "/" not in doc_id:
+        return DocumentMetadata(patient_id=head, note_id=tail)
+    return DocumentMetadata()
+
+
+def require_disjoint(items: Sequence[AnnotatedDocument], format_name: str) -> None:
+    """Inline and token formats cannot hold overlapping spans; say which document has them."""
+    for item in items:
+        previous_end = -1
+        for span in item.spans:  # sorted by start
+            if span.start < previous_end:
+                raise ConfigurationError(
+                    f"document {item.id!r}: overlapping spans at offset {span.start} cannot be written as "
+                    f"{format_name}; resolve overlaps first or use a standoff format (i2b2-2014, brat, jsonl)"
+                )
+            previous_end = max(previous_end, span.end)
+
+
+def check_unique(ids: Sequence[str], path: Path) -> None:
+    seen: set[str] = set()
+    for doc_id in ids:
+        if doc_id in seen:
+            raise InputFormatError(path, None, f"duplicate document id {doc_id!r}")
+        seen.add(doc_id)

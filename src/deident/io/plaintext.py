@@ -1,0 +1,85 @@
+"""Plain text: a ``.txt`` file is one document; a folder of ``.txt`` files is a corpus.
+
+Ids are file paths relative to the folder without ``.txt`` (a single file: its stem), in sorted
+order; ids "<patient>_<note>" give patient and note metadata. Text is kept byte for byte (line
+breaks untouched). Spans and metadata, which plain text cannot hold, go to a JSONL sidecar:
+``spans.jsonl`` in the folder, or ``X.spans.jsonl`` beside a single ``X.txt``, one line
+``{"id", "metadata", "spans"}`` per document; it is read back when present.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from deident.core.document import AnnotatedDocument, Document
+from deident.core.errors import ConfigurationError, InputFormatError
+from deident.io.atomic import atomic_write
+from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, read_exact
+from deident.io.jsonl import document_to_record, record_to_document
+
+SIDECAR = "spans.jsonl"
+
+
+def sidecar_path(path: Path) -> Path:
+    """The spans file of a folder corpus or of a single ``X.txt``."""
+    return path / SIDECAR if path.is_dir() or path.suffix != ".txt" else path.with_name(path.stem + ".spans.jsonl")
+
+
+def _read_sidecar(path: Path, texts: dict[str, str]) -> dict[str, AnnotatedDocument]:
+    """Documents of the sidecar by id; beside a single file, its one line names that file's document."""
+    single = next(iter(texts.values())) if len(texts) == 1 and path.name != SIDECAR else None
+    found: dict[str, AnnotatedDocument] = {}
+    for number, raw in enumerate(read_exact(path).split("\n"), start=1):
+        if not raw.strip():
+            continue
+        where = f"line {number}"
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise InputFormatError(path, f"{where}, column {err.colno}", f"invalid JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise InputFormatError(path, where, "each line must be a JSON object")
+        doc_id = str(record.get("id"))
+        text = single if single is not None and not found else texts.get(doc_id)
+        if text is None:
+            raise InputFormatError(path, where, "no .txt file for this line's document id")
+        found[doc_id] = record_to_document({**record, "text": text}, path, where)
+    return found
+
+
+def read_text_corpus(path: str | Path, encoding: str = "utf-8") -> list[AnnotatedDocument]:
+    path = Path(path)
+    files = folder_files(path, ".txt") if path.is_dir() else [(path.stem, path)]
+    texts = {doc_id: read_exact(file, encoding) for doc_id, file in files}
+    sidecar = sidecar_path(path)
+    annotated = _read_sidecar(sidecar, texts) if sidecar.exists() else {}
+    if not path.is_dir() and annotated:
+        return list(annotated.values())
+    return [
+        annotated.get(doc_id) or AnnotatedDocument(Document(doc_id, text, metadata_from_id(doc_id)))
+        for doc_id, text in texts.items()
+    ]
+
+
+def write_text_corpus(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
+    """Write a folder of ``<id>.txt`` (or one ``X.txt`` for a single document) and the sidecar."""
+    items = list(documents)
+    path = Path(path)
+    if path.suffix == ".txt" and not path.is_dir():
+        if len(items) != 1:
+            raise ConfigurationError(f"{path}: a single .txt file holds one document, not {len(items)}; name a folder")
+        targets = [path]
+    else:
+        path.mkdir(parents=True, exist_ok=True)
+        targets = [file_for_id(path, item.id, ".txt") for item in items]
+    for item, target in zip(items, targets, strict=True):
+        with atomic_write(target) as handle:
+            handle.write(item.text)
+    with atomic_write(sidecar_path(path)) as handle:
+        for item in items:
+            record = document_to_record(item)
+            del record["text"]
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path

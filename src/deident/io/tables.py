@@ -1,0 +1,193 @@
+"""Documents from table rows and back; shared by the CSV and Parquet formats.
+
+Reading: ``text_col`` holds the note; ``id_col`` the id (default: a column named "id" when there is
+one, else the 1-based row number); ``patient_col`` the patient id. A column "spans" holds the spans
+as JSON (``[{"start", "end", "label"}]``) and a column "deident_metadata" the document metadata as
+JSON; both are optional. Every other column is kept in ``metadata.extra`` (keys ``col:<name>``,
+absent for nulls) together with the column order (``table:columns``) and, for Parquet, the column
+types, so that writing the documents gives back the same table: same columns in the same order,
+same rows, with the text column holding the document text and the spans column (added last when
+the table had none and there are spans) holding the spans.
+Documents that did not come from a table are written as columns id, text, deident_metadata, spans.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from deident.core.document import AnnotatedDocument
+from deident.core.errors import InputFormatError
+from deident.io.corpus_files import check_unique
+from deident.io.jsonl import document_to_record, record_to_document
+
+SPANS_COLUMN = "spans"
+METADATA_COLUMN = "deident_metadata"
+COLUMNS_KEY = "table:columns"
+TYPES_KEY = "table:types"
+ROLE_KEYS = {"text": "table:text_col", "id": "table:id_col", "patient": "table:patient_col"}
+COLUMN_PREFIX = "col:"
+
+
+@dataclass(frozen=True)
+class TableColumns:
+    """Which columns play which part; ``id`` None means row numbers."""
+
+    names: tuple[str, ...]
+    text: str
+    id: str | None
+    patient: str | None
+
+
+def choose_columns(
+    names: Sequence[str], path: Path, text_col: str, id_col: str | None, patient_col: str | None
+) -> TableColumns:
+    """Check the wanted columns exist (InputFormatError naming the file and column otherwise)."""
+    for wanted in (text_col, id_col, patient_col):
+        if wanted is not None and wanted not in names:
+            raise InputFormatError(path, "header", f"no column {wanted!r} (columns: {', '.join(map(repr, names))})")
+    if id_col is None and "id" in names and text_col != "id":
+        id_col = "id"
+    return TableColumns(tuple(names), text_col, id_col, patient_col)
+
+
+def rows_to_documents(
+    path: Path,
+    columns: TableColumns,
+    rows: Iterable[tuple[str, Sequence[str | None]]],
+    types: Sequence[str] | None = None,
+) -> list[AnnotatedDocument]:
+    """Documents from rows of strings (None for nulls); each row comes with its position ("line 3")."""
+    table_extra = {COLUMNS_KEY: json.dumps(list(columns.names), ensure_ascii=False)}
+    for role, key in ROLE_KEYS.items():
+        column = getattr(columns, role)
+        if column is not None:
+            table_extra[key] = column
+    if types is not None:
+        table_extra[TYPES_KEY] = json.dumps(list(types))
+    special = {columns.text, columns.id, columns.patient, SPANS_COLUMN, METADATA_COLUMN}
+    docs = []
+    for number, (where, row) in enumerate(rows, start=1):
+        values = dict(zip(columns.names, row, strict=True))
+        text = values[columns.text]
+        if text is None:
+            raise InputFormatError(path, where, f"column {columns.text!r} is empty (null)")
+        doc_id = values[columns.id] if columns.id is not None else str(number)
+        if doc_id is None or doc_id == "":
+            raise InputFormatError(path, where, f"column {columns.id!r} is empty")
+        metadata: dict[str, Any] = {}
+        if values.get(METADATA_COLUMN):
+            try:
+                metadata = json.loads(values[METADATA_COLUMN] or "")
+            except json.JSONDecodeError:
+                raise InputFormatError(path, where, f"column {METADATA_COLUMN!r} is not valid JSON") from None
+            if not isinstance(metadata, dict):
+                raise InputFormatError(path, where, f"column {METADATA_COLUMN!r} must hold a JSON object")
+        extra = dict(metadata.get("extra") or {})
+        extra.update(table_extra)
+        for name, value in values.items():
+            if name not in special and value is not None:
+                extra[COLUMN_PREFIX + name] = value
+        metadata["extra"] = extra
+        if columns.patient is not None and values[columns.patient] not in (None, ""):
+            metadata["patient_id"] = values[columns.patient]
+        spans: Any = []
+        if values.get(SPANS_COLUMN):
+            try:
+                spans = json.loads(values[SPANS_COLUMN] or "")
+            except json.JSONDecodeError:
+                raise InputFormatError(path, where, f"column {SPANS_COLUMN!r} is not valid JSON") from None
+            if not isinstance(spans, list):
+                raise InputFormatError(path, where, f"column {SPANS_COLUMN!r} must hold a JSON list")
+        record = {"id": doc_id, "text": text, "metadata": metadata, "spans": spans}
+        docs.append(record_to_document(record, path, where))
+    check_unique([d.id for d in docs], path)
+    return docs
+
+
+@dataclass(frozen=True)
+class Table:
+    """Columns, rows of strings (None for null) and, when known, each column's Arrow type name."""
+
+    columns: list[str]
+    rows: list[list[str | None]]
+    types: list[str | None]
+
+
+def _table_layout(items: Sequence[AnnotatedDocument]) -> tuple[list[str], dict[str, str], list[str | None]] | None:
+    """The original table's columns, roles and types when every document came from the same table."""
+    if not items:
+        return None
+    first = items[0].document.metadata
+    layout = first.get_extra(COLUMNS_KEY)
+    if layout is None:
+        return None
+    roles = {role: first.get_extra(key) for role, key in ROLE_KEYS.items()}
+    for item in items:
+        meta = item.document.metadata
+        if meta.get_extra(COLUMNS_KEY) != layout or any(meta.get_extra(k) != roles[r] for r, k in ROLE_KEYS.items()):
+            return None
+    columns = json.loads(layout)
+    types_raw = first.get_extra(TYPES_KEY)
+    types: list[str | None] = json.loads(types_raw) if types_raw else [None] * len(columns)
+    return columns, {r: c for r, c in roles.items() if c is not None}, types
+
+
+def _spans_json(item: AnnotatedDocument) -> str:
+    return json.dumps(document_to_record(item)["spans"], ensure_ascii=False)
+
+
+def _metadata_json(item: AnnotatedDocument, drop_table: bool) -> str | None:
+    meta = item.document.metadata.as_dict()
+    if drop_table:
+        extra = {
+            k: v
+            for k, v in dict(item.document.metadata.extra).items()
+            if not k.startswith(COLUMN_PREFIX) and not k.startswith("table:")
+        }
+        meta.pop("extra", None)
+        if extra:
+            meta["extra"] = extra
+        if ROLE_KEYS["patient"] in dict(item.document.metadata.extra):
+            meta.pop("patient_id", None)
+    return json.dumps(meta, ensure_ascii=False, sort_keys=True) if meta else None
+
+
+def documents_to_table(items: Sequence[AnnotatedDocument]) -> Table:
+    layout = _table_layout(items)
+    any_spans = any(item.spans for item in items)
+    if layout is None:
+        metas = [_metadata_json(item, drop_table=False) for item in items]
+        columns = ["id", "text"] + ([METADATA_COLUMN] if any(metas) else []) + ([SPANS_COLUMN] if any_spans else [])
+        rows = []
+        for item, meta in zip(items, metas, strict=True):
+            row: list[str | None] = [item.id, item.text]
+            if METADATA_COLUMN in columns:
+                row.append(meta)
+            if any_spans:
+                row.append(_spans_json(item))
+            rows.append(row)
+        return Table(columns, rows, [None] * len(columns))
+    columns, roles, types = layout
+    if any_spans and SPANS_COLUMN not in columns:
+        columns, types = [*columns, SPANS_COLUMN], [*types, None]
+    getters: list[Callable[[AnnotatedDocument], str | None]] = []
+    for name in columns:
+        if name == roles.get("text"):
+            getters.append(lambda item: item.text)
+        elif name == roles.get("id"):
+            getters.append(lambda item: item.id)
+        elif name == roles.get("patient"):
+            getters.append(lambda item: item.document.metadata.patient_id)
+        elif name == SPANS_COLUMN:
+            getters.append(_spans_json)
+        elif name == METADATA_COLUMN:
+            getters.append(lambda item: _metadata_json(item, drop_table=True))
+        else:
+            key = COLUMN_PREFIX + name
+            getters.append(lambda item, key=key: item.document.metadata.get_extra(key))  # type: ignore[misc]
+    rows = [[get(item) for get in getters] for item in items]
+    return Table(columns, rows, types)

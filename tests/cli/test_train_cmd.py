@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from deident.cli.app import app
+from deident.io import write_corpus
+from tests.detect.crf.synthetic import synthetic_corpus
+
+runner = CliRunner()
+
+
+def test_train_writes_a_verified_model(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(40), tmp_path / "train.jsonl")
+    write_corpus(synthetic_corpus(10, seed=42), tmp_path / "dev.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "model"), "--dev", str(tmp_path / "dev.jsonl")]
+    result = runner.invoke(app, [*args, "--clusters", "0", "--iterations", "40", "--no-providers"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "model" / "manifest.json").read_text())
+    assert manifest["threshold_chosen_on"] == "dev" and manifest["providers"] == []
+    assert "dev binary token" in result.output
+
+
+def test_train_rejects_a_foreign_output_folder(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(5), tmp_path / "train.jsonl")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "thesis.docx").write_text("x")
+    result = runner.invoke(app, ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "out")])
+    assert result.exit_code != 0
+    assert (tmp_path / "out" / "thesis.docx").exists()

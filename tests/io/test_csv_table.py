@@ -1,0 +1,79 @@
+from pathlib import Path
+
+import pytest
+
+from deident.core import InputFormatError, Label, Span
+from deident.io import ReadOptions, read_corpus, write_corpus
+from deident.io.csv_table import read_csv, write_csv
+
+
+def test_reads_columns_and_keeps_the_rest(fixtures: Path):
+    docs = read_corpus(fixtures / "table.csv", options=ReadOptions(text_col="body", patient_col="mrn"))
+    assert [d.id for d in docs] == ["n1", "n2"]  # the "id" column is used when present
+    assert docs[0].text == 'Pt Åsa Berg, 71.\r\nSeen "today".'
+    assert docs[0].document.metadata.patient_id == "A1"
+    assert docs[0].document.metadata.get_extra("col:site") == "north"
+    assert docs[1].text == "" and docs[1].document.metadata.patient_id is None
+
+
+def test_same_table_back(fixtures: Path, tmp_path: Path):
+    docs = read_csv(fixtures / "table.csv", text_col="body", patient_col="mrn")
+    write_csv(docs, tmp_path / "again.csv")
+    assert (tmp_path / "again.csv").read_bytes() == (fixtures / "table.csv").read_bytes()
+
+
+def test_same_table_back_through_jsonl(fixtures: Path, tmp_path: Path):
+    write_corpus(read_csv(fixtures / "table.csv", text_col="body", patient_col="mrn"), tmp_path / "t.jsonl")
+    write_corpus(read_corpus(tmp_path / "t.jsonl"), tmp_path / "again.csv")
+    assert (tmp_path / "again.csv").read_bytes() == (fixtures / "table.csv").read_bytes()
+
+
+def test_spans_column_is_added_and_read_back(fixtures: Path, tmp_path: Path):
+    docs = read_csv(fixtures / "table.csv", text_col="body", patient_col="mrn")
+    docs[0] = docs[0].with_spans([Span(3, 11, Label.PATIENT)])
+    write_csv(docs, tmp_path / "spans.csv")
+    header = (tmp_path / "spans.csv").read_text().splitlines()[0]
+    assert header == "site,mrn,body,id,spans"
+    back = read_csv(tmp_path / "spans.csv", text_col="body", patient_col="mrn")
+    assert back[0].spans == docs[0].spans and back[1].spans == ()
+    write_csv(back, tmp_path / "spans2.csv")
+    assert (tmp_path / "spans2.csv").read_bytes() == (tmp_path / "spans.csv").read_bytes()
+
+
+def test_row_numbers_when_there_is_no_id(tmp_path: Path):
+    (tmp_path / "t.csv").write_text("note,x\nhello,1\nbye,2\n")
+    docs = read_corpus(tmp_path / "t.csv", options=ReadOptions(text_col="note"))
+    assert [d.id for d in docs] == ["1", "2"]
+    write_csv(docs, tmp_path / "u.csv")
+    assert (tmp_path / "u.csv").read_bytes() == b"note,x\r\nhello,1\r\nbye,2\r\n"
+
+
+def test_round_trip_tricky(tricky, key, tmp_path: Path):
+    write_corpus(tricky, tmp_path / "t.csv")
+    back = read_corpus(tmp_path / "t.csv")
+    assert key(back) == key(tricky)
+    assert [d.document.metadata.patient_id for d in back] == ["7", "7", "8", "9"]
+
+
+def test_long_fields_are_allowed(tmp_path: Path):
+    (tmp_path / "long.csv").write_text("text\n" + "a" * 300_000 + "\n")
+    assert len(read_csv(tmp_path / "long.csv")[0].text) == 300_000
+
+
+@pytest.mark.parametrize(
+    ("content", "options", "position", "problem"),
+    [
+        ("note,x\nKim,1\n", ReadOptions(), "header", "'text'"),
+        ("text,x\nKim,1\n", ReadOptions(patient_col="mrn"), "header", "'mrn'"),
+        ("text,x\nKim,1\nLee\n", ReadOptions(), "line 3", "fields"),
+        ('text,spans\nKim,"[{""start"": 0}]"\n', ReadOptions(), "line 2", "bad span"),
+        ("text,id\nKim,a\nLee,a\n", ReadOptions(), None, "duplicate"),
+    ],
+)
+def test_malformed(tmp_path: Path, content: str, options: ReadOptions, position: str | None, problem: str):
+    (tmp_path / "bad.csv").write_text(content)
+    with pytest.raises(InputFormatError) as caught:
+        read_corpus(tmp_path / "bad.csv", options=options)
+    message = str(caught.value).replace(str(tmp_path), "")
+    assert "bad.csv" in message and problem in message and (position is None or position in message)
+    assert "Kim" not in message and "Lee" not in message

@@ -1,0 +1,116 @@
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from deident.core import ConfigurationError
+from deident.core.document import AnnotatedDocument
+from deident.core.labels import PHYSIONET_TO_LABEL
+from deident.io import FORMATS, detect_format, read_corpus, write_corpus
+from deident.io.physionet import physionet_type
+
+# Where each format is written in the round-trip tests (a file or a folder).
+TARGETS = {
+    "physionet": "c.text",
+    "jsonl": "c.jsonl",
+    "i2b2-2014": "c14",
+    "i2b2-2006": "c06.xml",
+    "brat": "cbrat",
+    "conll": "c.conll",
+    "text": "ctxt",
+    "csv": "c.csv",
+    "parquet": "c.parquet",
+}
+
+
+def test_every_format_has_a_target():
+    assert set(TARGETS) == set(FORMATS)
+
+
+def _expected(docs: Sequence[AnnotatedDocument], formats: Sequence[str]) -> list[tuple[str, str, list]]:
+    """What survives a chain of formats: PhysioNet has fewer types, CoNLL turns whitespace into spaces."""
+    out = []
+    for d in docs:
+        text = d.text
+        spans = [(s.start, s.end, s.label.value) for s in d.spans]
+        if "physionet" in formats:
+            spans = [(s.start, s.end, PHYSIONET_TO_LABEL[physionet_type(s, d.text)].value) for s in d.spans]
+        if "conll" in formats:
+            text = "".join(" " if c.isspace() else c for c in text)
+        out.append((d.id, text, spans))
+    return out
+
+
+@pytest.mark.parametrize("target", sorted(FORMATS))
+@pytest.mark.parametrize("source", sorted(FORMATS))
+def test_convert_every_pair(tricky, key, tmp_path: Path, source: str, target: str):
+    write_corpus(tricky, tmp_path / TARGETS[source], source)
+    middle = read_corpus(tmp_path / TARGETS[source])  # format detected from the path
+    out = tmp_path / "out" / TARGETS[target]
+    write_corpus(middle, out, target)
+    assert key(read_corpus(out, target)) == _expected(tricky, [source, target])
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("i2b2_2014", "i2b2-2014"),
+        ("i2b2_2014/110-01.xml", "i2b2-2014"),
+        ("i2b2_2006.xml", "i2b2-2006"),
+        ("brat", "brat"),
+        ("brat/note_1.txt", "brat"),
+        ("brat/note_1.ann", "brat"),
+        ("brat/sub/note_2.txt", "text"),
+        ("bio.conll", "conll"),
+        ("table.csv", "csv"),
+        ("mini.text", "physionet"),
+        ("tricky.jsonl", "jsonl"),
+    ],
+)
+def test_detect_format(fixtures: Path, name: str, expected: str):
+    assert detect_format(fixtures / name).name == expected
+
+
+def test_detect_text_folder(tmp_path: Path):
+    (tmp_path / "a.txt").write_text("x")
+    assert detect_format(tmp_path).name == "text"
+
+
+@pytest.mark.parametrize("content", ["", "<other/>"])
+def test_unknown_xml_and_empty_folder(tmp_path: Path, content: str):
+    (tmp_path / "x.xml").write_text(content)
+    with pytest.raises(ConfigurationError, match=r"x\.xml"):
+        detect_format(tmp_path / "x.xml")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ConfigurationError, match="empty"):
+        detect_format(tmp_path / "empty")
+
+
+def test_folder_output_needs_a_format(tricky, tmp_path: Path):
+    with pytest.raises(ConfigurationError, match="--to"):
+        write_corpus(tricky, tmp_path / "plainfolder")
+
+
+def _physionet_via_i2b2_and_jsonl(source: Path, tmp_path: Path) -> Path:
+    docs = read_corpus(source)
+    write_corpus(docs, tmp_path / "xml", "i2b2-2014")
+    write_corpus(read_corpus(tmp_path / "xml"), tmp_path / "corpus.jsonl")
+    write_corpus(read_corpus(tmp_path / "corpus.jsonl"), tmp_path / "back.text")
+    return tmp_path / "back.text"
+
+
+def test_acceptance_chain_on_fixture(fixtures: Path, tmp_path: Path):
+    back = _physionet_via_i2b2_and_jsonl(fixtures / "mini.text", tmp_path)
+    assert back.read_bytes() == (fixtures / "mini.text").read_bytes()
+    assert back.with_suffix(".phrase").read_bytes() == (fixtures / "mini.phrase").read_bytes()
+
+
+def test_acceptance_chain_on_shared_corpus(shared_corpus: Path, tmp_path: Path):
+    original = read_corpus(shared_corpus)
+    back = _physionet_via_i2b2_and_jsonl(shared_corpus, tmp_path)
+    again = read_corpus(back)
+    assert [(d.id, d.text) for d in again] == [(d.id, d.text) for d in original]
+    assert [[(s.start, s.end, s.label) for s in d.spans] for d in again] == [
+        [(s.start, s.end, s.label) for s in d.spans] for d in original
+    ]
+    assert back.read_bytes() == shared_corpus.read_bytes()

@@ -1,0 +1,62 @@
+from pathlib import Path
+
+import pytest
+
+from deident.core import ConfigurationError, InputFormatError
+from deident.io import read_corpus, write_corpus
+from deident.io.plaintext import read_text_corpus, write_text_corpus
+
+
+def test_folder_round_trip_with_sidecar(tricky, key, tmp_path: Path):
+    write_text_corpus(tricky, tmp_path / "out")
+    assert (tmp_path / "out" / "spans.jsonl").exists()
+    assert (tmp_path / "out" / "7_1.txt").read_bytes() == tricky[0].text.encode()
+    back = read_corpus(tmp_path / "out")
+    assert key(back) == key(tricky)
+    assert [d.document.metadata for d in back] == [d.document.metadata for d in tricky]
+
+
+def test_folder_without_sidecar_is_text_only(tmp_path: Path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "2.txt").write_bytes(b"two\r\n")
+    (tmp_path / "b" / "10.txt").write_text("ten")
+    (tmp_path / "a.txt").write_text("Zoë")
+    docs = read_corpus(tmp_path)
+    assert [(d.id, d.text, d.spans) for d in docs] == [("a", "Zoë", ()), ("b/2", "two\r\n", ()), ("b/10", "ten", ())]
+
+
+def test_single_file(tricky, key, tmp_path: Path):
+    write_corpus(tricky[:1], tmp_path / "one.txt")
+    assert (tmp_path / "one.spans.jsonl").exists()
+    assert key(read_corpus(tmp_path / "one.txt")) == key(tricky[:1])
+    (tmp_path / "bare.txt").write_text("just text\n")
+    (doc,) = read_corpus(tmp_path / "bare.txt")
+    assert doc.id == "bare" and doc.text == "just text\n"
+
+
+def test_single_file_needs_one_document(tricky, tmp_path: Path):
+    with pytest.raises(ConfigurationError, match="one document"):
+        write_text_corpus(tricky, tmp_path / "many.txt")
+
+
+def test_unsafe_id_is_refused(tmp_path: Path, tricky):
+    from dataclasses import replace
+
+    from deident.core.document import AnnotatedDocument
+
+    bad = AnnotatedDocument(replace(tricky[0].document, id="../escape"), ())
+    with pytest.raises(ConfigurationError, match="file name"):
+        write_text_corpus([bad], tmp_path / "out")
+
+
+def test_sidecar_naming_unknown_document(tmp_path: Path):
+    (tmp_path / "a.txt").write_text("Kim")
+    (tmp_path / "spans.jsonl").write_text('{"id": "a", "spans": []}\n{"id": "zz", "spans": []}\n')
+    with pytest.raises(InputFormatError, match=r"spans.jsonl, line 2"):
+        read_text_corpus(tmp_path)
+
+
+def test_bad_encoding_names_byte(tmp_path: Path):
+    (tmp_path / "x.txt").write_bytes(b"ok \xff")
+    with pytest.raises(InputFormatError, match=r"x.txt, byte 3"):
+        read_corpus(tmp_path / "x.txt")
