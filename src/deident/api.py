@@ -1,30 +1,118 @@
-"""The Python API: one :class:`Deidentifier` facade that the CLI, the REST service and Spark call."""
+"""The Python API: one :class:`Deidentifier` facade that the CLI, the REST service and Spark call.
+
+deid = Deidentifier.load()                       # bundled default pipeline
+spans = deid.detect("Seen by Dr. Kowalski on 3/14.")
+result = deid.deidentify(text, patient_id="17", mode="surrogate", key=SecretKey.from_file("key"))
+result.text, result.spans                        # new text, spans of the replacements in it
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from deident.core.document import Document, DocumentMetadata
+from deident.core.errors import ConfigurationError
 from deident.core.pipeline import Pipeline
-from deident.core.span import Span
+from deident.core.span import Span, remove_overlaps
 from deident.pipelines import build_pipeline
+from deident.replace import Mode, ReplaceOptions, Replacer, SecretKey
+
+
+@dataclass(frozen=True)
+class Deidentified:
+    """The de-identified text, the spans of the replacements in it, and the spans that were
+    replaced (offsets into the original text; overlaps already resolved)."""
+
+    text: str = field(repr=False)
+    spans: tuple[Span, ...]
+    detected: tuple[Span, ...]
+
+    def __repr__(self) -> str:
+        return f"Deidentified(chars={len(self.text)}, spans={len(self.spans)})"
 
 
 @dataclass(frozen=True)
 class Deidentifier:
-    """Detects PHI with a pipeline (and, once configured, replaces it)."""
+    """Detects PHI with a pipeline and replaces it according to ``options``.
 
-    pipeline: Pipeline
+    ``pipeline`` may be None for a deidentifier that only replaces spans it is given.
+    """
+
+    pipeline: Pipeline | None
+    options: ReplaceOptions = field(default_factory=ReplaceOptions)
+    model_id: str = "none"
+    recall_target: float | None = None
 
     @classmethod
-    def load(cls, model: str | Path | None = None, pipeline: str = "default") -> Deidentifier:
+    def load(
+        cls,
+        model: str | Path | None = None,
+        pipeline: str = "default",
+        *,
+        recall_target: float | None = None,
+        options: ReplaceOptions | None = None,
+    ) -> Deidentifier:
         """The bundled default model, or the model directory ``model``."""
-        return cls(build_pipeline(pipeline, Path(model) if model is not None else None))
+        model_dir = Path(model) if model is not None else None
+        kwargs: dict[str, object] = {}
+        if recall_target is not None and "recall_target" in inspect.signature(build_pipeline).parameters:
+            kwargs["recall_target"] = recall_target
+        built = build_pipeline(pipeline, model_dir, **kwargs)
+        model_id = f"{pipeline}:{model_dir.name if model_dir is not None else 'bundled'}"
+        return cls(built, options or ReplaceOptions(), model_id, recall_target)
+
+    def with_options(self, options: ReplaceOptions) -> Deidentifier:
+        return replace(self, options=options)
 
     def detect(self, text: str | Document, patient_id: str | None = None) -> tuple[Span, ...]:
         """PHI spans of a text or document."""
+        if self.pipeline is None:
+            raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
         return self.pipeline(_as_document(text, patient_id))
+
+    def deidentify(
+        self,
+        text: str | Document,
+        patient_id: str | None = None,
+        *,
+        mode: Mode | str | None = None,
+        key: SecretKey | str | Path | None = None,
+        spans: Sequence[Span] | None = None,
+    ) -> Deidentified:
+        """Detect (unless ``spans`` are given) and replace PHI in one text or document.
+
+        ``mode`` and ``key`` override the deidentifier's options; ``key`` may be a key file path.
+        """
+        document = _as_document(text, patient_id)
+        return self.deidentify_many([document], None if spans is None else [spans], mode=mode, key=key)[0]
+
+    def deidentify_many(
+        self,
+        documents: Sequence[Document],
+        spans: Sequence[Sequence[Span]] | None = None,
+        *,
+        mode: Mode | str | None = None,
+        key: SecretKey | str | Path | None = None,
+    ) -> list[Deidentified]:
+        """De-identify several documents; notes of one patient share surrogates and a date shift."""
+        if spans is not None and len(spans) != len(documents):
+            raise ValueError("give one span sequence per document")
+        found = [tuple(s) for s in spans] if spans is not None else [self.detect(doc) for doc in documents]
+        replacer = Replacer(self._options(mode, key))
+        results = replacer.replace_many(list(zip(documents, found, strict=True)))
+        return [Deidentified(r.text, r.spans, remove_overlaps(s)) for r, s in zip(results, found, strict=True)]
+
+    def _options(self, mode: Mode | str | None, key: SecretKey | str | Path | None) -> ReplaceOptions:
+        if mode is None and key is None:
+            return self.options
+        new_mode = self.options.mode if mode is None else Mode.parse(mode)
+        new_key = self.options.key
+        if key is not None:
+            new_key = key if isinstance(key, SecretKey) else SecretKey.from_file(key)
+        return replace(self.options, mode=new_mode, key=new_key)
 
 
 def _as_document(text: str | Document, patient_id: str | None) -> Document:

@@ -4,11 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.detect.crf.synthetic import synthetic_corpus
 from typer.testing import CliRunner
 
 from deident.cli.app import app
 from deident.io import write_corpus
-from tests.detect.crf.synthetic import synthetic_corpus
 
 runner = CliRunner()
 

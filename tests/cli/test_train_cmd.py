@@ -3,11 +3,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.detect.crf.synthetic import synthetic_corpus
 from typer.testing import CliRunner
 
 from deident.cli.app import app
 from deident.io import write_corpus
-from tests.detect.crf.synthetic import synthetic_corpus
 
 runner = CliRunner()
 

@@ -1,0 +1,130 @@
+"""``deident run``: de-identify corpora (detect or take given spans, then replace)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from deident.core.errors import ConfigurationError
+from deident.io.formats import ReadOptions
+from deident.replace import Mode, ReplaceOptions, SecretKey
+from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE
+from deident.run.runner import DEFAULT_CHUNK_SIZE, RunConfig, report_paths
+from deident.run.runner import run as run_corpus
+
+
+class NotesPerSecondColumn(ProgressColumn):
+    """Throughput in notes per second (counts only, never text or ids)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- notes/s" if speed is None else f"{speed:,.1f} notes/s", style="progress.data.speed")
+
+
+def run(
+    inputs: Annotated[list[Path], typer.Argument(help="Corpora to de-identify (files or folders).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output file (a folder for several inputs).")],
+    mode: Annotated[str, typer.Option(help="tag, redact, mask, surrogate or safe-harbor.")] = "tag",
+    key: Annotated[
+        Path | None,
+        typer.Option(help="Secret key file for surrogate modes (e.g. 64 hex digits from `openssl rand -hex 32`)."),
+    ] = None,
+    ephemeral_key: Annotated[
+        bool, typer.Option("--ephemeral-key", help="Use a random one-run key (surrogates differ every run).")
+    ] = False,
+    pipeline: Annotated[str, typer.Option(help="Detection pipeline: rules, crf or default.")] = "default",
+    model: Annotated[Path | None, typer.Option(help="Model folder (default: the bundled model).")] = None,
+    recall_target: Annotated[float | None, typer.Option(help="Operating point: the recall to aim for.")] = None,
+    spans: Annotated[
+        Path | None,
+        typer.Option(help="Replace these spans (a .phrase file or a corpus with spans) instead of detecting."),
+    ] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    input_format: Annotated[str | None, typer.Option("--format", help="Input format (default: detected).")] = None,
+    text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",
+    id_col: Annotated[str | None, typer.Option(help="Id column of CSV/Parquet input.")] = None,
+    patient_col: Annotated[str | None, typer.Option(help="Patient-id column of CSV/Parquet input.")] = None,
+    tag_template: Annotated[str, typer.Option(help="Tag for mode tag; may use {label}, {category}.")] = (
+        DEFAULT_TAG_TEMPLATE
+    ),
+    redaction: Annotated[str, typer.Option(help="Replacement for mode redact.")] = DEFAULT_REDACTION,
+    mask_char: Annotated[str, typer.Option(help="Mask character for mode mask.")] = DEFAULT_MASK_CHAR,
+    preserve_weekday: Annotated[bool, typer.Option(help="Shift dates by whole weeks (weekdays kept).")] = False,
+    year_only: Annotated[
+        bool, typer.Option(help="safe-harbor: cut dates to the year instead of shifting them.")
+    ] = False,
+    chunk_size: Annotated[int, typer.Option(help="Documents per committed chunk.")] = DEFAULT_CHUNK_SIZE,
+    overwrite: Annotated[bool, typer.Option(help="Replace an existing output and discard a partial run.")] = False,
+    report: Annotated[Path | None, typer.Option(help="Report JSON path (HTML beside it).")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """De-identify corpora; the output keeps each input's format and order. Resumable: rerun the
+    same command after an interruption and it continues where it stopped."""
+    try:
+        parsed_mode = Mode.parse(mode)
+    except ValueError as err:
+        raise ConfigurationError(str(err)) from None
+    if key is not None and ephemeral_key:
+        raise ConfigurationError("give either --key or --ephemeral-key, not both")
+    secret = SecretKey.from_file(key) if key is not None else SecretKey.generate() if ephemeral_key else None
+    options = ReplaceOptions(
+        mode=parsed_mode,
+        key=secret,
+        tag_template=tag_template,
+        redaction=redaction,
+        mask_char=mask_char,
+        preserve_weekday=preserve_weekday,
+        shift_dates=not year_only,
+    )
+    config = RunConfig(
+        inputs=tuple(inputs),
+        output=output,
+        options=options,
+        pipeline=pipeline,
+        model=model,
+        recall_target=recall_target,
+        spans_file=spans,
+        jobs=jobs,
+        chunk_size=chunk_size,
+        input_format=input_format,
+        read_options=ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col),
+        overwrite=overwrite,
+        report_path=report,
+    )
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("de-identifying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        NotesPerSecondColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+    ) as progress:
+        task = progress.add_task("run", total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = run_corpus(config, on_progress=update)
+    json_path, html_path = report_paths(config)
+    console.print(
+        f"{result.documents:,} documents, {result.spans_total:,} spans replaced ({result.mode}) "
+        f"in {result.duration_s:.1f} s; report: {json_path} and {html_path}",
+        highlight=False,
+    )

@@ -1,0 +1,171 @@
+"""Apply a replacement mode to documents and their spans.
+
+Overlapping spans are resolved first (a longer span wins). Surrogate modes work patient by patient:
+all notes of a patient share one :class:`PatientSurrogates` table and one date offset, so the same
+name gets the same surrogate in every note and date intervals survive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import regex
+
+from deident.core.document import Document
+from deident.core.errors import ConfigurationError
+from deident.core.labels import Category, Label
+from deident.core.span import Span, remove_overlaps
+from deident.replace import modes
+from deident.replace.consistency import PatientSurrogates
+from deident.replace.dates import date_offset, shift_date_text
+from deident.replace.keys import SecretKey
+from deident.replace.modes import Mode
+from deident.replace.shape import apply_case, reshape
+from deident.replace.surrogates import safe_harbor_zip
+
+_NUMBER = regex.compile(r"\d+")
+_DATE_FALLBACK_MONTHS = ("January", "March", "May", "July", "September", "November")
+SAFE_HARBOR_AGE = "90+"
+
+
+@dataclass(frozen=True)
+class ReplaceOptions:
+    """How to replace PHI. Surrogate modes need ``key``."""
+
+    mode: Mode = Mode.TAG
+    key: SecretKey | None = None
+    tag_template: str = modes.DEFAULT_TAG_TEMPLATE
+    redaction: str = modes.DEFAULT_REDACTION
+    mask_char: str = modes.DEFAULT_MASK_CHAR
+    preserve_weekday: bool = False
+    shift_dates: bool = True  # safe-harbor: shift dates (True) or cut them to the year (False)
+
+    def __post_init__(self) -> None:
+        if self.mode.needs_key and self.key is None:
+            raise ConfigurationError(
+                f"mode {self.mode.value!r} needs a secret key: pass --key FILE (or --ephemeral-key for a one-off run)"
+            )
+        if len(self.mask_char) != 1:
+            raise ConfigurationError("the mask character must be exactly one character")
+        try:
+            self.tag_template.format(label="DOCTOR", category="NAME")
+        except (KeyError, IndexError, ValueError):
+            raise ConfigurationError("the tag template may only use {label} and {category}") from None
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A de-identified text and the spans of the replacements in it."""
+
+    text: str
+    spans: tuple[Span, ...]
+
+    def __repr__(self) -> str:
+        return f"Replaced(chars={len(self.text)}, spans={len(self.spans)})"
+
+
+@dataclass(frozen=True)
+class Replacer:
+    options: ReplaceOptions
+
+    def replace(self, document: Document, spans: Sequence[Span]) -> Replaced:
+        return self.replace_patient([(document, spans)])[0]
+
+    def replace_patient(self, items: Sequence[tuple[Document, Sequence[Span]]]) -> list[Replaced]:
+        """Replace the spans of notes that belong to one patient (one surrogate table for all)."""
+        resolved = [(doc, remove_overlaps(spans)) for doc, spans in items]
+        table: PatientSurrogates | None = None
+        offset = 0
+        if self.options.mode.needs_key:
+            key = self.options.key
+            assert key is not None  # checked by ReplaceOptions
+            patient = _patient_scope(items[0][0]) if items else None
+            originals = [(s.label, s.text_of(doc.text)) for doc, spans in resolved for s in spans]
+            table = PatientSurrogates(key, patient, originals)
+            offset = date_offset(key, patient, self.options.preserve_weekday)
+        return [self._apply(doc, spans, table, offset) for doc, spans in resolved]
+
+    def replace_many(self, items: Sequence[tuple[Document, Sequence[Span]]]) -> list[Replaced]:
+        """Replace across patients, keeping input order; notes are grouped by patient internally."""
+        groups: dict[str | None, list[int]] = {}
+        for index, (doc, _) in enumerate(items):
+            groups.setdefault(_patient_scope(doc), []).append(index)
+        results: list[Replaced | None] = [None] * len(items)
+        for indices in groups.values():
+            for index, replaced in zip(indices, self.replace_patient([items[i] for i in indices]), strict=True):
+                results[index] = replaced
+        return [r for r in results if r is not None]
+
+    def _apply(self, doc: Document, spans: tuple[Span, ...], table: PatientSurrogates | None, offset: int) -> Replaced:
+        text = doc.text
+        pieces: list[str] = []
+        new_spans: list[Span] = []
+        cursor = 0
+        length = 0
+        for span in spans:
+            between = text[cursor : span.start]
+            pieces.append(between)
+            length += len(between)
+            new = self._replacement(span, span.text_of(text), table, offset)
+            pieces.append(new)
+            if new:
+                new_spans.append(span.moved(length, length + len(new)))
+            length += len(new)
+            cursor = span.end
+        pieces.append(text[cursor:])
+        return Replaced("".join(pieces), tuple(new_spans))
+
+    def _replacement(self, span: Span, original: str, table: PatientSurrogates | None, offset: int) -> str:
+        mode = self.options.mode
+        if mode is Mode.TAG:
+            return modes.tag(span, self.options.tag_template)
+        if mode is Mode.REDACT:
+            return modes.redact(span, self.options.redaction)
+        if mode is Mode.MASK:
+            return modes.mask(original, self.options.mask_char)
+        assert table is not None and self.options.key is not None
+        safe_harbor = mode is Mode.SAFE_HARBOR
+        if span.label is Label.DATE:
+            return self._date(span, original, offset, safe_harbor)
+        if span.label is Label.AGE:
+            return _age(original, offset, safe_harbor)
+        if safe_harbor and span.label is Label.ZIP:
+            return safe_harbor_zip(original)
+        if span.category is Category.NAME and span.label is not Label.USERNAME:
+            return table.name(original)
+        return table.value(span.label, original)
+
+    def _date(self, span: Span, original: str, offset: int, safe_harbor: bool) -> str:
+        reduce = safe_harbor and not self.options.shift_dates
+        shifted = shift_date_text(original, offset, reduce_to_year=reduce)
+        if shifted is not None and shifted.strip():
+            return shifted
+        if reduce:
+            return modes.tag(span, self.options.tag_template)
+        # Unrecognised dates ("Christmas", "the 3rd"): new digits in the same layout, or a month name.
+        if any(c.isdigit() for c in original):
+            return reshape(original, abs(offset))
+        return apply_case(original, _DATE_FALLBACK_MONTHS[abs(offset) % len(_DATE_FALLBACK_MONTHS)])
+
+
+def _age(original: str, offset: int, safe_harbor: bool) -> str:
+    """Ages move by a small per-patient amount (so a patient's ages stay consistent); over 89 they
+    stay over 89, and Safe Harbor writes them as "90+"."""
+    match = _NUMBER.search(original)
+    delta = 1 + abs(offset) % 3
+    if match is None:
+        return str(40 + abs(offset) % 40)
+    value = int(match.group(0))
+    if value > 89:
+        new = SAFE_HARBOR_AGE if safe_harbor else str(value + delta)
+    else:
+        new = str(value + delta if value + delta <= 89 and value < 80 else max(value - delta, 0))
+    return original[: match.start()] + new + original[match.end() :]
+
+
+def _patient_scope(doc: Document) -> str:
+    """The patient whose surrogates a note shares; a note without a patient id stands alone."""
+    if doc.patient_id is not None:
+        return f"patient:{doc.patient_id}"
+    return f"document:{doc.id}"

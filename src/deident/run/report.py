@@ -1,0 +1,149 @@
+"""The run report: counts, settings and speed of a run, as JSON and as a self-contained HTML page
+(inline CSS and an SVG bar chart, no scripts, no external files). It never holds text or ids."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deident.core.labels import Label
+from deident.io.atomic import atomic_write
+
+
+@dataclass(frozen=True)
+class RunReport:
+    deident_version: str
+    mode: str
+    pipeline: str
+    model_id: str
+    span_source: str  # "pipeline" or "spans file"
+    recall_target: float | None
+    key_id: str | None
+    ephemeral_key: bool
+    input_formats: tuple[str, ...]
+    documents: int
+    characters: int
+    processed_documents: int  # in this invocation; fewer than ``documents`` when a run resumed
+    processed_characters: int
+    spans_by_label: dict[str, int]
+    jobs: int
+    chunks: int
+    chunks_resumed: int
+    started_at: str
+    finished_at: str
+    duration_s: float
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def spans_total(self) -> int:
+        return sum(self.spans_by_label.values())
+
+    @property
+    def spans_by_category(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for label, count in self.spans_by_label.items():
+            category = Label(label).category.value
+            out[category] = out.get(category, 0) + count
+        return dict(sorted(out.items()))
+
+    @property
+    def documents_per_second(self) -> float:
+        return self.processed_documents / self.duration_s if self.duration_s > 0 else 0.0
+
+    @property
+    def characters_per_second(self) -> float:
+        return self.processed_characters / self.duration_s if self.duration_s > 0 else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["input_formats"] = list(self.input_formats)
+        data["notes"] = list(self.notes)
+        data["spans_total"] = self.spans_total
+        data["spans_by_category"] = self.spans_by_category
+        data["operating_point"] = {"recall_target": self.recall_target, "span_source": self.span_source}
+        data["throughput"] = {
+            "documents_per_second": round(self.documents_per_second, 3),
+            "characters_per_second": round(self.characters_per_second, 1),
+        }
+        data["duration_s"] = round(self.duration_s, 3)
+        return data
+
+    def write(self, json_path: Path, html_path: Path) -> None:
+        with atomic_write(json_path) as handle:
+            handle.write(json.dumps(self.as_dict(), indent=2, sort_keys=True) + "\n")
+        with atomic_write(html_path) as handle:
+            handle.write(render_html(self))
+
+
+def bar_chart_svg(counts: Mapping[str, int], width: int = 560, bar_height: int = 22) -> str:
+    """A horizontal bar chart as inline SVG."""
+    items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if not items:
+        return '<p class="muted">No spans were replaced.</p>'
+    label_w, value_w = 150, 70
+    plot_w = width - label_w - value_w
+    top = max(v for _, v in items) or 1
+    rows = []
+    for i, (name, value) in enumerate(items):
+        y = i * (bar_height + 6)
+        w = max(1, round(plot_w * value / top)) if value else 0
+        rows.append(
+            f'<text x="{label_w - 8}" y="{y + bar_height * 0.7:.1f}" text-anchor="end">{html.escape(name)}</text>'
+            f'<rect x="{label_w}" y="{y}" width="{w}" height="{bar_height}" rx="3" class="bar"/>'
+            f'<text x="{label_w + w + 6}" y="{y + bar_height * 0.7:.1f}">{value:,}</text>'
+        )
+    height = len(items) * (bar_height + 6)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="spans per category">{"".join(rows)}</svg>'
+    )
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:760px;color:#1d2430}
+h1{font-size:1.5rem}h2{font-size:1.1rem;margin-top:2rem;border-bottom:1px solid #dde3ea;padding-bottom:.3rem}
+table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #eef1f4}
+td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#6b7785}
+svg text{font-size:12px;fill:#1d2430}svg .bar{fill:#3b7dd8}
+"""
+
+
+def render_html(report: RunReport) -> str:
+    data = report.as_dict()
+    summary = [
+        ("Documents", f"{report.documents:,}"),
+        ("Characters", f"{report.characters:,}"),
+        ("Spans replaced", f"{report.spans_total:,}"),
+        ("Mode", report.mode),
+        ("Pipeline / model", f"{report.pipeline} / {report.model_id}"),
+        ("Spans from", report.span_source),
+        ("Recall target", "default" if report.recall_target is None else f"{report.recall_target:g}"),
+        ("Key fingerprint", report.key_id or "none (mode needs no key)"),
+        ("Input formats", ", ".join(report.input_formats)),
+        ("Worker processes", str(report.jobs)),
+        ("Chunks (resumed)", f"{report.chunks} ({report.chunks_resumed})"),
+        ("Started / finished (UTC)", f"{report.started_at} / {report.finished_at}"),
+        ("Duration", f"{report.duration_s:.2f} s"),
+        ("Throughput", f"{report.documents_per_second:,.1f} notes/s, {report.characters_per_second:,.0f} chars/s"),
+        ("deident version", report.deident_version),
+    ]
+    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in summary)
+    label_rows = "".join(
+        f'<tr><td>{html.escape(k)}</td><td class="n">{v:,}</td></tr>' for k, v in sorted(report.spans_by_label.items())
+    )
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in report.notes)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>deident run report</title>
+<style>{_CSS}</style></head><body>
+<h1>deident run report</h1>
+<p class="muted">Counts and settings only: this page holds no note text, identifiers or file names.</p>
+<h2>Summary</h2><table>{rows}</table>
+<h2>Spans per category</h2>{bar_chart_svg(data["spans_by_category"])}
+<h2>Spans per label</h2><table><tr><th>Label</th><th>Spans</th></tr>{label_rows}</table>
+{f"<h2>Notes</h2><ul>{notes}</ul>" if notes else ""}
+</body></html>
+"""

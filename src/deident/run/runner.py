@@ -1,0 +1,443 @@
+"""``deident run``: de-identify corpora in chunks, resumably, with worker processes.
+
+Flow per input: read it, cut it into chunks of whole patients (so a patient's notes share one
+surrogate table), detect or take the given spans and replace them chunk by chunk (in worker
+processes when ``jobs > 1``; each worker loads the pipeline once), commit each chunk atomically
+under ``OUTPUT.partial/``, then assemble the output in the input's format and move it into place.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import multiprocessing
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from deident import __version__
+from deident.api import Deidentifier
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers
+from deident.core.errors import ConfigurationError, DeidentError, InputFormatError
+from deident.core.span import Span
+from deident.io import jsonl, physionet
+from deident.io.formats import ReadOptions, detect_format, get_format, read_corpus, write_corpus
+from deident.replace import ReplaceOptions
+from deident.replace.dates import date_offset
+from deident.run.partial import PartialStore
+from deident.run.report import RunReport
+
+DEFAULT_CHUNK_SIZE = 200
+DeidentifierFactory = Callable[[], Deidentifier]
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    inputs: tuple[Path, ...]
+    output: Path
+    options: ReplaceOptions
+    pipeline: str = "default"
+    model: Path | None = None
+    recall_target: float | None = None
+    spans_file: Path | None = None
+    jobs: int = 1
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    input_format: str | None = None
+    read_options: ReadOptions = field(default_factory=ReadOptions)
+    overwrite: bool = False
+    report_path: Path | None = None  # JSON; the HTML page goes beside it
+    # Tests and embedders may supply the deidentifier (it must be picklable when jobs > 1).
+    factory: DeidentifierFactory | None = None
+    # Testing hook: stop with an error after this many chunks have been committed.
+    fail_after_chunks: int | None = None
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    index: int
+    positions: tuple[int, ...]
+    documents: tuple[Document, ...]
+    spans: tuple[tuple[Span, ...], ...] | None
+
+
+class _InjectedFailure(RuntimeError):
+    pass
+
+
+def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None) -> RunReport:
+    """Run de-identification over every input; returns the report (also written to disk).
+
+    ``on_progress(done, total)`` is called with document counts only.
+    """
+    if config.jobs < 1:
+        raise ConfigurationError("--jobs must be at least 1")
+    if config.chunk_size < 1:
+        raise ConfigurationError("the chunk size must be at least 1")
+    started = time.perf_counter()
+    started_at = _now()
+    targets = _targets(config)
+    factory = config.factory or _default_factory(config)
+    # Built here once even when workers build their own: a bad pipeline or model fails before
+    # anything is written, and the report names the model.
+    deidentifier = factory()
+
+    loaded: list[tuple[Path, Path, str, list[AnnotatedDocument], list[tuple[Span, ...]] | None]] = []
+    for source, target in targets:
+        fmt_name = config.input_format or detect_format(source).name
+        fmt = get_format(fmt_name)
+        if fmt.write is None:
+            raise ConfigurationError(f"{source}: format {fmt.name!r} can be read but not written")
+        docs = read_corpus(source, fmt.name, config.read_options)
+        given = _given_spans(config.spans_file, docs) if config.spans_file is not None else None
+        loaded.append((source, target, fmt.name, docs, given))
+        _check_target(target, config.overwrite)
+
+    total = sum(len(docs) for *_, docs, _ in loaded)
+    done_docs = 0
+    stats = _Stats()
+    session = _Stats()  # what this invocation processed (throughput excludes resumed chunks)
+    resumed = 0
+    chunk_count = 0
+    for source, target, fmt_name, docs, given in loaded:
+        store = PartialStore(target)
+        if config.overwrite and store.exists():
+            store.remove()
+        chunks = _chunks(docs, given, config.chunk_size)
+        chunk_count += len(chunks)
+        manifest = _manifest(config, source, fmt_name, len(docs), len(chunks))
+        store.open(manifest)
+        finished = store.done() & set(range(len(chunks)))
+        resumed += len(finished)
+        for index in sorted(finished):
+            header, _ = store.read_chunk(index)
+            stats.add(header)
+            done_docs += int(header["documents"])
+        if on_progress:
+            on_progress(done_docs, total)
+        pending = [c for c in chunks if c.index not in finished]
+        processed = _process(pending, deidentifier, factory, config)
+        for committed, (header, records) in enumerate(processed, start=1):
+            store.write_chunk(int(header["chunk"]), header, records)
+            stats.add(header)
+            session.add(header)
+            done_docs += int(header["documents"])
+            if on_progress:
+                on_progress(done_docs, total)
+            if config.fail_after_chunks is not None and committed >= config.fail_after_chunks:
+                raise _InjectedFailure(f"injected failure after {committed} chunks")
+        _assemble(store, target, fmt_name, len(chunks), len(docs))
+
+    finished_at = _now()
+    key = config.options.key
+    report = RunReport(
+        deident_version=__version__,
+        mode=config.options.mode.value,
+        pipeline="none" if config.spans_file is not None else config.pipeline,
+        model_id=deidentifier.model_id,
+        span_source="spans file" if config.spans_file is not None else "pipeline",
+        recall_target=config.recall_target,
+        key_id=None if key is None or not config.options.mode.needs_key else key.key_id,
+        ephemeral_key=bool(key is not None and key.ephemeral and config.options.mode.needs_key),
+        input_formats=tuple(sorted({fmt for _, _, fmt, _, _ in loaded})),
+        documents=stats.documents,
+        characters=stats.characters,
+        processed_documents=session.documents,
+        processed_characters=session.characters,
+        spans_by_label=dict(sorted(stats.labels.items())),
+        jobs=config.jobs,
+        chunks=chunk_count,
+        chunks_resumed=resumed,
+        started_at=started_at,
+        finished_at=finished_at,
+        duration_s=time.perf_counter() - started,
+        notes=_notes(config),
+    )
+    json_path, html_path = report_paths(config)
+    report.write(json_path, html_path)
+    # Chunks go only once every output and the report are in place: a rerun after a crash between
+    # two inputs finds the finished ones complete and assembles them again instead of refusing them.
+    for _, target, *_ in loaded:
+        PartialStore(target).remove()
+    return report
+
+
+def report_paths(config: RunConfig) -> tuple[Path, Path]:
+    if config.report_path is not None:
+        json_path = config.report_path
+    elif len(config.inputs) > 1:
+        json_path = config.output / "deident-report.json"
+    else:
+        json_path = config.output.with_name(config.output.name + ".report.json")
+    return json_path, json_path.with_suffix(".html")
+
+
+def _notes(config: RunConfig) -> tuple[str, ...]:
+    notes = []
+    if config.options.mode.needs_key:
+        notes.append("Surrogates and date shifts derive from HMAC(key, patient, value); no table of originals is kept.")
+    notes.append("Document and patient ids are copied from the input; author, known identifiers are dropped.")
+    return tuple(notes)
+
+
+def _targets(config: RunConfig) -> list[tuple[Path, Path]]:
+    if not config.inputs:
+        raise ConfigurationError("give at least one input")
+    if len(config.inputs) == 1:
+        return [(config.inputs[0], config.output)]
+    names = [p.name for p in config.inputs]
+    if len(set(names)) != len(names):
+        raise ConfigurationError("inputs must have distinct names when several are written to one output folder")
+    if config.output.exists() and not config.output.is_dir():
+        raise ConfigurationError(f"{config.output}: with several inputs the output must be a folder")
+    return [(source, config.output / source.name) for source in config.inputs]
+
+
+def _check_target(target: Path, overwrite: bool) -> None:
+    if target.exists() and not PartialStore(target).exists() and not overwrite:
+        raise ConfigurationError(f"{target}: already exists; pass --overwrite to replace it")
+
+
+def _default_factory(config: RunConfig) -> DeidentifierFactory:
+    if config.spans_file is not None:
+        return _SpansOnly(config.options)
+    return _Loader(config.model, config.pipeline, config.recall_target, config.options)
+
+
+@dataclass(frozen=True)
+class _SpansOnly:
+    options: ReplaceOptions
+
+    def __call__(self) -> Deidentifier:
+        return Deidentifier(None, self.options, "spans-file")
+
+
+@dataclass(frozen=True)
+class _Loader:
+    model: Path | None
+    pipeline: str
+    recall_target: float | None
+    options: ReplaceOptions
+
+    def __call__(self) -> Deidentifier:
+        return Deidentifier.load(self.model, self.pipeline, recall_target=self.recall_target, options=self.options)
+
+
+def _given_spans(path: Path, docs: Sequence[AnnotatedDocument]) -> list[tuple[Span, ...]]:
+    """Spans for each document from a spans file: a PhysioNet .phrase, or any corpus with spans."""
+    by_id = {item.id: item.document for item in docs}
+    if path.suffix.lower() == ".phrase":
+        if not path.exists():
+            raise ConfigurationError(f"{path}: no such file")
+        parsed = physionet.parse_phrase(path.read_text(encoding="utf-8"), by_id, path)
+        return [tuple(parsed.get(item.id, ())) for item in docs]
+    annotated = {item.id: item for item in read_corpus(path)}
+    out = []
+    for position, item in enumerate(docs):
+        found = annotated.get(item.id)
+        if found is None:
+            raise InputFormatError(path, f"document {position + 1}", "the spans file has no entry for this document")
+        if found.text != item.text:
+            raise InputFormatError(path, f"document {position + 1}", "the spans file's text differs from the input's")
+        out.append(found.spans)
+    return out
+
+
+def _patient_scope(doc: Document) -> str:
+    return f"p:{doc.patient_id}" if doc.patient_id is not None else f"d:{doc.id}"
+
+
+def _chunks(docs: Sequence[AnnotatedDocument], given: list[tuple[Span, ...]] | None, size: int) -> list[_Chunk]:
+    """Chunks of whole patients (in order of first appearance), about ``size`` documents each."""
+    groups: dict[str, list[int]] = {}
+    for position, item in enumerate(docs):
+        groups.setdefault(_patient_scope(item.document), []).append(position)
+    chunks: list[_Chunk] = []
+    current: list[int] = []
+
+    def close() -> None:
+        if current:
+            ordered = tuple(current)
+            chunks.append(
+                _Chunk(
+                    len(chunks),
+                    ordered,
+                    tuple(docs[p].document for p in ordered),
+                    None if given is None else tuple(given[p] for p in ordered),
+                )
+            )
+            current.clear()
+
+    for positions in groups.values():
+        if current and len(current) + len(positions) > size:
+            close()
+        current.extend(positions)
+    close()
+    return chunks
+
+
+def _manifest(config: RunConfig, source: Path, fmt: str, documents: int, chunks: int) -> dict[str, Any]:
+    key = config.options.key
+    options = config.options
+    return {
+        "deident_version": __version__,
+        "input": _fingerprint(source),
+        "spans_file": None if config.spans_file is None else _fingerprint(config.spans_file),
+        "format": fmt,
+        "documents": documents,
+        "chunks": chunks,
+        "chunk_size": config.chunk_size,
+        "mode": options.mode.value,
+        "tag_template": options.tag_template,
+        "redaction": options.redaction,
+        "mask_char": options.mask_char,
+        "preserve_weekday": options.preserve_weekday,
+        "shift_dates": options.shift_dates,
+        "key_id": key.key_id if key is not None and options.mode.needs_key else None,
+        "pipeline": config.pipeline,
+        "model": None if config.model is None else str(config.model),
+        "recall_target": config.recall_target,
+    }
+
+
+def _fingerprint(path: Path) -> str:
+    """Size and modification time of every file of an input (cheap, and changes when it is edited)."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for file in files:
+        stat = file.stat()
+        digest.update(
+            f"{file.relative_to(path) if path.is_dir() else file.name}|{stat.st_size}|{stat.st_mtime_ns}\n".encode()
+        )
+    return digest.hexdigest()
+
+
+_WORKER: Deidentifier | None = None
+
+
+def _init_worker(factory: DeidentifierFactory) -> None:
+    global _WORKER
+    _WORKER = factory()
+
+
+def _work(chunk: _Chunk) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    assert _WORKER is not None
+    return _process_chunk(_WORKER, chunk)
+
+
+def _process_chunk(deidentifier: Deidentifier, chunk: _Chunk) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    results = deidentifier.deidentify_many(list(chunk.documents), chunk.spans)
+    options = deidentifier.options
+    labels: dict[str, int] = {}
+    records = []
+    for position, doc, result in zip(chunk.positions, chunk.documents, results, strict=True):
+        for span in result.spans:
+            labels[span.label.value] = labels.get(span.label.value, 0) + 1
+        output = AnnotatedDocument(Document(doc.id, result.text, _output_metadata(doc, options)), result.spans)
+        record = jsonl.document_to_record(output)
+        record["position"] = position
+        records.append(record)
+    header = {
+        "chunk": chunk.index,
+        "documents": len(chunk.documents),
+        "characters": sum(len(d.text) for d in chunk.documents),
+        "labels": labels,
+    }
+    return header, records
+
+
+def _output_metadata(doc: Document, options: ReplaceOptions) -> DocumentMetadata:
+    """Metadata without the fields that are PHI: known identifiers and the author are dropped, the
+    note date is shifted with the patient's dates (surrogate modes) or dropped."""
+    meta = doc.metadata
+    note_date = None
+    if meta.note_date is not None and options.mode.needs_key and options.shift_dates and options.key is not None:
+        scope = f"patient:{doc.patient_id}" if doc.patient_id is not None else f"document:{doc.id}"
+        note_date = meta.note_date + dt.timedelta(days=date_offset(options.key, scope, options.preserve_weekday))
+    return replace(meta, author=None, known=KnownIdentifiers(), note_date=note_date)
+
+
+def _process(
+    chunks: Sequence[_Chunk], deidentifier: Deidentifier, factory: DeidentifierFactory, config: RunConfig
+) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Chunk results, in completion order."""
+    if not chunks:
+        return
+    if config.jobs == 1:
+        for chunk in chunks:
+            yield _process_chunk(deidentifier, chunk)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(config.jobs, mp_context=context, initializer=_init_worker, initargs=(factory,)) as pool:
+        queue = list(chunks)
+        running: set[Future[tuple[dict[str, Any], list[dict[str, Any]]]]] = set()
+        try:
+            while queue or running:
+                while queue and len(running) < 2 * config.jobs:  # bounded: memory stays flat on big corpora
+                    running.add(pool.submit(_work, queue.pop(0)))
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        raise DeidentError("a worker process died (out of memory?); rerun to resume") from None
+                    yield result
+        finally:
+            for future in running:
+                future.cancel()
+
+
+def _assemble(store: PartialStore, target: Path, fmt: str, chunks: int, documents: int) -> None:
+    """Build the final output from the committed chunks and move it into place atomically."""
+    present = store.done()
+    missing = set(range(chunks)) - present
+    if missing:
+        raise ConfigurationError(f"{store.path}: {len(missing)} chunks are missing; rerun to finish")
+    records: list[tuple[int, AnnotatedDocument]] = []
+    for index in range(chunks):
+        _, rows = store.read_chunk(index)
+        for row in rows:
+            position = int(row.pop("position"))
+            records.append((position, jsonl.record_to_document(row, store.chunk_path(index), f"chunk {index}")))
+    records.sort(key=lambda pair: pair[0])
+    positions = [p for p, _ in records]
+    if positions != list(range(documents)):
+        raise ConfigurationError(f"{store.path}: the chunks do not hold each document exactly once; pass --overwrite")
+    stage = store.staging()
+    staged = stage / target.name
+    write_corpus([doc for _, doc in records], staged, fmt)
+    _move_into_place(stage, target)
+
+
+def _move_into_place(stage: Path, target: Path) -> None:
+    """Move what the writer made (the output and any sidecars) beside ``target``, the output last,
+    so a file under the output's name is always complete."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    entries = sorted(stage.iterdir(), key=lambda p: p.name == target.name)
+    for entry in entries:
+        destination = target.parent / entry.name
+        if destination.is_dir() and not destination.is_symlink():
+            shutil.rmtree(destination)
+        os.replace(entry, destination)
+
+
+@dataclass
+class _Stats:
+    documents: int = 0
+    characters: int = 0
+    labels: dict[str, int] = field(default_factory=dict)
+
+    def add(self, header: Mapping[str, Any]) -> None:
+        self.documents += int(header["documents"])
+        self.characters += int(header["characters"])
+        for label, count in dict(header["labels"]).items():
+            self.labels[label] = self.labels.get(label, 0) + int(count)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from deident.core.labels import Label
+from deident.replace.consistency import PatientSurrogates, normalise
+from deident.replace.keys import SecretKey
+
+KEY = SecretKey.from_text("consistency-key-0001")
+
+
+def test_same_value_same_surrogate_in_any_case() -> None:
+    table = PatientSurrogates(KEY, "p1", [(Label.DOCTOR, "Kowalski"), (Label.DOCTOR, "KOWALSKI")])
+    assert table.name("Kowalski").upper() == table.name("KOWALSKI")
+    assert table.name("Kowalski's") == table.name("Kowalski") + "'s"
+
+
+def test_same_across_tables_of_one_patient() -> None:
+    one = PatientSurrogates(KEY, "p1", [(Label.DOCTOR, "Kowalski")])
+    two = PatientSurrogates(KEY, "p1", [(Label.DOCTOR, "Kowalski"), (Label.RELATIVE, "Anna")])
+    assert one.name("Kowalski") == two.name("Kowalski")
+
+
+def test_phone_layouts_share_digits() -> None:
+    table = PatientSurrogates(KEY, "p1", [(Label.PHONE, "617-555-0199"), (Label.PHONE, "(617) 555 0199")])
+    a, b = table.value(Label.PHONE, "617-555-0199"), table.value(Label.PHONE, "(617) 555 0199")
+    assert [c for c in a if c.isdigit()] == [c for c in b if c.isdigit()]
+    assert a[3] == "-" and b[0] == "("
+
+
+def test_no_two_originals_share_a_surrogate_and_none_reuses_an_original() -> None:
+    # Many last names for one patient: the pool is 1,000 names, so unresolved draws would collide.
+    originals = [f"Name{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(300)]
+    table = PatientSurrogates(KEY, "p1", [(Label.DOCTOR, o) for o in originals])
+    surrogates = [table.name(o) for o in originals]
+    assert len(set(surrogates)) == len(originals)
+    assert not {s.casefold() for s in surrogates} & {o.casefold() for o in originals}
+
+
+def test_surrogate_never_repeats_another_original_of_the_patient() -> None:
+    names = ["John", "Peter", "Mary", "Anna", "James", "Robert", "Linda", "David", "Susan", "Karen"]
+    table = PatientSurrogates(KEY, "p1", [(Label.RELATIVE, n) for n in names])
+    assert not {table.name(n) for n in names} & set(names)
+
+
+def test_initials_change() -> None:
+    table = PatientSurrogates(KEY, "p1", [(Label.PATIENT, "J"), (Label.PATIENT, "K")])
+    assert table.name("J") not in ("J", "K") and table.name("K") not in ("J", "K")
+    assert table.name("J") != table.name("K")
+
+
+def test_keys_and_patients_differ() -> None:
+    other_key = SecretKey.from_text("consistency-key-0002")
+    names = [f"Surname{i}" for i in range(20)]
+
+    def all_surrogates(key: SecretKey, patient: str) -> list[str]:
+        table = PatientSurrogates(key, patient, [(Label.DOCTOR, n) for n in names])
+        return [table.name(n) for n in names]
+
+    assert all_surrogates(KEY, "p1") == all_surrogates(KEY, "p1")
+    assert all_surrogates(KEY, "p1") != all_surrogates(other_key, "p1")
+    assert all_surrogates(KEY, "p1") != all_surrogates(KEY, "p2")
+
+
+def test_normalise() -> None:
+    assert normalise(Label.PHONE, "(617) 555-0199") == "6175550199"
+    assert normalise(Label.HOSPITAL, "Mercy  Hospital's") == "mercy hospital"

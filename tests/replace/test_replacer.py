@@ -1,0 +1,219 @@
+"""Every mode over annotated notes: no original PHI string survives, masks keep the layout,
+surrogates are consistent per patient and per key, date intervals survive."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+import regex
+
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
+from deident.core.errors import ConfigurationError
+from deident.core.labels import Category, Label
+from deident.core.span import Span, remove_overlaps
+from deident.io import read_corpus
+from deident.replace import Mode, Replaced, ReplaceOptions, Replacer, SecretKey
+
+KEY = SecretKey.from_text("replacer-test-key-0001")
+OTHER_KEY = SecretKey.from_text("replacer-test-key-0002")
+_FULL_DATE = regex.compile(r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})")
+
+
+def replace_all(docs: Sequence[AnnotatedDocument], mode: Mode, key: SecretKey | None = KEY) -> list[Replaced]:
+    replacer = Replacer(ReplaceOptions(mode, key if mode.needs_key else None))
+    return replacer.replace_many([(d.document, d.spans) for d in docs])
+
+
+def _word(text: str) -> regex.Pattern[str]:
+    return regex.compile(r"(?<![^\W_])" + regex.escape(text) + r"(?![^\W_])", regex.IGNORECASE)
+
+
+def leaked(item: AnnotatedDocument, result: Replaced) -> list[str]:
+    """Originals (by label, never printed) that survive where they should not.
+
+    * a span's own replacement never contains its original (as a whole word, any case);
+    * other than dates (a shifted date may equal another real date of the patient: that is how
+      intervals survive), no replacement in the note reproduces an original;
+    * an original occurs in the output no more often than in the input's non-PHI text (annotators
+      sometimes leave a mention unmarked; those stay, as they were never PHI to the tool).
+    Short strings such as initials are checked the same way: whole words only.
+    """
+    problems = []
+    spans = remove_overlaps(item.spans)
+    assert len(spans) == len(result.spans)
+    regions = [r.text_of(result.text) for r in result.spans]
+    outside = list(item.text)
+    for span in spans:
+        outside[span.start : span.end] = [" "] * span.length
+    outside_text = "".join(outside)
+    for span, region in zip(spans, regions, strict=True):
+        original = span.text_of(item.text).strip()
+        pattern = _word(original)
+        if pattern.search(region):
+            problems.append(f"{span.label.value}: own replacement")
+        if span.label is Label.DATE:
+            continue
+        if any(pattern.search(r) for r in regions):
+            problems.append(f"{span.label.value}: another replacement")
+        if len(pattern.findall(result.text)) > len(pattern.findall(outside_text)):
+            problems.append(f"{span.label.value}: in the note")
+    return problems
+
+
+def check_mask(item: AnnotatedDocument, result: Replaced) -> None:
+    assert len(result.text) == len(item.text)
+    inside = {i for s in item.spans for i in range(s.start, s.end)}
+    for i, (old, new) in enumerate(zip(item.text, result.text, strict=True)):
+        if i not in inside or old.isspace():
+            assert old == new
+        else:
+            assert new == "*"
+
+
+def check_consistency(docs: Sequence[AnnotatedDocument], results: Sequence[Replaced]) -> None:
+    """Per patient: one surrogate per name, one name per surrogate, one date shift for full dates."""
+    surrogate_of: dict[tuple[str | None, str], set[str]] = defaultdict(set)
+    original_of: dict[tuple[str | None, str], set[str]] = defaultdict(set)
+    shifts: dict[str | None, set[int]] = defaultdict(set)
+    for item, result in zip(docs, results, strict=True):
+        patient = item.document.patient_id
+        for span, new in zip(remove_overlaps(item.spans), result.spans, strict=True):
+            old_text, new_text = span.text_of(item.text), new.text_of(result.text)
+            if span.category is Category.NAME:
+                old_key, new_key = " ".join(old_text.casefold().split()), " ".join(new_text.casefold().split())
+                surrogate_of[(patient, old_key)].add(new_key)
+                original_of[(patient, new_key)].add(old_key)
+            if span.label is Label.DATE:
+                old_match, new_match = _FULL_DATE.fullmatch(old_text.strip()), _FULL_DATE.fullmatch(new_text.strip())
+                if old_match and new_match:
+                    old_date, new_date = _date(old_match), _date(new_match)
+                    if old_date and new_date:
+                        shifts[patient].add((new_date - old_date).days)
+    assert all(len(v) == 1 for v in surrogate_of.values())
+    assert all(len(v) == 1 for v in original_of.values())
+    assert all(len(v) == 1 for v in shifts.values())
+
+
+def _date(match: regex.Match[str]) -> dt.date | None:
+    month, day, year = (int(g) for g in match.groups())
+    if year < 100:
+        year += 1900 if year >= 30 else 2000
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+@pytest.fixture
+def mini(fixtures: Path) -> list[AnnotatedDocument]:
+    return read_corpus(fixtures / "mini.text")
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_no_phi_left_on_mini(mini: list[AnnotatedDocument], mode: Mode) -> None:
+    results = replace_all(mini, mode)
+    for item, result in zip(mini, results, strict=True):
+        assert leaked(item, result) == []
+        assert [s.label for s in result.spans] == [s.label for s in remove_overlaps(item.spans)]
+    if mode is Mode.MASK:
+        for item, result in zip(mini, results, strict=True):
+            check_mask(item, result)
+    if mode.needs_key:
+        check_consistency(mini, results)
+
+
+def test_tag_output(mini: list[AnnotatedDocument]) -> None:
+    result = replace_all(mini, Mode.TAG)[0]
+    assert result.text.startswith("Pt is a [**AGE**] yo man admitted [**DATE**] from [**LOCATION_OTHER**]")
+    assert all(s.text_of(result.text) == f"[**{s.label.value}**]" for s in result.spans)
+
+
+def test_surrogates_consistent_across_notes(mini: list[AnnotatedDocument]) -> None:
+    first, second, _ = replace_all(mini, Mode.SURROGATE)
+    doctor_in_first = first.spans[6].text_of(first.text)  # "Kowalski"
+    doctor_in_second = second.spans[1].text_of(second.text)  # "KOWALSKI"
+    assert doctor_in_first.upper() == doctor_in_second
+    assert doctor_in_first[0].isupper() and doctor_in_first[1:].islower()
+
+
+def test_same_key_same_output_other_key_other_output(mini: list[AnnotatedDocument]) -> None:
+    one = [r.text for r in replace_all(mini, Mode.SURROGATE)]
+    assert one == [r.text for r in replace_all(mini, Mode.SURROGATE)]
+    other = [r.text for r in replace_all(mini, Mode.SURROGATE, OTHER_KEY)]
+    assert one[0] != other[0]
+    assert one[2] == other[2] == mini[2].text  # a note without PHI is untouched
+
+
+def test_surrogate_modes_need_a_key() -> None:
+    with pytest.raises(ConfigurationError, match="--key"):
+        ReplaceOptions(Mode.SURROGATE)
+    with pytest.raises(ConfigurationError, match="template"):
+        ReplaceOptions(Mode.TAG, tag_template="{text}")
+
+
+def test_overlapping_spans_are_resolved() -> None:
+    doc = Document("d", "Seen by John Smith today")
+    spans = [Span(8, 18, Label.DOCTOR), Span(13, 18, Label.PATIENT), Span(8, 12, Label.DOCTOR)]
+    result = Replacer(ReplaceOptions(Mode.TAG)).replace(doc, spans)
+    assert result.text == "Seen by [**DOCTOR**] today"
+
+
+def test_safe_harbor_rules() -> None:
+    text = "Age 93, lives at 02139, seen 7/22/1992, age 45"
+    doc = Document("d", text, DocumentMetadata(patient_id="p"))
+    spans = [Span(4, 6, Label.AGE), Span(17, 22, Label.ZIP), Span(29, 38, Label.DATE), Span(44, 46, Label.AGE)]
+    shifted = Replacer(ReplaceOptions(Mode.SAFE_HARBOR, KEY)).replace(doc, spans)
+    assert shifted.text.startswith("Age 90+, lives at 021, seen ")
+    assert "7/22/1992" not in shifted.text and not shifted.text.endswith("age 45")
+    year_only = Replacer(ReplaceOptions(Mode.SAFE_HARBOR, KEY, shift_dates=False)).replace(doc, spans)
+    assert "seen 1992," in year_only.text
+    surrogate = Replacer(ReplaceOptions(Mode.SURROGATE, KEY)).replace(doc, spans)
+    age = surrogate.spans[0].text_of(surrogate.text)
+    assert age != "93" and int(age) > 89
+
+
+def test_names_keep_shape() -> None:
+    text = "SMITH, JOHN and Dr. Smith's note; J. Smith"
+    doc = Document("d", text, DocumentMetadata(patient_id="p"))
+    spans = [Span(0, 11, Label.PATIENT), Span(20, 27, Label.DOCTOR), Span(34, 42, Label.PATIENT)]
+    result = Replacer(ReplaceOptions(Mode.SURROGATE, KEY)).replace(doc, spans)
+    last_first, possessive, initial_last = (s.text_of(result.text) for s in result.spans)
+    last, first = last_first.split(", ")
+    assert last_first.isupper() and first != "JOHN" and last != "SMITH"
+    assert possessive == last.title() + "'s"
+    assert regex.fullmatch(r"[A-Z]\. " + last.title(), initial_last) and not initial_last.startswith("J.")
+
+
+@pytest.mark.shared
+def test_physionet_dev_every_mode(shared_corpus: Path) -> None:
+    docs = read_corpus(shared_corpus)
+    assert sum(len(d.spans) for d in docs) > 900
+    for mode in Mode:
+        results = replace_all(docs, mode)
+        problems = [p for item, result in zip(docs, results, strict=True) for p in leaked(item, result)]
+        assert problems == [], mode
+        if mode is Mode.MASK:
+            for item, result in zip(docs, results, strict=True):
+                check_mask(item, result)
+        if mode.needs_key:
+            check_consistency(docs, results)
+    same = replace_all(docs, Mode.SURROGATE)
+    again = replace_all(docs, Mode.SURROGATE)
+    other = replace_all(docs, Mode.SURROGATE, OTHER_KEY)
+    assert [r.text for r in same] == [r.text for r in again]
+    # Two keys: names almost never agree (pools are finite); a note may rarely coincide when its
+    # only PHI is a year that both keys' offsets move the same number of years.
+    names = [
+        (a.text_of(x.text).casefold(), b.text_of(y.text).casefold())
+        for x, y in zip(same, other, strict=True)
+        for a, b in zip(x.spans, y.spans, strict=True)
+        if a.category is Category.NAME
+    ]
+    assert len(names) > 300
+    assert sum(p == q for p, q in names) / len(names) < 0.02
+    changed = sum(a.text != b.text for a, b in zip(same, other, strict=True) if a.spans)
+    assert changed / sum(1 for r in same if r.spans) > 0.98

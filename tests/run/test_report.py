@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from deident.run.report import RunReport, bar_chart_svg, render_html
+
+
+def make_report() -> RunReport:
+    return RunReport(
+        deident_version="0.1.0",
+        mode="surrogate",
+        pipeline="default",
+        model_id="default:bundled",
+        span_source="pipeline",
+        recall_target=0.98,
+        key_id="abc123",
+        ephemeral_key=False,
+        input_formats=("jsonl",),
+        documents=10,
+        characters=5000,
+        processed_documents=10,
+        processed_characters=5000,
+        spans_by_label={"DOCTOR": 4, "PATIENT": 2, "DATE": 7},
+        jobs=2,
+        chunks=3,
+        chunks_resumed=1,
+        started_at="2026-01-01T00:00:00+00:00",
+        finished_at="2026-01-01T00:00:02+00:00",
+        duration_s=2.0,
+    )
+
+
+def test_json_fields(tmp_path: Path) -> None:
+    report = make_report()
+    report.write(tmp_path / "r.json", tmp_path / "r.html")
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["spans_by_category"] == {"DATE": 7, "NAME": 6}
+    assert data["spans_total"] == 13
+    assert data["throughput"] == {"documents_per_second": 5.0, "characters_per_second": 2500.0}
+    assert data["operating_point"] == {"recall_target": 0.98, "span_source": "pipeline"}
+    assert data["model_id"] == "default:bundled"
+
+
+def test_html_is_self_contained() -> None:
+    page = render_html(make_report())
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "<style>" in page
+    assert "<script" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert ">NAME<" in page and "5.0 notes/s" in page
+
+
+def test_bar_chart_scales_bars() -> None:
+    svg = bar_chart_svg({"NAME": 10, "DATE": 5})
+    assert 'width="340"' in svg and 'width="170"' in svg
+    assert "No spans" in bar_chart_svg({})

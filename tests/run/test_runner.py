@@ -1,0 +1,354 @@
+"""``deident.run.runner``: every input format round-trips through a run, outputs keep order,
+a killed or failing run resumes without loss or duplication, bad input fails clearly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import regex
+
+from deident.api import Deidentifier
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
+from deident.core.errors import ConfigurationError, InputFormatError
+from deident.core.labels import Label
+from deident.core.pipeline import Pipeline
+from deident.core.span import Span
+from deident.io.formats import ReadOptions, read_corpus, write_corpus
+from deident.replace import Mode, ReplaceOptions, SecretKey
+from deident.run.partial import partial_dir_for
+from deident.run.runner import RunConfig, run
+
+KEY = SecretKey.from_text("runner-test-key-000001")
+SURNAMES = ["Kowalski", "Brandt", "Okafor", "Lindqvist", "Moreau", "Tanaka"]
+
+
+def make_corpus(patients: int = 3, notes: int = 4) -> list[AnnotatedDocument]:
+    """Synthetic notes: patients' notes interleaved, each with a doctor, a date and a phone."""
+    docs = []
+    for n in range(1, notes + 1):
+        for p in range(1, patients + 1):
+            name = SURNAMES[(p + n) % len(SURNAMES)]
+            date = f"3/{n + 10}/2010"
+            phone = f"617-555-01{p}{n}"
+            text = f"Seen by Dr. {name} on {date}.\nCall {phone} with questions."
+            start_name = text.index(name)
+            start_date = text.index(date)
+            start_phone = text.index(phone)
+            spans = (
+                Span(start_name, start_name + len(name), Label.DOCTOR),
+                Span(start_date, start_date + len(date), Label.DATE),
+                Span(start_phone, start_phone + len(phone), Label.PHONE),
+            )
+            meta = DocumentMetadata(patient_id=str(p), note_id=str(n))
+            docs.append(AnnotatedDocument(Document(f"{p}_{n}", text, meta), spans))
+    return docs
+
+
+class ToyDetector:
+    """Finds "Dr. Name" and m/d/yyyy dates: enough to drive a pipeline in tests."""
+
+    name = "toy"
+    _doctor = regex.compile(r"(?<=Dr\. )[A-Z][a-z]+")
+    _date = regex.compile(r"\d{1,2}/\d{1,2}/\d{4}")
+
+    def detect(self, document: Document) -> list[Span]:
+        found = [Span(m.start(), m.end(), Label.DOCTOR, source="toy") for m in self._doctor.finditer(document.text)]
+        found += [Span(m.start(), m.end(), Label.DATE, source="toy") for m in self._date.finditer(document.text)]
+        return found
+
+
+def toy_deidentifier(options: ReplaceOptions) -> Deidentifier:
+    return Deidentifier(Pipeline.of([ToyDetector()], name="toy"), options, "toy:test")
+
+
+class ToyFactory:
+    def __init__(self, options: ReplaceOptions) -> None:
+        self.options = options
+
+    def __call__(self) -> Deidentifier:
+        return toy_deidentifier(self.options)
+
+
+def assert_no_phi(source: list[AnnotatedDocument], output: list[AnnotatedDocument]) -> None:
+    assert [d.id for d in output] == [d.id for d in source]
+    for item, out in zip(source, output, strict=True):
+        for span in item.spans:
+            original = span.text_of(item.text)
+            assert not regex.search(r"(?<!\w)" + regex.escape(original) + r"(?!\w)", out.text), span.label
+
+
+FORMAT_CASES = [
+    ("physionet", "corpus.text"),
+    ("jsonl", "corpus.jsonl"),
+    ("i2b2-2014", "corpus_i2b2"),
+    ("i2b2-2006", "corpus.xml"),
+    ("brat", "corpus_brat"),
+    ("conll", "corpus.conll"),
+    ("text", "corpus_text"),
+    ("csv", "corpus.csv"),
+    ("parquet", "corpus.parquet"),
+]
+
+
+@pytest.mark.parametrize(("fmt", "name"), FORMAT_CASES)
+@pytest.mark.parametrize("mode", [Mode.TAG, Mode.SURROGATE])
+def test_every_format_keeps_format_and_order(tmp_path: Path, fmt: str, name: str, mode: Mode) -> None:
+    source = tmp_path / "in" / name
+    write_corpus(make_corpus(), source, fmt)
+    given = read_corpus(source, fmt)
+    output = tmp_path / "out" / name
+    options = ReplaceOptions(mode, KEY if mode.needs_key else None)
+    report = run(RunConfig((source,), output, options, spans_file=source, chunk_size=2))
+    assert report.documents == len(given) and report.spans_total == sum(len(d.spans) for d in given)
+    out = read_corpus(output, fmt)
+    assert_no_phi(given, out)
+    assert sum(len(d.spans) for d in out) == report.spans_total
+    if mode is Mode.TAG and fmt != "conll":
+        assert "[**DOCTOR**]" in out[0].text
+    assert not partial_dir_for(output).exists()
+
+
+def test_phrase_spans_file_and_jobs(tmp_path: Path, fixtures: Path) -> None:
+    output = tmp_path / "out.text"
+    options = ReplaceOptions(Mode.MASK)
+    source = fixtures / "mini.text"
+    config = RunConfig((source,), output, options, spans_file=fixtures / "mini.phrase", jobs=2, chunk_size=1)
+    report = run(config)
+    original = read_corpus(source)
+    out = read_corpus(output)
+    assert [len(d.text) for d in out] == [len(d.text) for d in original]
+    assert_no_phi(original, out)
+    assert report.jobs == 2 and report.chunks == 2  # two patients, chunks hold whole patients
+    assert report.spans_by_label["DOCTOR"] == 3
+
+
+def test_pipeline_detection_without_spans(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    docs = make_corpus()
+    write_corpus(docs, source)
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    output = tmp_path / "out.jsonl"
+    report = run(RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=3))
+    assert report.model_id == "toy:test" and report.span_source == "pipeline"
+    assert report.spans_by_label == {"DATE": 12, "DOCTOR": 12}
+    out = read_corpus(output)
+    assert all("617-555-01" in d.text for d in out)  # the toy finds no phones: they stay
+    assert all(s.source == "toy" for d in out for s in d.spans)
+
+
+def test_same_key_identical_output_and_other_key_differs(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(), source)
+
+    def texts(key: SecretKey, out: str, jobs: int, chunk_size: int) -> list[str]:
+        options = ReplaceOptions(Mode.SURROGATE, key)
+        run(RunConfig((source,), tmp_path / out, options, spans_file=source, jobs=jobs, chunk_size=chunk_size))
+        return [d.text for d in read_corpus(tmp_path / out)]
+
+    one = texts(KEY, "a.jsonl", 1, 100)
+    assert one == texts(KEY, "b.jsonl", 2, 4)
+    assert one != texts(SecretKey.from_text("another-runner-key-01"), "c.jsonl", 1, 100)
+
+
+def _complete_run(tmp_path: Path, source: Path) -> list[AnnotatedDocument]:
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    reference = tmp_path / "reference.jsonl"
+    run(RunConfig((source,), reference, options, factory=ToyFactory(options), chunk_size=2))
+    return read_corpus(reference)
+
+
+def test_injected_failure_then_resume(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(patients=5), source)
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    output = tmp_path / "out.jsonl"
+    config = RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=4, fail_after_chunks=2)
+    with pytest.raises(RuntimeError, match="injected failure"):
+        run(config)
+    assert not output.exists()
+    assert len(list(partial_dir_for(output).glob("chunk-*.jsonl"))) == 2
+    report = run(RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=4))
+    assert report.chunks_resumed == 2 and report.documents == 20 and report.processed_documents == 12
+    resumed = read_corpus(output)
+    reference = _complete_run(tmp_path, source)
+    assert [(d.id, d.text, d.spans) for d in resumed] == [(d.id, d.text, d.spans) for d in reference]
+
+
+_KILL_SCRIPT = """
+import sys, time
+from pathlib import Path
+from deident.api import Deidentifier
+from deident.core.pipeline import Pipeline
+from deident.replace import Mode, ReplaceOptions, SecretKey
+from deident.run.runner import RunConfig, run
+sys.path.insert(0, {test_dir!r})
+from test_runner import ToyDetector, KEY
+
+class SlowDetector(ToyDetector):
+    def detect(self, document):
+        time.sleep(0.05)
+        return super().detect(document)
+
+options = ReplaceOptions(Mode.SURROGATE, KEY)
+def factory():
+    return Deidentifier(Pipeline.of([SlowDetector()], name="toy"), options, "toy:test")
+run(RunConfig((Path({source!r}),), Path({output!r}), options, factory=factory, chunk_size=2))
+"""
+
+
+def test_killed_run_resumes_without_loss_or_duplication(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(patients=5, notes=8), source)  # 40 notes, 20 chunks, ~2 s
+    output = tmp_path / "out.jsonl"
+    script = tmp_path / "slow_run.py"
+    script.write_text(
+        textwrap.dedent(
+            _KILL_SCRIPT.format(test_dir=str(Path(__file__).parent), source=str(source), output=str(output))
+        )
+    )
+    process = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE)
+    partial = partial_dir_for(output)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(partial.glob("chunk-*.jsonl"))) < 3:
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        time.sleep(0.02)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not output.exists()
+    done_before = len(list(partial.glob("chunk-*.jsonl")))
+    assert 3 <= done_before < 20
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    report = run(RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=2))
+    assert report.chunks_resumed >= 3 and report.documents == 40
+    resumed = read_corpus(output)
+    reference = _complete_run(tmp_path, source)
+    assert [(d.id, d.text, d.spans) for d in resumed] == [(d.id, d.text, d.spans) for d in reference]
+
+
+def test_resume_with_other_settings_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(), source)
+    output = tmp_path / "out.jsonl"
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    with pytest.raises(RuntimeError):
+        run(RunConfig((source,), output, options, spans_file=source, chunk_size=2, fail_after_chunks=1))
+    other = ReplaceOptions(Mode.SURROGATE, SecretKey.generate())
+    with pytest.raises(ConfigurationError, match="--overwrite"):
+        run(RunConfig((source,), output, other, spans_file=source, chunk_size=2))
+    run(RunConfig((source,), output, other, spans_file=source, chunk_size=2, overwrite=True))
+    assert len(read_corpus(output)) == 12
+
+
+def test_existing_output_needs_overwrite(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(), source)
+    output = tmp_path / "out.jsonl"
+    run(RunConfig((source,), output, ReplaceOptions(), spans_file=source))
+    with pytest.raises(ConfigurationError, match="already exists"):
+        run(RunConfig((source,), output, ReplaceOptions(), spans_file=source))
+
+
+def test_several_inputs_go_to_a_folder(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.csv"
+    write_corpus(make_corpus(patients=1), first)
+    write_corpus(make_corpus(patients=2), second)
+    out = tmp_path / "out"
+    report = run(
+        RunConfig(
+            (first, second),
+            out,
+            ReplaceOptions(Mode.REDACT),
+            spans_file=None,
+            factory=ToyFactory(ReplaceOptions(Mode.REDACT)),
+        )
+    )
+    assert report.documents == 12 and report.input_formats == ("csv", "jsonl")
+    assert len(read_corpus(out / "a.jsonl")) == 4 and len(read_corpus(out / "b.csv")) == 8
+    assert (out / "deident-report.json").exists() and (out / "deident-report.html").exists()
+
+
+def test_bad_input_names_file_and_line(tmp_path: Path) -> None:
+    source = tmp_path / "bad.jsonl"
+    source.write_text('{"id": "1", "text": "fine"}\n{not json\n')
+    with pytest.raises(InputFormatError, match=r"bad\.jsonl, line 2"):
+        run(RunConfig((source,), tmp_path / "out.jsonl", ReplaceOptions(), spans_file=source))
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_spans_file_must_match_input(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(), source)
+    spans = tmp_path / "spans.jsonl"
+    write_corpus(make_corpus()[:3], spans)
+    with pytest.raises(InputFormatError, match="no entry"):
+        run(RunConfig((source,), tmp_path / "out.jsonl", ReplaceOptions(), spans_file=spans))
+
+
+def test_output_metadata_drops_identifiers(tmp_path: Path) -> None:
+    from deident.core.document import KnownIdentifiers
+
+    doc = Document(
+        "1",
+        "nothing here",
+        DocumentMetadata(patient_id="1", author="Dr X", known=KnownIdentifiers(names=("Jane Roe",))),
+    )
+    source = tmp_path / "in.jsonl"
+    write_corpus([AnnotatedDocument(doc)], source)
+    run(RunConfig((source,), tmp_path / "out.jsonl", ReplaceOptions(), spans_file=source))
+    record = json.loads((tmp_path / "out.jsonl").read_text())
+    assert record["metadata"] == {"patient_id": "1"}
+
+
+def test_read_options_reach_the_reader(tmp_path: Path) -> None:
+    source = tmp_path / "table.csv"
+    source.write_text("note_key,body,who\nn1,Seen by Dr. Brandt on 3/11/2010.,7\n")
+    options = ReplaceOptions(Mode.TAG)
+    read = ReadOptions(text_col="body", id_col="note_key", patient_col="who")
+    run(RunConfig((source,), tmp_path / "out.csv", options, read_options=read, factory=ToyFactory(options)))
+    out = (tmp_path / "out.csv").read_text()
+    assert "Brandt" not in out and "[**DOCTOR**]" in out
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("mode", [Mode.MASK, Mode.SURROGATE])
+def test_physionet_dev_run_with_gold_spans(tmp_path: Path, shared_corpus: Path, mode: Mode) -> None:
+    output = tmp_path / "out.text"
+    options = ReplaceOptions(mode, KEY if mode.needs_key else None)
+    report = run(RunConfig((shared_corpus,), output, options, spans_file=shared_corpus, jobs=2, chunk_size=100))
+    source = read_corpus(shared_corpus)
+    out = read_corpus(output)
+    assert report.documents == len(source) == len(out)
+    assert report.spans_total == sum(len(d.spans) for d in source)
+    assert [d.id for d in out] == [d.id for d in source]
+    if mode is Mode.MASK:
+        assert [len(d.text) for d in out] == [len(d.text) for d in source]
+    for item, new in zip(source, out, strict=True):
+        for span, replaced in zip(item.spans, new.spans, strict=True):
+            original = span.text_of(item.text).strip()
+            region = replaced.text_of(new.text)
+            assert not regex.search(r"(?<![^\W_])" + regex.escape(original) + r"(?![^\W_])", region, regex.I)
+
+
+def test_several_inputs_resume_after_a_failure_in_the_second(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write_corpus(make_corpus(patients=1), first)  # one chunk
+    write_corpus(make_corpus(patients=4), second)  # four chunks of one patient each
+    out = tmp_path / "out"
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    failing = RunConfig((first, second), out, options, spans_file=None, factory=ToyFactory(options), chunk_size=4)
+    with pytest.raises(RuntimeError, match="injected"):
+        run(replace(failing, fail_after_chunks=2))
+    assert (out / "a.jsonl").exists() and not (out / "b.jsonl").exists()
+    report = run(failing)
+    assert report.documents == 20 and report.chunks_resumed == 3
+    assert len(read_corpus(out / "b.jsonl")) == 16
+    assert not list(out.glob("*.partial"))

@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import regex
+
+from deident.api import Deidentifier
+from deident.core.document import Document, DocumentMetadata
+from deident.core.errors import ConfigurationError
+from deident.core.labels import Label
+from deident.core.pipeline import Pipeline
+from deident.core.span import Span
+from deident.replace import Mode, ReplaceOptions, SecretKey
+
+KEY = SecretKey.from_text("api-test-key-0000001")
+
+
+class NameDetector:
+    name = "toy.names"
+    _pattern = regex.compile(r"(?<=Dr\.? )[A-Z][A-Za-z]+|\d{1,2}/\d{1,2}")
+
+    def detect(self, document: Document) -> list[Span]:
+        return [
+            Span(m.start(), m.end(), Label.DATE if "/" in m.group() else Label.DOCTOR, source=self.name)
+            for m in self._pattern.finditer(document.text)
+        ]
+
+
+@pytest.fixture
+def deid() -> Deidentifier:
+    return Deidentifier(Pipeline.of([NameDetector()]), ReplaceOptions(), "toy")
+
+
+def test_detect(deid: Deidentifier) -> None:
+    spans = deid.detect("Seen by Dr. Kowalski on 3/14.")
+    assert [(s.start, s.end, s.label) for s in spans] == [(12, 20, Label.DOCTOR), (24, 28, Label.DATE)]
+
+
+def test_deidentify_default_tag(deid: Deidentifier) -> None:
+    result = deid.deidentify("Seen by Dr. Kowalski on 3/14.")
+    assert result.text == "Seen by Dr. [**DOCTOR**] on [**DATE**]."
+    assert [s.text_of(result.text) for s in result.spans] == ["[**DOCTOR**]", "[**DATE**]"]
+    assert len(result.detected) == 2 and "Kowalski" not in repr(result)
+
+
+def test_deidentify_surrogate_consistent_per_patient(deid: Deidentifier) -> None:
+    one = deid.deidentify("Dr Kowalski saw him 3/14.", patient_id="7", mode="surrogate", key=KEY)
+    two = deid.deidentify("Dr Kowalski saw him 3/14.", patient_id="7", mode=Mode.SURROGATE, key=KEY)
+    other = deid.deidentify("Dr Kowalski saw him 3/14.", patient_id="8", mode=Mode.SURROGATE, key=KEY)
+    assert one.text == two.text and "Kowalski" not in one.text and "3/14" not in one.text
+    assert other.text != one.text
+
+
+def test_deidentify_needs_key_for_surrogates(deid: Deidentifier, tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError, match="key"):
+        deid.deidentify("Dr Kowalski", mode="surrogate")
+    key_file = tmp_path / "key"
+    key_file.write_text("a-file-key-of-enough-length")
+    assert "Kowalski" not in deid.deidentify("Dr Kowalski", mode="surrogate", key=key_file).text
+
+
+def test_deidentify_documents_and_given_spans(deid: Deidentifier) -> None:
+    doc = Document("n1", "Call Anna at home", DocumentMetadata(patient_id="3"))
+    result = deid.deidentify(doc, spans=[Span(5, 9, Label.RELATIVE)], mode="mask")
+    assert result.text == "Call **** at home"
+
+
+def test_deidentify_many_groups_patients(deid: Deidentifier) -> None:
+    docs = [
+        Document("a", "Dr. Brandt", DocumentMetadata(patient_id="1")),
+        Document("b", "Dr. Okafor", DocumentMetadata(patient_id="2")),
+        Document("c", "DR. BRANDT", DocumentMetadata(patient_id="1")),
+    ]
+    deid_upper = Deidentifier(Pipeline.of([NameDetector()]), ReplaceOptions(Mode.SURROGATE, KEY))
+    docs[2] = Document("c", "Dr. BRANDT", DocumentMetadata(patient_id="1"))
+    first, _, third = deid_upper.deidentify_many(docs)
+    assert first.text.upper() == third.text.upper()
+
+
+def test_spans_only_deidentifier_cannot_detect() -> None:
+    with pytest.raises(ConfigurationError, match="no detection pipeline"):
+        Deidentifier(None).detect("text")
+
+
+def test_load_names_the_pipeline() -> None:
+    with pytest.raises(ConfigurationError, match="unknown pipeline"):
+        Deidentifier.load(pipeline="nope")
+
+
+def test_load_passes_recall_target_when_the_builder_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, object] = {}
+
+    def builder(name: str, model_dir: Path | None = None, recall_target: float | None = None) -> Pipeline:
+        seen.update(name=name, recall_target=recall_target)
+        return Pipeline.of([NameDetector()])
+
+    monkeypatch.setattr("deident.api.build_pipeline", builder)
+    deid = Deidentifier.load(pipeline="crf", recall_target=0.97)
+    assert seen == {"name": "crf", "recall_target": 0.97}
+    assert deid.recall_target == 0.97 and deid.model_id == "crf:bundled"
