@@ -18,8 +18,8 @@ from deident.io.formats import ReadOptions, read_corpus, write_corpus
 def detect(
     input_path: Annotated[Path, typer.Argument(help="Corpus to read (file or folder).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the predicted spans.")],
-    input_format: Annotated[str | None, typer.Option("--format", help="Input format (default: from the extension).")] = None,
-    output_format: Annotated[str | None, typer.Option("--to", help="Output format (default: from -o's extension).")] = None,
+    input_format: Annotated[str | None, typer.Option("--format", help="Input format (default: by extension).")] = None,
+    output_format: Annotated[str | None, typer.Option("--to", help="Output format (default: by -o extension).")] = None,
     pipeline: Annotated[str, typer.Option(help="Detection pipeline: rules, crf or default.")] = "default",
     model: Annotated[Path | None, typer.Option(help="Model directory (default: the bundled model).")] = None,
     text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",

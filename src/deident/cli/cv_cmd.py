@@ -1,0 +1,106 @@
+"""``deident cv``: patient-grouped cross-validation of the CRF, with a precision-recall sweep."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from deident.detect.crf.features import FeatureConfig
+from deident.detect.crf.tagger import available_providers
+from deident.detect.crf.train import CvResult, TrainConfig, cross_validate
+from deident.io.atomic import atomic_write
+from deident.io.formats import read_corpus
+
+
+def _line(name: str, figures: dict[str, Any]) -> str:
+    b = figures["binary_token"]
+    return f"{name:<8} P {b['precision']:.3f}  R {b['recall']:.3f}  F1 {b['f1']:.3f}  F2 {b['f2']:.3f}"
+
+
+def format_result(result: CvResult) -> str:
+    lines = [f"binary token level at threshold {result.threshold}"]
+    for fold in result.folds:
+        lines.append(_line(f"fold {fold['fold']}", fold) + f"  ({fold['documents']} docs, {fold['gold_spans']} spans)")
+    lines.append(_line("pooled", result.pooled))
+    lines.append("")
+    lines.append("threshold  precision  recall  f1      f2")
+    for row in result.sweep:
+        lines.append(
+            f"{row['threshold']:<9}  {row['precision']:.4f}     {row['recall']:.4f}  {row['f1']:.4f}  {row['f2']:.4f}"
+        )
+    return "\n".join(lines)
+
+
+def plot_sweep(result: CvResult, path: Path) -> None:
+    """Precision-recall trade-off as a PNG (needs matplotlib, the ``plot`` extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        typer.echo("matplotlib is not installed; skipping the plot", err=True)
+        return
+    fig, ax = plt.subplots(figsize=(5, 4))
+    recalls = [r["recall"] for r in result.sweep]
+    precisions = [r["precision"] for r in result.sweep]
+    ax.plot(recalls, precisions, marker="o")
+    for row in result.sweep:
+        ax.annotate(f"{row['threshold']:g}", (row["recall"], row["precision"]), fontsize=7)
+    ax.set_xlabel("recall (binary token)")
+    ax.set_ylabel("precision (binary token)")
+    ax.set_title("CRF threshold sweep, pooled CV")
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.partial.png")
+    fig.savefig(tmp, dpi=120)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+def cv(
+    corpus: Annotated[Path, typer.Argument(help="Annotated corpus.")],
+    folds: Annotated[int, typer.Option(help="Number of folds.")] = 5,
+    group_by: Annotated[str, typer.Option(help="'patient' (default) or 'document'.")] = "patient",
+    fmt: Annotated[str | None, typer.Option("--format", help="Corpus format (default: from the extension).")] = None,
+    threshold: Annotated[float | None, typer.Option(help="PHI probability threshold (default 0.05).")] = None,
+    split_models: Annotated[bool, typer.Option(help="Two CRFs: quantitative and name-like PHI (Lee 2017).")] = False,
+    clusters: Annotated[int, typer.Option(help="Word clusters learned from the training folds (0: none).")] = 64,
+    iterations: Annotated[int, typer.Option(help="L-BFGS iterations.")] = 100,
+    c1: Annotated[float, typer.Option(help="L1 regularisation.")] = 0.05,
+    c2: Annotated[float, typer.Option(help="L2 regularisation.")] = 0.05,
+    tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes.")] = False,
+    providers: Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")] = True,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write all figures as JSON here.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write the precision-recall plot (PNG) here.")] = None,
+) -> None:
+    """Cross-validate the CRF alone; prints figures per fold, pooled, and a threshold sweep."""
+    docs = read_corpus(corpus, fmt)
+    config = TrainConfig(
+        features=FeatureConfig(tfidf=tfidf),
+        split_models=split_models,
+        c1=c1,
+        c2=c2,
+        max_iterations=iterations,
+        clusters=clusters,
+        threshold=threshold,
+    )
+    used = available_providers() if providers else ()
+    with tempfile.TemporaryDirectory(prefix="deident-cv-") as work:
+        result = cross_validate(
+            docs, work, folds, group_by, config, used, progress=lambda message: typer.echo(message, err=True)
+        )
+    typer.echo(f"providers: {', '.join(p.name for p in used) or 'none'}")
+    typer.echo(format_result(result))
+    if json_out:
+        payload = {"folds": result.folds, "pooled": result.pooled, "sweep": result.sweep, "threshold": result.threshold}
+        with atomic_write(json_out) as fh:
+            json.dump(payload, fh, indent=2, sort_keys=True)
+            fh.write("\n")
+    if plot:
+        plot_sweep(result, plot)

@@ -1,0 +1,77 @@
+"""``deident train``: train a CRF model directory from annotated corpora."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from deident.detect.crf.features import FeatureConfig
+from deident.detect.crf.tagger import available_providers
+from deident.detect.crf.train import TrainConfig, train_model
+from deident.io.formats import read_corpus
+
+
+def _read_all(paths: list[Path], fmt: str | None) -> list:  # type: ignore[type-arg]
+    docs = []
+    for path in paths:
+        docs.extend(read_corpus(path, fmt))
+    return docs
+
+
+def train(
+    train_paths: Annotated[list[Path], typer.Argument(help="Annotated training corpora.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Model directory to write.")],
+    fmt: Annotated[str | None, typer.Option("--format", help="Corpus format (default: from the extension).")] = None,
+    dev: Annotated[Path | None, typer.Option(help="Development corpus: picks the threshold, gives metrics.")] = None,
+    source: Annotated[
+        list[Path] | None, typer.Option(help="Source-domain corpus for EasyAdapt (training corpora are the target).")
+    ] = None,
+    split_models: Annotated[bool, typer.Option(help="Two CRFs: quantitative and name-like PHI (Lee 2017).")] = False,
+    threshold: Annotated[
+        float | None, typer.Option(help="PHI probability threshold (default: chosen on --dev).")
+    ] = None,
+    recall_target: Annotated[float, typer.Option(help="Dev recall the chosen threshold must reach.")] = 0.95,
+    clusters: Annotated[int, typer.Option(help="Number of word clusters learned from the texts (0: none).")] = 64,
+    iterations: Annotated[int, typer.Option(help="L-BFGS iterations.")] = 100,
+    c1: Annotated[float, typer.Option(help="L1 regularisation.")] = 0.05,
+    c2: Annotated[float, typer.Option(help="L2 regularisation.")] = 0.05,
+    tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes (Benton).")] = False,
+    providers: Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")] = True,
+) -> None:
+    """Train a CRF model directory (manifest, CRF files, learned triggers, lexicon and clusters)."""
+    train_docs = _read_all(train_paths, fmt)
+    dev_docs = read_corpus(dev, fmt) if dev else []
+    source_docs = _read_all(source or [], fmt)
+    config = TrainConfig(
+        features=FeatureConfig(tfidf=tfidf),
+        split_models=split_models,
+        c1=c1,
+        c2=c2,
+        max_iterations=iterations,
+        clusters=clusters,
+        threshold=threshold,
+        recall_target=recall_target,
+    )
+    used = available_providers() if providers else ()
+    manifest = train_model(
+        train_docs,
+        output,
+        config,
+        dev_docs=dev_docs,
+        source_docs=source_docs,
+        providers=used,
+        progress=lambda message: typer.echo(message, err=True),
+    )
+    typer.echo(
+        f"trained on {len(train_docs)} documents in {manifest['training_seconds']} s; "
+        f"threshold {manifest['threshold']}; providers: {', '.join(manifest['providers']) or 'none'}",
+        err=True,
+    )
+    dev_figures = manifest["metrics"].get("dev", {}).get("binary_token")
+    if dev_figures:
+        typer.echo(
+            "dev binary token: " + ", ".join(f"{k} {dev_figures[k]:.3f}" for k in ("precision", "recall", "f1", "f2")),
+            err=True,
+        )
