@@ -48,7 +48,8 @@ def main() -> None:
     print(f"binary token: P={bt['precision']:.4f} R={bt['recall']:.4f} F1={bt['f1']:.4f} F2={bt['f2']:.4f}")
     inst = report["instance"]
     print(
-        f"instance recall: fully contained={inst['recall_fully_contained']:.4f} any overlap={inst['recall_any_overlap']:.4f}"
+        f"instance recall: fully contained={inst['recall_fully_contained']:.4f}"
+        f" any overlap={inst['recall_any_overlap']:.4f}"
     )
     print(f"throughput: {summary['mb_per_s']:.2f} MB/s (best of {args.repeat}, one core)")
 
