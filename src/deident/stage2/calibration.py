@@ -1,0 +1,108 @@
+"""Recall targeting: threshold -> expected recall and precision, from out-of-fold probabilities.
+
+Level: **binary token** (the evaluator's unit: whitespace-separated tokens, PHI vs not PHI). A token
+is *gold* when it shares a non-whitespace character with a gold span; its score is the highest filter
+probability among the candidates overlapping it (1.0 for a candidate whose group has no model). A gold
+token that no candidate touches keeps score ``-inf``, so stage-1 misses count against recall. At
+threshold ``t`` a token is predicted PHI when its score >= t:
+``recall = gold tokens predicted / gold tokens``, ``precision = gold tokens predicted / tokens predicted``.
+Reconciliation (which only adds spans) is not included, so the table is conservative on recall.
+
+The table is JSON-ready (a dict of lists and numbers) for a model manifest.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from deident.core.span import Span
+from deident.text.tokenize import whitespace_tokens
+
+LEVEL = "binary-token"
+DEFAULT_THRESHOLDS: tuple[float, ...] = (
+    0.0, 0.001, 0.002, 0.005, *(round(i / 100, 2) for i in range(1, 100)), 0.995, 0.999,
+)  # fmt: skip
+
+
+def token_scores(
+    text: str, gold: Sequence[Span], candidates: Sequence[Span], probabilities: Sequence[float | None]
+) -> list[tuple[float, bool]]:
+    """(score, is_gold) for each whitespace token that is gold or touched by a candidate."""
+    out: list[tuple[float, bool]] = []
+    for start, end in whitespace_tokens(text):
+
+        def touches(s: Span, start: int = start, end: int = end) -> bool:
+            lo, hi = max(s.start, start), min(s.end, end)
+            return lo < hi and bool(text[lo:hi].strip())
+
+        is_gold = any(touches(g) for g in gold)
+        score = -math.inf
+        for span, p in zip(candidates, probabilities, strict=True):
+            if touches(span):
+                score = max(score, 1.0 if p is None else p)
+        if is_gold or score > -math.inf:
+            out.append((score, is_gold))
+    return out
+
+
+def calibration_table(
+    scores: Sequence[tuple[float, bool]], thresholds: Sequence[float] = DEFAULT_THRESHOLDS
+) -> dict[str, Any]:
+    """Expected recall and precision at each threshold (see the module docstring)."""
+    gold = sorted(s for s, g in scores if g)
+    other = sorted(s for s, g in scores if not g)
+    rows = []
+    for t in sorted(set(thresholds)):
+        tp = len(gold) - bisect.bisect_left(gold, t)
+        fp = len(other) - bisect.bisect_left(other, t)
+        fn = len(gold) - tp
+        rows.append(
+            {
+                "threshold": t,
+                "recall": tp / len(gold) if gold else 1.0,
+                "precision": tp / (tp + fp) if tp + fp else 1.0,
+                "tp": tp,
+                "fp": fp,
+                "fn": fn,
+            }
+        )
+    return {"level": LEVEL, "unit": "whitespace token", "n_gold": len(gold), "n_other": len(other), "rows": rows}
+
+
+def choose_threshold(table: Mapping[str, Any], recall_target: float = 0.99) -> float:
+    """The highest threshold whose expected recall reaches ``recall_target``.
+
+    When no row reaches it, the threshold with the highest recall (the lowest threshold) is returned;
+    :func:`expected_at` then tells the recall actually expected.
+    """
+    rows = sorted(table["rows"], key=lambda r: r["threshold"])
+    if not rows:
+        raise ValueError("empty calibration table")
+    meeting = [r for r in rows if r["recall"] >= recall_target]
+    if meeting:
+        return float(meeting[-1]["threshold"])
+    best = max(r["recall"] for r in rows)
+    return float(min(r["threshold"] for r in rows if r["recall"] == best))
+
+
+def expected_at(table: Mapping[str, Any], threshold: float) -> dict[str, Any]:
+    """The row of the highest tabulated threshold <= ``threshold`` (the first row if none)."""
+    rows = sorted(table["rows"], key=lambda r: r["threshold"])
+    below = [r for r in rows if r["threshold"] <= threshold]
+    return dict(below[-1] if below else rows[0])
+
+
+def with_choice(table: Mapping[str, Any], recall_target: float) -> dict[str, Any]:
+    """The table plus a ``chosen`` entry: target, threshold and the expected recall/precision there."""
+    threshold = choose_threshold(table, recall_target)
+    row = expected_at(table, threshold)
+    chosen = {
+        "recall_target": recall_target,
+        "threshold": threshold,
+        "recall": row["recall"],
+        "precision": row["precision"],
+    }
+    return {**table, "chosen": chosen}

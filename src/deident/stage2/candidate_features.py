@@ -1,0 +1,263 @@
+"""Features of one candidate span, as a sparse ``dict[str, float]`` for the span classifier.
+
+Feature names never contain the candidate's own words. Context words (+-2 tokens) appear only when
+they are common English words (wordfreq Zipf >= ``CONTEXT_MIN_ZIPF``) or trigger words; rarer words
+are replaced by their shape, so a saved model cannot carry a name or an address from training notes.
+
+Cross-occurrence features (same string elsewhere in the note or in the patient's other notes) come
+from a :class:`CandidateContext` value computed beforehand by :func:`build_contexts`; nothing is
+shared or mutated between documents.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import regex
+from wordfreq import zipf_frequency
+
+from deident.core.document import Document
+from deident.core.span import Span
+from deident.stage2.union import own_evidence, parts_of, source_family
+from deident.text.sections import Section, SectionDetector, section_at
+
+CONTEXT_MIN_ZIPF = 5.5  # high enough that surnames ("smith" 4.9) and most first names stay out
+WINDOW = 2
+EVIDENCE_MAX_CHARS = 80
+TRIGGER_WINDOW = 4
+CONTEXT_CHARS = 60
+TRIGGERS: frozenset[str] = frozenset(
+    {
+        # names
+        "dr", "doctor", "md", "rn", "np", "pa", "mr", "mrs", "ms", "miss", "attending", "resident", "nurse",
+        "son", "daughter", "wife", "husband", "mother", "father", "sister", "brother", "niece", "nephew",
+        "friend", "family", "spouse", "proxy", "called", "spoke", "per", "by", "signed", "seen", "pt", "patient",
+        # locations
+        "hospital", "clinic", "center", "rehab", "home", "transferred", "from", "to", "at", "lives", "st", "street",
+        "ave", "road", "rd", "city", "town", "nursing", "facility", "transfer",
+        # numbers
+        "age", "aged", "yo", "old", "year", "years", "y", "born", "dob", "on", "date", "since", "until",
+        "phone", "tel", "pager", "beeper", "cell", "fax", "call", "mrn", "id", "number", "no", "#", "unit", "room",
+        "bed", "x", "ext",
+    }
+)  # fmt: skip
+_SHAPE_MAP = regex.compile(r"\p{Lu}+|\p{Ll}+|\p{N}+")
+_WORD = regex.compile(r"[\p{L}]+")
+_TOKEN_TEXT = regex.compile(r"[^\W_]+|[^\s]")  # the token definition of deident.text.tokenize, as strings
+
+
+def normalise_key(text: str) -> str:
+    """The comparison key of a candidate string: case-folded, spaces collapsed, possessive dropped."""
+    key = " ".join(text.split()).casefold()
+    for suffix in ("'s", "’s", "'", "’"):
+        if key.endswith(suffix):
+            key = key[: -len(suffix)]
+            break
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateContext:
+    """Counts of candidate strings around one note (keys are :func:`normalise_key` strings).
+
+    ``note_counts``: candidates with that key in this note; ``patient_notes``: number of the patient's
+    *other* notes in which the key is a candidate.
+    """
+
+    note_counts: Mapping[str, int] = field(default_factory=dict, repr=False)
+    patient_notes: Mapping[str, int] = field(default_factory=dict, repr=False)
+
+
+def note_context(document: Document, spans: Sequence[Span]) -> CandidateContext:
+    """Context from this note alone (what a per-document pipeline stage can see)."""
+    text = document.text
+    return CandidateContext(Counter(normalise_key(s.text_of(text)) for s in spans), {})
+
+
+def build_contexts(documents: Sequence[Document], candidates: Sequence[Sequence[Span]]) -> list[CandidateContext]:
+    """Contexts for notes processed together; notes of one patient (``patient_id``) see each other."""
+    if len(documents) != len(candidates):
+        raise ValueError("documents and candidates differ in length")
+    keysets = [
+        frozenset(normalise_key(s.text_of(d.text)) for s in spans)
+        for d, spans in zip(documents, candidates, strict=True)
+    ]
+    per_patient: dict[str, Counter[str]] = {}
+    for doc, keys in zip(documents, keysets, strict=True):
+        if doc.patient_id is not None:
+            per_patient.setdefault(doc.patient_id, Counter()).update(keys)
+    contexts: list[CandidateContext] = []
+    for doc, spans, keys in zip(documents, candidates, keysets, strict=True):
+        totals = per_patient.get(doc.patient_id, Counter()) if doc.patient_id is not None else Counter()
+        others = {k: totals[k] - 1 for k in keys if totals[k] > 1}
+        contexts.append(CandidateContext(Counter(normalise_key(s.text_of(doc.text)) for s in spans), others))
+    return contexts
+
+
+def word_shape(text: str) -> str:
+    """ "Smith" -> "Xx", "12/03/2020" -> "d/d/d", "O'Neil" -> "X'Xx" (runs collapsed, max 12 chars)."""
+
+    def one(m: regex.Match[str]) -> str:
+        s = m.group()
+        return "X" if s[0].isupper() else "x" if s[0].islower() else "d"
+
+    return _SHAPE_MAP.sub(one, text.replace(" ", "_"))[:12]
+
+
+def case_class(text: str) -> str:
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return "none"
+    if all(c.isupper() for c in letters):
+        return "upper"
+    if all(c.islower() for c in letters):
+        return "lower"
+    words = _WORD.findall(text)
+    if words and all(w[0].isupper() and (len(w) == 1 or w[1:].islower()) for w in words):
+        return "title"
+    return "mixed"
+
+
+def upper_fraction(text: str) -> float:
+    """Fraction of letters that are upper case (0 for a text without letters)."""
+    letters = sum(map(str.isalpha, text))
+    return sum(map(str.isupper, text)) / letters if letters else 0.0
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    """wordfreq Zipf frequency of a lower-cased word or phrase (0 when unknown)."""
+    return zipf_frequency(word.lower(), "en")
+
+
+def _context_word(word: str) -> str:
+    low = word.lower()
+    if low in TRIGGERS or (low.isalpha() and zipf(low) >= CONTEXT_MIN_ZIPF) or not any(c.isalnum() for c in low):
+        return low
+    return "<" + word_shape(word) + ">"
+
+
+def _bucket(value: float, edges: Sequence[float]) -> str:
+    for edge in edges:
+        if value < edge:
+            return f"<{edge:g}"
+    return f">={edges[-1]:g}"
+
+
+@dataclass(frozen=True)
+class FeatureExtractor:
+    """Computes features for all candidates of one document (tokens and sections computed once)."""
+
+    sections: SectionDetector = field(default_factory=SectionDetector.default)
+
+    def document_features(
+        self, document: Document, spans: Sequence[Span], context: CandidateContext | None = None
+    ) -> list[dict[str, float]]:
+        text = document.text
+        if context is None:
+            context = note_context(document, spans)
+        found_sections = self.sections.find(text)
+        note_upper = upper_fraction(text)
+        lowered = text.lower()
+        return [self._features(text, lowered, span, found_sections, note_upper, context) for span in spans]
+
+    def _features(
+        self,
+        text: str,
+        lowered: str,
+        span: Span,
+        found_sections: list[Section],
+        note_upper: float,
+        context: CandidateContext,
+    ) -> dict[str, float]:
+        f: dict[str, float] = {"bias": 1.0, f"label={span.label.value}": 1.0, f"cat={span.category.value}": 1.0}
+        parts = parts_of(span)
+        families = {source_family(p.source) for p in parts}
+        for p in parts:
+            f[f"src={p.source}"] = 1.0
+            f[f"srclabel={source_family(p.source)}:{p.label.value}"] = 1.0
+            if p.score is not None:
+                key = f"score={p.source}"
+                f[key] = max(f.get(key, 0.0), p.score)
+        for fam in families:
+            f[f"fam={fam}"] = 1.0
+        f["n_families"] = float(len(families))
+        f[f"n_families={len(families)}"] = 1.0
+        f["fams=" + "+".join(sorted(families))] = 1.0
+        for note in own_evidence(span):
+            # Only rule and lexicon evidence (names of lists and rules); other detectors may cite words.
+            if note.startswith(("lexicon.", "patterns.", "known.")) and len(note) <= EVIDENCE_MAX_CHARS:
+                f["ev=" + note] = 1.0
+        if span.score is not None:
+            f["score"] = span.score
+
+        surface = span.text_of(text)
+        words = _WORD.findall(surface)
+        cls = case_class(surface)
+        note_case = "upper" if note_upper > 0.9 else "lower" if note_upper < 0.02 else "mixed"
+        f[f"shape={word_shape(surface)}"] = 1.0
+        f[f"case={cls}"] = 1.0
+        f[f"note_case={note_case}"] = 1.0
+        f[f"case={cls}&note={note_case}"] = 1.0
+        f[f"case={cls}&cat={span.category.value}"] = 1.0
+        f["note_upper_frac"] = note_upper
+        f[f"n_tokens={min(len(_TOKEN_TEXT.findall(surface)), 5)}"] = 1.0
+        f[f"length={_bucket(span.length, (2, 4, 7, 12, 20))}"] = 1.0
+        f["has_digit"] = float(any(c.isdigit() for c in surface))
+        f["has_alpha"] = float(bool(words))
+        if words:
+            zipfs = [zipf(w) for w in words]
+            f["zipf_min"] = min(zipfs) / 8.0
+            f["zipf_max"] = max(zipfs) / 8.0
+            whole = zipf(" ".join(words))
+            f["zipf_whole"] = whole / 8.0
+            f[f"zipf_whole={_bucket(whole, (1, 2, 3, 4, 5, 6))}"] = 1.0
+            f[f"zipf_whole={_bucket(whole, (1, 2, 3, 4, 5, 6))}&cat={span.category.value}"] = 1.0
+
+        # Tokenize only a window around the span: cost grows with candidates, not with note length.
+        before = _TOKEN_TEXT.findall(text, max(0, span.start - CONTEXT_CHARS), span.start)[-TRIGGER_WINDOW:]
+        after = _TOKEN_TEXT.findall(text, span.end, span.end + CONTEXT_CHARS)[:TRIGGER_WINDOW]
+        left = [_context_word(t) for t in before[-WINDOW:]]
+        right = [_context_word(t) for t in after[:WINDOW]]
+        left = ["<s>"] * (WINDOW - len(left)) + left
+        right = right + ["</s>"] * (WINDOW - len(right))
+        for i, w in enumerate(reversed(left), 1):
+            f[f"w-{i}={w}"] = 1.0
+        for i, w in enumerate(right, 1):
+            f[f"w+{i}={w}"] = 1.0
+        f[f"bg-={left[0]}_{left[1]}"] = 1.0
+        f[f"bg+={right[0]}_{right[1]}"] = 1.0
+        f[f"w-1={left[1]}&cat={span.category.value}"] = 1.0
+        for t in (*before, *after):
+            low = t.lower()
+            if low in TRIGGERS:
+                f[f"trig={low}"] = 1.0
+        at_line_start = not text[text.rfind("\n", 0, span.start) + 1 : span.start].strip()
+        f[f"line_start={int(at_line_start)}"] = 1.0
+
+        section = section_at(found_sections, span.start) or "none"
+        f[f"section={section}"] = 1.0
+        f[f"section={section}&cat={span.category.value}"] = 1.0
+
+        key = normalise_key(surface)
+        in_note = context.note_counts.get(key, 1) - 1
+        f["same_in_note"] = math.log1p(max(in_note, 0))
+        f["same_in_note_any"] = float(in_note > 0)
+        in_patient = context.patient_notes.get(key, 0)
+        f["same_in_patient"] = math.log1p(in_patient)
+        f["same_in_patient_any"] = float(in_patient > 0)
+        # Case-insensitive substring count: cheap, and whole-word precision matters little here.
+        occurrences = lowered.count(surface.lower())
+        f["text_repeats"] = math.log1p(max(occurrences - 1, 0))
+        return f
+
+
+def candidate_features(
+    document: Document, spans: Sequence[Span], context: CandidateContext | None = None
+) -> list[dict[str, float]]:
+    """Features of each span of ``spans`` (stage-1 candidates of ``document``), in order."""
+    return FeatureExtractor().document_features(document, spans, context)

@@ -1,0 +1,212 @@
+"""Global reconciliation: tag every occurrence of a confidently detected name or place, consistently.
+
+Per note (or per patient, when :func:`reconcile_documents` gets several notes of one patient):
+
+1. *Seeds*: NAME and LOCATION spans whose score is at least ``min_score`` (or have no score), and
+   trusted phrases (``source`` "trusted.*"). Each seed adds its whole string to a dictionary; a
+   multi-word name also adds its separate words and its initial forms ("J. Smith", "J Smith").
+2. *Common-word guard*: a single word enters only if it has at least ``min_length`` letters and a
+   wordfreq Zipf below ``max_zipf``; a phrase only if its Zipf is below ``max_zipf`` (ICU notes are
+   often all upper or all lower case, so case cannot tell "BROWN" the name from "brown" sputum). In a
+   mixed-case note an all-lower-case occurrence is tagged only when its Zipf is below
+   ``lower_case_max_zipf``.
+3. *Type counting*: each dictionary string takes the label most often given to it among the spans of
+   the note(s) (ties: higher summed score, then label name); existing spans of that string take that label.
+4. *Propagation*: every case-insensitive whole-word occurrence (a possessive "'s" is left outside the
+   span) not already covered by a span becomes a span with source "reconcile".
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import regex
+
+from deident.core.document import Document
+from deident.core.labels import Category, Label
+from deident.core.span import Span, sort_spans
+from deident.stage2.candidate_features import normalise_key, upper_fraction, zipf
+
+SOURCE = "reconcile"
+SEED_CATEGORIES: frozenset[Category] = frozenset({Category.NAME, Category.LOCATION})
+_LETTERS = regex.compile(r"\p{L}")
+_WORDS = regex.compile(r"[\p{L}][\p{L}'\-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class ReconcileOptions:
+    min_score: float = 0.5
+    min_length: int = 3
+    max_zipf: float = 3.5
+    lower_case_max_zipf: float = 2.0
+    initials: bool = True
+    split_names: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    key: str
+    pattern: str  # regex for the string (whole words, flexible spaces)
+    score: float
+    label: Label  # the seed's label, used when no span of the exact string votes
+
+
+def _admissible(key: str, options: ReconcileOptions) -> bool:
+    letters = len(_LETTERS.findall(key))
+    return letters >= options.min_length and zipf(key) < options.max_zipf
+
+
+def _word_pattern(words: Sequence[str]) -> str:
+    return r"\s+".join(regex.escape(w) for w in words)
+
+
+def _seed_entries(text: str, span: Span, options: ReconcileOptions) -> list[_Entry]:
+    surface = span.text_of(text)
+    key = normalise_key(surface)
+    score = 1.0 if span.score is None else span.score
+    entries: list[_Entry] = []
+    words = _WORDS.findall(key)
+    if not words:
+        return entries
+    if _admissible(key, options):
+        entries.append(_Entry(key, _word_pattern(key.split()), score, span.label))
+    if span.category is Category.NAME and len(words) >= 2:
+        if options.split_names:
+            for word in words:
+                if _admissible(word, options):
+                    entries.append(_Entry(word, regex.escape(word), score, span.label))
+        last = words[-1]
+        if options.initials and len(words[0]) > 1 and _admissible(last, options):
+            entries.append(
+                _Entry(
+                    f"{words[0][0]}. {last}",
+                    regex.escape(words[0][0]) + r"\.?\s+" + regex.escape(last),
+                    score,
+                    span.label,
+                )
+            )
+    return entries
+
+
+def _is_seed(span: Span, options: ReconcileOptions) -> bool:
+    if span.source.startswith("trusted."):
+        return True
+    return span.category in SEED_CATEGORIES and (span.score is None or span.score >= options.min_score)
+
+
+def _vote(votes: Counter[Label], weights: dict[Label, float]) -> Label:
+    return min(votes, key=lambda lab: (-votes[lab], -weights.get(lab, 0.0), lab.value))
+
+
+def reconcile_documents(
+    documents: Sequence[Document], spans_per_document: Sequence[Sequence[Span]], options: ReconcileOptions | None = None
+) -> list[tuple[Span, ...]]:
+    """Reconcile notes together: notes with the same ``patient_id`` share one dictionary.
+
+    Notes without a patient id are reconciled alone.
+    """
+    if len(documents) != len(spans_per_document):
+        raise ValueError("documents and spans differ in length")
+    options = options or ReconcileOptions()
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i, doc in enumerate(documents):
+        groups[f"p:{doc.patient_id}" if doc.patient_id is not None else f"d:{i}"].append(i)
+    out: list[tuple[Span, ...]] = [()] * len(documents)
+    for members in groups.values():
+        results = _reconcile_group([documents[i] for i in members], [spans_per_document[i] for i in members], options)
+        for i, spans in zip(members, results, strict=True):
+            out[i] = spans
+    return out
+
+
+def reconcile_document(
+    document: Document, spans: Sequence[Span], options: ReconcileOptions | None = None
+) -> tuple[Span, ...]:
+    return reconcile_documents([document], [spans], options)[0]
+
+
+def _reconcile_group(
+    documents: Sequence[Document], spans_per_document: Sequence[Sequence[Span]], options: ReconcileOptions
+) -> list[tuple[Span, ...]]:
+    entries: dict[str, _Entry] = {}
+    seed_notes: Counter[str] = Counter()
+    for doc, spans in zip(documents, spans_per_document, strict=True):
+        seen: set[str] = set()
+        for span in spans:
+            if _is_seed(span, options):
+                for entry in _seed_entries(doc.text, span, options):
+                    old = entries.get(entry.key)
+                    if old is None or entry.score > old.score:
+                        entries[entry.key] = entry
+                    seen.add(entry.key)
+        seed_notes.update(seen)
+    if not entries:
+        return [sort_spans(spans) for spans in spans_per_document]
+
+    # Type counting over all spans of the group whose string is in the dictionary.
+    votes: dict[str, Counter[Label]] = defaultdict(Counter)
+    weights: dict[str, dict[Label, float]] = defaultdict(lambda: defaultdict(float))
+    for doc, spans in zip(documents, spans_per_document, strict=True):
+        for span in spans:
+            key = normalise_key(span.text_of(doc.text))
+            if key in entries:
+                votes[key][span.label] += 1
+                weights[key][span.label] += 1.0 if span.score is None else span.score
+            if span.category is Category.NAME:
+                for word in _WORDS.findall(key):
+                    if word in entries and word != key:
+                        votes[word][span.label] += 1
+                        weights[word][span.label] += 1.0 if span.score is None else span.score
+    label_of = {key: _vote(votes[key], weights[key]) for key in entries if votes[key]}
+    keys_by_pattern = sorted(entries.values(), key=lambda e: (-len(e.key), e.key))
+    matcher = regex.compile(
+        r"(?<![\p{L}\p{N}])(?:" + "|".join(f"(?P<k{i}>{e.pattern})" for i, e in enumerate(keys_by_pattern)) + r")"
+        r"(?![\p{L}\p{N}])",
+        regex.IGNORECASE,
+    )
+
+    results: list[tuple[Span, ...]] = []
+    for doc, spans in zip(documents, spans_per_document, strict=True):
+        text = doc.text
+        upper = upper_fraction(text)
+        mixed_case = 0.02 <= upper <= 0.9
+        relabelled: list[Span] = []
+        for span in spans:
+            label = label_of.get(normalise_key(span.text_of(text)))
+            if label is not None and label is not span.label:
+                span = replace(
+                    span.with_label(label),
+                    evidence=(*span.evidence, f"reconcile: relabelled to {label.value} by type count"),
+                )
+            relabelled.append(span)
+        added: list[Span] = []
+        occupied = sorted((s.start, s.end) for s in relabelled)
+        for m in matcher.finditer(text):
+            start, end = m.span()
+            if any(s < end and start < e for s, e in occupied):
+                continue
+            found = m.group()
+            if mixed_case and found.islower() and zipf(found) >= options.lower_case_max_zipf:
+                continue
+            index = next(int(name[1:]) for name, value in m.groupdict().items() if value is not None)
+            entry = keys_by_pattern[index]
+            label = label_of.get(entry.key, entry.label)
+            where = "patient's notes" if seed_notes[entry.key] and len(documents) > 1 else "note"
+            evidence = (f"reconcile: same string tagged {label.value} elsewhere in the {where}",)
+            added.append(Span(start, end, label, SOURCE, entry.score, evidence))
+            occupied.append((start, end))
+        results.append(sort_spans((*relabelled, *added)))
+    return results
+
+
+@dataclass(frozen=True)
+class ReconcileStage:
+    """Per-note reconciliation as a pipeline stage (use :func:`reconcile_documents` across notes)."""
+
+    options: ReconcileOptions = ReconcileOptions()
+    name: str = "reconcile"
+
+    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        return reconcile_document(document, spans, self.options)

@@ -1,0 +1,359 @@
+"""The false-positive filter: per-group span classifiers over candidate features.
+
+Training uses scikit-learn (``DictVectorizer`` + ``LogisticRegression``, or optionally
+``GradientBoostingClassifier``), imported only inside :func:`fit_linear` / :func:`fit_boosting`. The fitted
+model is stored as plain JSON (feature -> weight and intercept, or tree arrays; a threshold per group) and
+scored in pure Python, so inference never imports scikit-learn and no pickle exists.
+
+Groups follow BoB (Ferrández 2013): names (NAME, PROFESSION), numeric (DATE, AGE, CONTACT, ID) and
+narrative locations (LOCATION). A candidate whose group has no model passes through untouched.
+
+Gold definition: a candidate is *positive* when its character range shares at least one
+non-whitespace character with some gold span, of any label (the filter decides PHI vs not PHI; the
+label is left to stage 1 and reconciliation).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from array import array
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deident.core.document import Document
+from deident.core.errors import ModelError
+from deident.core.labels import Category
+from deident.core.span import Span, sort_spans
+from deident.io.atomic import atomic_write
+from deident.stage2.calibration import choose_threshold
+from deident.stage2.candidate_features import CandidateContext, FeatureExtractor, build_contexts
+
+FORMAT = "deident.span-filter"
+FORMAT_VERSION = 1
+FILTER_FILE = "span_filter.json"
+GROUPS: dict[str, frozenset[Category]] = {
+    "names": frozenset({Category.NAME, Category.PROFESSION}),
+    "numeric": frozenset({Category.DATE, Category.AGE, Category.CONTACT, Category.ID}),
+    "locations": frozenset({Category.LOCATION}),
+}
+_GROUP_OF: dict[Category, str] = {cat: name for name, cats in GROUPS.items() for cat in cats}
+
+
+def group_of(span: Span) -> str:
+    return _GROUP_OF[span.category]
+
+
+def is_positive(span: Span, gold: Sequence[Span], text: str) -> bool:
+    """True when ``span`` shares a non-whitespace character with a gold span (module docstring)."""
+    for g in gold:
+        lo, hi = max(span.start, g.start), min(span.end, g.end)
+        if lo < hi and text[lo:hi].strip():
+            return True
+    return False
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+@dataclass(frozen=True)
+class LinearModel:
+    """``P(PHI) = sigmoid(intercept + sum(weight[f] * value[f]))``; unknown features weigh 0."""
+
+    weights: Mapping[str, float] = field(repr=False)
+    intercept: float
+
+    def decision(self, features: Mapping[str, float]) -> float:
+        w = self.weights
+        return math.fsum([self.intercept, *(w[k] * v for k, v in features.items() if k in w)])
+
+    def probability(self, features: Mapping[str, float]) -> float:
+        return _sigmoid(self.decision(features))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "logistic", "intercept": self.intercept, "weights": dict(sorted(self.weights.items()))}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LinearModel:
+        if data.get("kind") != "logistic":
+            raise ModelError(f"unsupported span model kind {data.get('kind')!r}")
+        return cls({str(k): float(v) for k, v in data["weights"].items()}, float(data["intercept"]))
+
+
+def fit_linear(
+    features: Sequence[Mapping[str, float]], labels: Sequence[bool], c: float = 1.0, max_iter: int = 2000
+) -> LinearModel:
+    """Fit one group's logistic regression (scikit-learn is imported here only)."""
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    if not features:
+        raise ValueError("no training examples")
+    ys = [int(bool(y)) for y in labels]
+    if len(set(ys)) < 2:
+        # One class only: a constant model at the smoothed base rate.
+        rate = (sum(ys) + 0.5) / (len(ys) + 1.0)
+        return LinearModel({}, math.log(rate / (1.0 - rate)))
+    vectorizer = DictVectorizer(sparse=True, sort=True)
+    matrix = vectorizer.fit_transform(features)
+    classifier = LogisticRegression(C=c, max_iter=max_iter, solver="lbfgs")
+    classifier.fit(matrix, ys)
+    names = vectorizer.get_feature_names_out()
+    weights = {str(n): float(w) for n, w in zip(names, classifier.coef_[0], strict=True) if w != 0.0}
+    return LinearModel(weights, float(classifier.intercept_[0]))
+
+
+def _float32(value: float) -> float:
+    """scikit-learn trees compare float32 copies of the features; do the same."""
+    return array("f", [value])[0]
+
+
+@dataclass(frozen=True)
+class TreeEnsemble:
+    """Gradient-boosted regression trees on the log-odds scale (scikit-learn GradientBoostingClassifier).
+
+    Each tree is (left, right, feature, threshold, value) lists; a node with ``left == -1`` is a leaf.
+    """
+
+    trees: tuple[
+        tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[float, ...], tuple[float, ...]], ...
+    ] = field(repr=False)
+    init: float
+    learning_rate: float
+
+    def decision(self, features: Mapping[str, float]) -> float:
+        total = []
+        for left, right, feature, threshold, value in self.trees:
+            node = 0
+            while left[node] != -1:
+                x = _float32(features.get(feature[node], 0.0))
+                node = left[node] if x <= threshold[node] else right[node]
+            total.append(value[node])
+        return self.init + self.learning_rate * math.fsum(total)
+
+    def probability(self, features: Mapping[str, float]) -> float:
+        return _sigmoid(self.decision(features))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "boosting",
+            "init": self.init,
+            "learning_rate": self.learning_rate,
+            "trees": [
+                {
+                    "left": list(t[0]),
+                    "right": list(t[1]),
+                    "feature": list(t[2]),
+                    "threshold": list(t[3]),
+                    "value": list(t[4]),
+                }
+                for t in self.trees
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TreeEnsemble:
+        trees = tuple(
+            (
+                tuple(int(v) for v in t["left"]),
+                tuple(int(v) for v in t["right"]),
+                tuple(str(v) for v in t["feature"]),
+                tuple(float(v) for v in t["threshold"]),
+                tuple(float(v) for v in t["value"]),
+            )
+            for t in data["trees"]
+        )
+        return cls(trees, float(data["init"]), float(data["learning_rate"]))
+
+
+SpanModel = LinearModel | TreeEnsemble
+
+
+def model_from_json(data: Mapping[str, Any]) -> SpanModel:
+    kind = data.get("kind")
+    if kind == "logistic":
+        return LinearModel.from_json(data)
+    if kind == "boosting":
+        return TreeEnsemble.from_json(data)
+    raise ModelError(f"unsupported span model kind {kind!r}")
+
+
+def fit_boosting(
+    features: Sequence[Mapping[str, float]],
+    labels: Sequence[bool],
+    n_estimators: int = 200,
+    max_depth: int = 3,
+    learning_rate: float = 0.1,
+) -> SpanModel:
+    """Fit one group's gradient boosting model (scikit-learn is imported here only); deterministic."""
+    from sklearn.ensemble import GradientBoostingClassifier
+    from sklearn.feature_extraction import DictVectorizer
+
+    ys = [int(bool(y)) for y in labels]
+    if len(set(ys)) < 2:
+        return fit_linear(features, labels)
+    vectorizer = DictVectorizer(sparse=True, sort=True)
+    matrix = vectorizer.fit_transform(features)
+    classifier = GradientBoostingClassifier(
+        n_estimators=n_estimators, max_depth=max_depth, learning_rate=learning_rate, random_state=0
+    )
+    classifier.fit(matrix, ys)
+    names = vectorizer.get_feature_names_out()
+    trees = []
+    for (estimator,) in classifier.estimators_:
+        tree = estimator.tree_
+        trees.append(
+            (
+                tuple(int(v) for v in tree.children_left),
+                tuple(int(v) for v in tree.children_right),
+                tuple("" if f < 0 else str(names[f]) for f in tree.feature),
+                tuple(float(v) for v in tree.threshold),
+                tuple(float(v) for v in tree.value[:, 0, 0]),
+            )
+        )
+    prior = float(classifier.init_.class_prior_[1])
+    return TreeEnsemble(tuple(trees), math.log(prior / (1.0 - prior)), float(classifier.learning_rate))
+
+
+@dataclass(frozen=True)
+class SpanFilter:
+    """Per-group models and thresholds; ``calibration`` is the JSON-ready table of :mod:`calibration`.
+
+    ``patient_context``: the model was trained with same-patient features and should be applied with
+    :func:`filter_documents` over a patient's notes together (the per-note stage cannot see them).
+    """
+
+    models: Mapping[str, SpanModel]
+    thresholds: Mapping[str, float]
+    patient_context: bool = False
+    calibration: Mapping[str, Any] | None = field(default=None, repr=False)
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_thresholds(self, threshold: float | Mapping[str, float]) -> SpanFilter:
+        if isinstance(threshold, Mapping):
+            new = {**self.thresholds, **threshold}
+        else:
+            new = dict.fromkeys(self.models, float(threshold))
+        return SpanFilter(self.models, new, self.patient_context, self.calibration, self.info)
+
+    def for_recall_target(self, recall_target: float) -> SpanFilter:
+        """The same models with every group's threshold chosen from the stored calibration table."""
+        if not self.calibration:
+            raise ModelError("this span filter has no calibration table; it cannot target a recall")
+        return self.with_thresholds(choose_threshold(self.calibration, recall_target))
+
+    def probabilities(self, spans: Sequence[Span], features: Sequence[Mapping[str, float]]) -> list[float | None]:
+        out: list[float | None] = []
+        for span, feats in zip(spans, features, strict=True):
+            model = self.models.get(group_of(span))
+            out.append(None if model is None else model.probability(feats))
+        return out
+
+    def apply(
+        self, document: Document, spans: Sequence[Span], context: CandidateContext | None = None
+    ) -> tuple[Span, ...]:
+        """Drop candidates below their group's threshold; survivors carry the probability as score."""
+        if not spans:
+            return ()
+        features = FeatureExtractor().document_features(document, spans, context)
+        kept: list[Span] = []
+        for span, p in zip(spans, self.probabilities(spans, features), strict=True):
+            group = group_of(span)
+            if p is None:
+                kept.append(span.with_evidence(f"filter: {group} no model, kept"))
+                continue
+            t = self.thresholds.get(group, 0.5)
+            if p >= t:
+                kept.append(_replace_score(span, p).with_evidence(f"filter: {group} p={p:.3f} >= t={t:.3f}, kept"))
+        return sort_spans(kept)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "groups": {g: sorted(c.value for c in GROUPS[g]) for g in GROUPS},
+            "patient_context": self.patient_context,
+            "thresholds": dict(sorted(self.thresholds.items())),
+            "models": {g: m.to_json() for g, m in sorted(self.models.items())},
+            "calibration": self.calibration,
+            "info": dict(self.info),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SpanFilter:
+        if data.get("format") != FORMAT:
+            raise ModelError(f"not a span filter (format {data.get('format')!r})")
+        if data.get("version") != FORMAT_VERSION:
+            raise ModelError(f"span filter version {data.get('version')!r} is not supported")
+        unknown = set(data["models"]) - set(GROUPS)
+        if unknown:
+            raise ModelError(f"span filter has unknown groups {sorted(unknown)}")
+        return cls(
+            {g: model_from_json(m) for g, m in data["models"].items()},
+            {str(g): float(t) for g, t in data["thresholds"].items()},
+            bool(data.get("patient_context", False)),
+            data.get("calibration"),
+            dict(data.get("info") or {}),
+        )
+
+
+def _replace_score(span: Span, score: float) -> Span:
+    return Span(span.start, span.end, span.label, span.source, score, span.evidence)
+
+
+def filter_documents(
+    span_filter: SpanFilter, documents: Sequence[Document], candidates: Sequence[Sequence[Span]]
+) -> list[tuple[Span, ...]]:
+    """Apply the filter to notes processed together (same-patient features need them all)."""
+    if span_filter.patient_context:
+        contexts: Sequence[CandidateContext | None] = build_contexts(documents, candidates)
+    else:
+        contexts = [None] * len(documents)
+    return [span_filter.apply(doc, spans, ctx) for doc, spans, ctx in zip(documents, candidates, contexts, strict=True)]
+
+
+@dataclass(frozen=True)
+class SpanFilterStage:
+    """Pipeline stage: drop candidates the filter judges not PHI (note-only context)."""
+
+    span_filter: SpanFilter
+    name: str = "filter"
+
+    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        return self.span_filter.apply(document, spans)
+
+
+def save_filter(span_filter: SpanFilter, model_dir: str | Path) -> dict[str, Any]:
+    """Write ``<model_dir>/span_filter.json`` atomically; returns a manifest entry."""
+    path = Path(model_dir) / FILTER_FILE
+    payload = span_filter.to_json()
+    with atomic_write(path) as handle:
+        handle.write(json.dumps(payload, sort_keys=True, indent=1) + "\n")
+    return {
+        "file": FILTER_FILE,
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "thresholds": payload["thresholds"],
+        "patient_context": span_filter.patient_context,
+        "expected": (span_filter.calibration or {}).get("chosen"),
+    }
+
+
+def load_filter(model_dir: str | Path) -> SpanFilter:
+    path = Path(model_dir) / FILTER_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"{path}: span filter missing") from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ModelError(f"{path}: unreadable span filter ({type(exc).__name__})") from None
+    try:
+        return SpanFilter.from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"{path}: malformed span filter ({type(exc).__name__})") from None

@@ -1,0 +1,167 @@
+"""Out-of-fold training of the span filter with patient grouping, and its calibration.
+
+The lead supplies the real stage 1 as ``make_candidates(train_docs) -> (document -> spans)``: a
+factory that trains stage 1 on ``train_docs`` and returns a candidate generator. Each note's
+candidates come from a stage 1 that never saw its patient (``GroupKFold`` on patient ids), so the
+filter learns from the errors stage 1 makes on unseen notes (BoB). Calibration then cross-validates
+the filter itself over those candidates with the same folds, giving out-of-fold filter probabilities
+for the threshold table; the final filter is fitted on all candidates.
+(The calibration folds reuse candidates whose stage 1 saw the held-out fold's notes; the effect is
+small and makes the table slightly optimistic about stage-1 candidates, not about the filter.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from deident.core.document import AnnotatedDocument, Document
+from deident.core.span import Span
+from deident.stage2.calibration import calibration_table, token_scores, with_choice
+from deident.stage2.candidate_features import CandidateContext, FeatureExtractor, build_contexts, note_context
+from deident.stage2.span_classifier import (
+    GROUPS,
+    SpanFilter,
+    SpanModel,
+    fit_boosting,
+    fit_linear,
+    group_of,
+    is_positive,
+)
+from deident.stage2.union import union_candidates
+
+CandidateFactory = Callable[[Sequence[AnnotatedDocument]], Callable[[Document], Sequence[Span]]]
+
+
+def patient_key(document: Document) -> str:
+    """The patient a note belongs to: ``patient_id``, else the id before "_" (PhysioNet ids)."""
+    return document.patient_id if document.patient_id is not None else document.id.split("_", 1)[0]
+
+
+def patient_folds(corpus: Sequence[AnnotatedDocument], n_folds: int = 5) -> list[int]:
+    """Fold number of each note; all notes of a patient share a fold (deterministic)."""
+    from sklearn.model_selection import GroupKFold
+
+    groups = [patient_key(d.document) for d in corpus]
+    if len(set(groups)) < n_folds:
+        raise ValueError(f"{len(set(groups))} patients cannot fill {n_folds} folds")
+    folds = [0] * len(corpus)
+    for k, (_, test) in enumerate(GroupKFold(n_splits=n_folds).split(range(len(corpus)), groups=groups)):
+        for i in test:
+            folds[i] = k
+    return folds
+
+
+@dataclass(frozen=True)
+class OutOfFoldCandidates:
+    """Gold documents, their union candidates from a stage 1 that never saw the patient, and folds."""
+
+    corpus: tuple[AnnotatedDocument, ...]
+    candidates: tuple[tuple[Span, ...], ...]
+    folds: tuple[int, ...]
+
+
+def out_of_fold_candidates(
+    corpus: Sequence[AnnotatedDocument], make_candidates: CandidateFactory, n_folds: int = 5
+) -> OutOfFoldCandidates:
+    folds = patient_folds(corpus, n_folds)
+    candidates: list[tuple[Span, ...]] = [()] * len(corpus)
+    for k in range(n_folds):
+        train = [d for d, f in zip(corpus, folds, strict=True) if f != k]
+        generate = make_candidates(train)
+        for i, (doc, f) in enumerate(zip(corpus, folds, strict=True)):
+            if f == k:
+                candidates[i] = union_candidates(generate(doc.document))
+    return OutOfFoldCandidates(tuple(corpus), tuple(candidates), tuple(folds))
+
+
+@dataclass(frozen=True)
+class _Examples:
+    features: list[list[dict[str, float]]]  # per document, per candidate
+    positive: list[list[bool]]
+
+
+def _examples(oof: OutOfFoldCandidates, patient_context: bool) -> _Examples:
+    documents = [d.document for d in oof.corpus]
+    contexts: Sequence[CandidateContext]
+    if patient_context:
+        contexts = build_contexts(documents, oof.candidates)
+    else:
+        contexts = [note_context(d, c) for d, c in zip(documents, oof.candidates, strict=True)]
+    extractor = FeatureExtractor()
+    features = [
+        extractor.document_features(d, c, ctx) for d, c, ctx in zip(documents, oof.candidates, contexts, strict=True)
+    ]
+    positive = [
+        [is_positive(s, gold.spans, gold.text) for s in cands]
+        for gold, cands in zip(oof.corpus, oof.candidates, strict=True)
+    ]
+    return _Examples(features, positive)
+
+
+def _fit(oof: OutOfFoldCandidates, ex: _Examples, docs: Sequence[int], c: float, kind: str) -> dict[str, SpanModel]:
+    by_group: dict[str, tuple[list[dict[str, float]], list[bool]]] = {g: ([], []) for g in GROUPS}
+    for i in docs:
+        for span, feats, y in zip(oof.candidates[i], ex.features[i], ex.positive[i], strict=True):
+            xs, ys = by_group[group_of(span)]
+            xs.append(feats)
+            ys.append(y)
+    if kind == "boosting":
+        return {g: fit_boosting(xs, ys) for g, (xs, ys) in by_group.items() if xs}
+    return {g: fit_linear(xs, ys, c) for g, (xs, ys) in by_group.items() if xs}
+
+
+def fit_span_filter(
+    oof: OutOfFoldCandidates,
+    recall_target: float = 0.99,
+    patient_context: bool = False,
+    c: float = 1.0,
+    kind: str = "logistic",
+) -> tuple[SpanFilter, dict[str, Any]]:
+    """Calibrate by cross-validation over ``oof.folds``, then fit on everything.
+
+    ``kind``: "logistic" (default) or "boosting" (gradient boosting, slower to train).
+    Returns the filter (thresholds set for ``recall_target``, calibration table inside) and the table.
+    """
+    if kind not in ("logistic", "boosting"):
+        raise ValueError(f"unknown span model kind {kind!r}")
+    ex = _examples(oof, patient_context)
+    scores: list[tuple[float, bool]] = []
+    for k in sorted(set(oof.folds)):
+        train = [i for i, f in enumerate(oof.folds) if f != k]
+        fold_filter = SpanFilter(_fit(oof, ex, train, c, kind), {}, patient_context)
+        for i, f in enumerate(oof.folds):
+            if f == k:
+                probs = fold_filter.probabilities(oof.candidates[i], ex.features[i])
+                gold = oof.corpus[i]
+                scores.extend(token_scores(gold.text, gold.spans, oof.candidates[i], probs))
+    table = with_choice(calibration_table(scores), recall_target)
+    threshold = table["chosen"]["threshold"]
+    models = _fit(oof, ex, range(len(oof.corpus)), c, kind)
+    info = {
+        "trained_notes": len(oof.corpus),
+        "trained_candidates": sum(len(c) for c in oof.candidates),
+        "folds": len(set(oof.folds)),
+        "c": c,
+        "kind": kind,
+    }
+    span_filter = SpanFilter(models, dict.fromkeys(models, threshold), patient_context, table, info)
+    return span_filter, table
+
+
+def fit_filter_out_of_fold(
+    corpus: Sequence[AnnotatedDocument],
+    make_candidates: CandidateFactory,
+    n_folds: int = 5,
+    recall_target: float = 0.99,
+    patient_context: bool = False,
+    c: float = 1.0,
+    kind: str = "logistic",
+) -> tuple[SpanFilter, OutOfFoldCandidates]:
+    """Out-of-fold stage-1 candidates (patient-grouped), then :func:`fit_span_filter` on them."""
+    if kind not in ("logistic", "boosting"):
+        raise ValueError(f"unknown span model kind {kind!r}")
+    oof = out_of_fold_candidates(corpus, make_candidates, n_folds)
+    span_filter, _ = fit_span_filter(oof, recall_target, patient_context, c, kind)
+    return span_filter, oof

@@ -1,0 +1,169 @@
+"""Candidate union of stage-1 detectors with a fixed overlap policy.
+
+Policy (applied to each connected group of overlapping spans, highest priority first):
+
+1. Priority: a pattern span (``source`` starts with ``"patterns."``) whose category is CONTACT, ID or
+   DATE outranks everything (Lee 2017: rules beat the CRF for these); then the longer span; then the
+   higher score; then the earlier start, the label name and the source name (deterministic).
+2. The top span seeds a merged candidate. Any other span that overlaps the merged extent and has the
+   same category is merged into it (extent becomes the union: a longer span wins over one it contains,
+   and partial overlaps of the same category grow to their union). A span of another category that
+   lies inside the merged extent is absorbed (its label loses); a span of another category that sticks
+   out of it is kept as a separate candidate, so no detector's proposal is lost for recall.
+3. The merged candidate keeps the seed's label, the maximum score of its parts, a ``source`` naming all
+   parts ("crf+patterns.date") and evidence: one ``part:`` note per part plus each part's own evidence
+   prefixed by its source, so the final span can explain itself.
+
+The union is idempotent: a span that is already a merged candidate is split back into its parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from deident.core.document import Document
+from deident.core.labels import Category, Label
+from deident.core.span import Span, sort_spans
+
+PATTERN_FIRST: frozenset[Category] = frozenset({Category.CONTACT, Category.ID, Category.DATE})
+PART_PREFIX = "part:"
+SOURCE_JOIN = "+"
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One detector's proposal inside a merged candidate (offsets are the part's own)."""
+
+    source: str
+    label: Label
+    start: int
+    end: int
+    score: float | None
+
+    def as_evidence(self) -> str:
+        score = "" if self.score is None else f"{self.score:.6g}"
+        return f"{PART_PREFIX}{self.source}|{self.label.value}|{self.start}|{self.end}|{score}"
+
+    @classmethod
+    def parse(cls, note: str) -> Part | None:
+        if not note.startswith(PART_PREFIX):
+            return None
+        fields = note[len(PART_PREFIX) :].split("|")
+        if len(fields) != 5:
+            return None
+        source, label, start, end, score = fields
+        return cls(source, Label(label), int(start), int(end), float(score) if score else None)
+
+
+def parts_of(span: Span) -> tuple[Part, ...]:
+    """The detector proposals a candidate was built from (the span itself when it is not merged)."""
+    parts = tuple(p for p in (Part.parse(e) for e in span.evidence) if p is not None)
+    return parts or (Part(span.source, span.label, span.start, span.end, span.score),)
+
+
+def own_evidence(span: Span) -> tuple[str, ...]:
+    """Evidence notes other than the ``part:`` bookkeeping."""
+    return tuple(e for e in span.evidence if not e.startswith(PART_PREFIX))
+
+
+def source_family(source: str) -> str:
+    """ "patterns.date" -> "patterns"; "crf" -> "crf"."""
+    return source.split(".", 1)[0]
+
+
+def _pattern_first(span: Span) -> bool:
+    return span.source.startswith("patterns.") and span.category in PATTERN_FIRST
+
+
+def _priority(span: Span) -> tuple[int, int, float, int, str, str]:
+    score = span.score if span.score is not None else 1.0
+    return (0 if _pattern_first(span) else 1, -span.length, -score, span.start, span.label.value, span.source)
+
+
+def _atoms(span: Span) -> list[Span]:
+    """A span as single-detector spans (undo an earlier merge, so union is idempotent)."""
+    parts = [Part.parse(e) for e in span.evidence]
+    if not any(parts):
+        return [span]
+    notes = own_evidence(span)
+    atoms: list[Span] = []
+    for part in parts:
+        if part is None:
+            continue
+        prefix = f"{part.source}: "
+        mine = tuple(n[len(prefix) :] for n in notes if n.startswith(prefix))
+        atoms.append(Span(part.start, part.end, part.label, part.source, part.score, mine))
+    return atoms
+
+
+def _merge(seed: Span, members: Sequence[Span]) -> Span:
+    start = min(m.start for m in members)
+    end = max(m.end for m in members)
+    scores = [m.score for m in members if m.score is not None]
+    sources = sorted({m.source for m in members})
+    evidence: list[str] = []
+    for m in sorted(members, key=_priority):
+        evidence.append(Part(m.source, m.label, m.start, m.end, m.score).as_evidence())
+    for m in sorted(members, key=_priority):
+        evidence.extend(f"{m.source}: {note}" for note in m.evidence)
+    unique = tuple(dict.fromkeys(evidence))  # parts of one detector share their notes after a re-split
+    return Span(start, end, seed.label, SOURCE_JOIN.join(sources), max(scores) if scores else None, unique)
+
+
+def _components(spans: list[Span]) -> list[list[Span]]:
+    """Groups of transitively overlapping spans, in document order."""
+    groups: list[list[Span]] = []
+    end = -1
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if groups and span.start < end:
+            groups[-1].append(span)
+            end = max(end, span.end)
+        else:
+            groups.append([span])
+            end = span.end
+    return groups
+
+
+def _resolve(group: list[Span]) -> list[Span]:
+    remaining = sorted(group, key=_priority)
+    out: list[Span] = []
+    while remaining:
+        seed = remaining.pop(0)
+        members = [seed]
+        start, end = seed.start, seed.end
+        changed = True
+        while changed:
+            changed = False
+            for other in list(remaining):
+                if not (other.start < end and start < other.end):
+                    continue
+                same = other.category is seed.category
+                inside = start <= other.start and other.end <= end
+                if same or inside:
+                    members.append(other)
+                    remaining.remove(other)
+                    if same:
+                        start, end = min(start, other.start), max(end, other.end)
+                    changed = True
+        out.append(_merge(seed, members))
+    return out
+
+
+def union_candidates(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """Merge stage-1 candidates by the policy in the module docstring."""
+    atoms = [atom for span in spans for atom in _atoms(span)]
+    merged: list[Span] = []
+    for group in _components(atoms):
+        merged.extend(_resolve(group))
+    return sort_spans(merged)
+
+
+@dataclass(frozen=True)
+class UnionStage:
+    """Pipeline stage form of :func:`union_candidates`."""
+
+    name: str = "union"
+
+    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        return union_candidates(spans)

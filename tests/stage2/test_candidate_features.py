@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+import pytest
+
+from deident.core.document import Document, DocumentMetadata
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.stage2.candidate_features import (
+    build_contexts,
+    candidate_features,
+    case_class,
+    normalise_key,
+    note_context,
+    word_shape,
+)
+from deident.stage2.union import union_candidates
+
+TEXT = "HPI: Seen by Dr Zyxwerth today. Plan: call Zyxwerth at home."
+
+
+def _features(text: str, spans: list[Span]) -> list[dict[str, float]]:
+    doc = Document("d", text)
+    return candidate_features(doc, union_candidates(spans))
+
+
+@pytest.mark.parametrize(
+    ("text", "shape", "case"),
+    [
+        ("Smith", "Xx", "title"),
+        ("SMITH", "X", "upper"),
+        ("smith", "x", "lower"),
+        ("12/03/2020", "d/d/d", "none"),
+        ("O'Neil", "X'Xx", "title"),
+        ("DeVries", "XxXx", "mixed"),
+        ("McDonald", "XxXx", "mixed"),
+        ("John Smith", "Xx_Xx", "title"),
+    ],
+)
+def test_shape_and_case(text, shape, case):
+    assert word_shape(text) == shape
+    assert case_class(text) == case
+
+
+@pytest.mark.parametrize(
+    ("text", "key"), [("Smith's", "smith"), ("SMITH", "smith"), ("John   Smith", "john smith"), ("Jones'", "jones")]
+)
+def test_normalise_key(text, key):
+    assert normalise_key(text) == key
+
+
+@pytest.mark.parametrize(
+    ("feature", "value"),
+    [
+        ("src=crf", 1.0),
+        ("src=lexicon.last", 1.0),
+        ("score=crf", 0.7),
+        ("fams=crf+lexicon", 1.0),
+        ("n_families", 2.0),
+        ("label=DOCTOR", 1.0),
+        ("case=title", 1.0),
+        ("note_case=mixed", 1.0),
+        ("w-1=dr", 1.0),
+        ("w-2=by", 1.0),
+        ("w+1=today", 1.0),
+        ("bg-=by_dr", 1.0),
+        ("trig=dr", 1.0),
+        ("section=HPI", 1.0),
+        ("same_in_note_any", 1.0),
+        ("ev=lexicon.last: list=surnames", 1.0),
+        ("has_digit", 0.0),
+    ],
+)
+def test_candidate_features_table(feature, value):
+    spans = [
+        Span(16, 24, Label.DOCTOR, "crf", 0.7),
+        Span(16, 24, Label.DOCTOR, "lexicon.last", None, ("list=surnames",)),
+        Span(43, 51, Label.DOCTOR, "crf", 0.6),
+    ]
+    feats = _features(TEXT, spans)[0]
+    assert feats[feature] == pytest.approx(value)
+
+
+def test_features_never_contain_the_candidate_or_rare_context_words():
+    text = "Seen by Qwertyson Zyxwerth yesterday."
+    feats = _features(text, [Span(18, 26, Label.PATIENT, "crf", 0.9)])[0]
+    joined = " ".join(feats).lower()
+    assert "zyxwerth" not in joined and "qwertyson" not in joined
+    assert feats["w-1=<Xx>"] == 1.0
+
+
+def test_note_upper_fraction_feature():
+    feats = _features("PT SEEN BY DR ZYXWERTH TODAY", [Span(14, 22, Label.DOCTOR, "crf", 0.9)])[0]
+    assert feats["note_upper_frac"] == 1.0 and feats["note_case=upper"] == 1.0
+
+
+def test_patient_context_counts_other_notes_of_the_same_patient():
+    docs = [
+        Document("1_1", "Zyxwerth visited.", DocumentMetadata(patient_id="1")),
+        Document("1_2", "ZYXWERTH called.", DocumentMetadata(patient_id="1")),
+        Document("1_3", "Nothing here.", DocumentMetadata(patient_id="1")),
+        Document("2_1", "Zyxwerth again.", DocumentMetadata(patient_id="2")),
+    ]
+    cands = [
+        [Span(0, 8, Label.PATIENT, "crf")],
+        [Span(0, 8, Label.PATIENT, "crf")],
+        [],
+        [Span(0, 8, Label.PATIENT, "crf")],
+    ]
+    contexts = build_contexts(docs, cands)
+    assert contexts[0].patient_notes == {"zyxwerth": 1}
+    assert contexts[1].patient_notes == {"zyxwerth": 1}
+    assert contexts[3].patient_notes == {}
+    assert note_context(docs[0], cands[0]).note_counts == {"zyxwerth": 1}
+    feats = candidate_features(docs[0], union_candidates(cands[0]), contexts[0])[0]
+    assert feats["same_in_patient_any"] == 1.0
+    alone = candidate_features(docs[3], union_candidates(cands[3]), contexts[3])[0]
+    assert alone["same_in_patient_any"] == 0.0

@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import pytest
+
+from deident.core.document import Document, DocumentMetadata
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.stage2.reconcile import ReconcileOptions, ReconcileStage, reconcile_document, reconcile_documents
+
+
+def _seed(text: str, word: str, label: Label = Label.PATIENT, score: float | None = 0.9, nth: int = 0) -> Span:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(word, start + 1)
+    return Span(start, start + len(word), label, "crf", score)
+
+
+def _tagged(text: str, spans: tuple[Span, ...]) -> list[tuple[str, Label]]:
+    return [(text[s.start : s.end], s.label) for s in spans]
+
+
+# (description, text, seed word, seed label, expected tagged strings)
+CASES = [
+    ("possessive", "Zyxwerth came. Zyxwerth's wife called.", "Zyxwerth", Label.PATIENT, ["Zyxwerth", "Zyxwerth"]),
+    ("upper case variant", "Zyxwerth came. ZYXWERTH LATER.", "Zyxwerth", Label.PATIENT, ["Zyxwerth", "ZYXWERTH"]),
+    ("lower case in lower note", "zyxwerth came. zyxwerth later.", "zyxwerth", Label.PATIENT, ["zyxwerth", "zyxwerth"]),
+    ("common word not propagated", "BROWN came. brown secretions.", "BROWN", Label.PATIENT, ["BROWN"]),
+    ("short string not propagated", "Ng came. ng tube placed.", "Ng", Label.PATIENT, ["Ng"]),
+    ("whole words only", "Zyxwerth came. Zyxwerthson left.", "Zyxwerth", Label.PATIENT, ["Zyxwerth"]),
+    ("place propagated", "From Quexburgh. Back to QUEXBURGH.", "Quexburgh", Label.CITY, ["Quexburgh", "QUEXBURGH"]),
+    ("name parts and initial", "Anna Zyxwerth came. Zyxwerth ok. A. Zyxwerth signed.", "Anna Zyxwerth", Label.DOCTOR,
+     ["Anna Zyxwerth", "Zyxwerth", "A. Zyxwerth"]),
+    ("common first name part not propagated", "John Zyxwerth came. john was here.", "John Zyxwerth", Label.DOCTOR,
+     ["John Zyxwerth"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("description", "text", "word", "label", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_propagation(description, text, word, label, expected):
+    spans = reconcile_document(Document("d", text), [_seed(text, word, label)])
+    assert _tagged(text, spans) == [(e, label) for e in expected]
+
+
+def test_low_confidence_seed_is_not_propagated():
+    text = "Zyxwerth came. Zyxwerth later."
+    spans = reconcile_document(Document("d", text), [_seed(text, "Zyxwerth", score=0.2)])
+    assert len(spans) == 1
+
+
+def test_lower_case_common_ish_word_in_mixed_case_note_is_skipped():
+    text = "Mr Bolt came in. The bolt was loose."
+    options = ReconcileOptions(max_zipf=4.0)
+    spans = reconcile_document(Document("d", text), [_seed(text, "Bolt")], options)
+    assert _tagged(text, spans) == [("Bolt", Label.PATIENT)]
+
+
+def test_type_counting_makes_labels_consistent():
+    text = "Zyxwerth saw pt. Zyxwerth called. Zyxwerth left."
+    spans = [
+        _seed(text, "Zyxwerth", Label.DOCTOR, nth=0),
+        _seed(text, "Zyxwerth", Label.DOCTOR, nth=1),
+        _seed(text, "Zyxwerth", Label.PATIENT, nth=2),
+    ]
+    out = reconcile_document(Document("d", text), spans)
+    assert [s.label for s in out] == [Label.DOCTOR] * 3
+    assert any("type count" in e for e in out[2].evidence)
+
+
+def test_reconciliation_across_a_patients_notes_only():
+    docs = [
+        Document("1_1", "Zyxwerth visited.", DocumentMetadata(patient_id="1")),
+        Document("1_2", "Called ZYXWERTH.", DocumentMetadata(patient_id="1")),
+        Document("2_1", "Called Zyxwerth.", DocumentMetadata(patient_id="2")),
+    ]
+    out = reconcile_documents(docs, [[Span(0, 8, Label.RELATIVE, "crf", 0.95)], [], []])
+    assert _tagged(docs[1].text, out[1]) == [("ZYXWERTH", Label.RELATIVE)]
+    assert out[2] == ()
+    assert out[1][0].source == "reconcile"
+    assert "patient's notes" in out[1][0].evidence[0]
+
+
+def test_existing_spans_are_not_duplicated_and_stage_matches_function():
+    text = "Zyxwerth came. Zyxwerth later."
+    spans = (_seed(text, "Zyxwerth"), _seed(text, "Zyxwerth", nth=1))
+    doc = Document("d", text)
+    assert ReconcileStage()(doc, spans) == reconcile_document(doc, spans) == spans
+
+
+def test_evidence_is_phi_free():
+    text = "Zyxwerth came. Zyxwerth later."
+    out = reconcile_document(Document("d", text), [_seed(text, "Zyxwerth")])
+    assert all("zyxwerth" not in e.lower() for s in out for e in s.evidence)
+
+
+def test_propagation_precision_on_the_shared_corpus(shared_corpus):
+    """Seeded with half of the gold NAME/LOCATION spans, every added span should be gold (measured 60/60)."""
+    import random
+
+    from deident.core.labels import Category
+    from deident.io import read_corpus
+    from deident.stage2.span_classifier import is_positive
+
+    corpus = read_corpus(shared_corpus)
+    rng = random.Random(0)
+    seeds = [
+        tuple(s for s in d.spans if s.category in (Category.NAME, Category.LOCATION) and rng.random() < 0.5)
+        for d in corpus
+    ]
+    out = reconcile_documents([d.document for d in corpus], seeds)
+    added = [(d, x) for d, o in zip(corpus, out, strict=True) for x in o if x.source == "reconcile"]
+    correct = sum(is_positive(x, d.spans, d.text) for d, x in added)
+    assert len(added) >= 40
+    assert correct / len(added) >= 0.95

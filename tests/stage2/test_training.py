@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.stage2.span_classifier import load_filter, save_filter
+from deident.stage2.training import fit_filter_out_of_fold, patient_folds, patient_key
+
+SURNAMES = ["Zyxwerth", "Quorble", "Brantisk", "Mervalo", "Stoddaq", "Plinkett"]
+WORDS = ["Heparin", "Lasix", "Monday", "Foley", "Tylenol", "Vanc"]
+
+
+def _corpus(n_patients: int = 10, notes: int = 3, seed: int = 0) -> list[AnnotatedDocument]:
+    rng = random.Random(seed)
+    docs = []
+    for p in range(n_patients):
+        for n in range(notes):
+            text, gold = "", []
+            for _ in range(6):
+                if rng.random() < 0.5:
+                    name = rng.choice(SURNAMES)
+                    text += "Seen by Dr "
+                    gold.append(Span(len(text), len(text) + len(name), Label.DOCTOR, "gold"))
+                    text += name + ". "
+                else:
+                    text += "Given " + rng.choice(WORDS) + " today. "
+            docs.append(AnnotatedDocument(Document(f"{p}_{n}", text, DocumentMetadata(patient_id=str(p))), tuple(gold)))
+    return docs
+
+
+def _capitalised_words(train: Sequence[AnnotatedDocument]) -> Callable[[Document], list[Span]]:
+    """A toy stage 1: every capitalised word after the first of a sentence is a NAME candidate."""
+    assert train, "stage 1 factory got no training notes"
+
+    def detect(doc: Document) -> list[Span]:
+        import regex
+
+        return [
+            Span(m.start(), m.end(), Label.PATIENT, "crf", 0.5)
+            for m in regex.finditer(r"(?<=\w )[A-Z][a-z]+", doc.text)
+        ]
+
+    return detect
+
+
+def test_patient_folds_keep_patients_together():
+    corpus = _corpus()
+    folds = patient_folds(corpus, 5)
+    by_patient: dict[str, set[int]] = {}
+    for doc, fold in zip(corpus, folds, strict=True):
+        by_patient.setdefault(patient_key(doc.document), set()).add(fold)
+    assert all(len(f) == 1 for f in by_patient.values())
+    assert set(folds) == set(range(5))
+
+
+def test_patient_key_falls_back_to_id_prefix():
+    assert patient_key(Document("12_3", "x")) == "12"
+    assert patient_key(Document("12_3", "x", DocumentMetadata(patient_id="p9"))) == "p9"
+
+
+def test_too_few_patients_is_an_error():
+    with pytest.raises(ValueError, match="patients"):
+        patient_folds(_corpus(n_patients=3), 5)
+
+
+@pytest.mark.parametrize(("patient_context", "kind"), [(False, "logistic"), (True, "logistic"), (False, "boosting")])
+def test_out_of_fold_training_learns_and_calibrates(tmp_path, patient_context, kind):
+    corpus = _corpus()
+    span_filter, oof = fit_filter_out_of_fold(
+        corpus, _capitalised_words, n_folds=5, patient_context=patient_context, kind=kind
+    )
+    assert span_filter.info["kind"] == kind
+    assert len(oof.candidates) == len(corpus)
+    table = span_filter.calibration
+    assert table is not None and table["level"] == "binary-token"
+    chosen = table["chosen"]
+    assert chosen["recall"] >= 0.99 and chosen["precision"] > 0.9
+    assert span_filter.thresholds["names"] == chosen["threshold"]
+    entry = save_filter(span_filter, tmp_path)
+    assert entry["expected"] == chosen
+    assert load_filter(tmp_path) == span_filter
+    kept = span_filter.apply(corpus[0].document, oof.candidates[0])
+    gold = {(s.start, s.end) for s in corpus[0].spans}
+    assert {(s.start, s.end) for s in kept} == gold
+
+
+def test_unknown_kind_is_rejected():
+    with pytest.raises(ValueError, match="kind"):
+        fit_filter_out_of_fold(_corpus(), _capitalised_words, n_folds=5, kind="forest")
