@@ -56,23 +56,29 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     for det in detectors:  # warm up: compile patterns and load word lists outside the timing
         det.detect(docs[0].document)
-    best = float("inf")
+    # CPU time of this process: on a shared machine wall time also counts other processes' work.
+    best_cpu = best_wall = float("inf")
     predicted: dict[str, list[list[Span]]] = {}
-    per_family_time: dict[str, float] = {d.name: 0.0 for d in detectors}
+    family_cpu: dict[str, float] = {}
     for _ in range(max(1, args.repeat)):
-        t0 = time.perf_counter()
+        wall0, cpu0 = time.perf_counter(), time.process_time()
         predicted = {d.name: [] for d in detectors}
+        pass_cpu = {d.name: 0.0 for d in detectors}
         for doc in docs:
             for det in detectors:
-                t = time.perf_counter()
+                t = time.process_time()
                 predicted[det.name].append(det.detect(doc.document))
-                per_family_time[det.name] += time.perf_counter() - t
-        best = min(best, time.perf_counter() - t0)
+                pass_cpu[det.name] += time.process_time() - t
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        if cpu < best_cpu:
+            best_cpu, family_cpu = cpu, pass_cpu
+        best_wall = min(best_wall, wall)
 
-    print(f"corpus: {len(docs)} notes, {n_chars} chars ({n_bytes / 1e6:.2f} MB)")
-    print(
-        f"{'family':<18} {'gold':>5} {'found':>5} {'recall':>7} {'spans':>6} {'overlap':>7} {'precision':>9} {'MB/s':>7}"
-    )
+    mb = n_bytes / 1e6
+    print(f"corpus: {len(docs)} notes, {n_chars} chars ({mb:.2f} MB)")
+    header = ("family", "gold", "found", "recall", "spans", "overlap", "precision", "MB/s")
+    print("{:<18} {:>5} {:>5} {:>7} {:>6} {:>7} {:>9} {:>7}".format(*header))
+    row = "{:<18} {:>5} {:>5} {:>7.3f} {:>6} {:>7} {:>9.3f} {:>7}"
     all_spans_by_doc: list[list[Span]] = [[] for _ in docs]
     for det in detectors:
         labels = FAMILY_GOLD[det.name]
@@ -88,10 +94,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             hit += sum(_overlaps_any(s, doc.spans, starts) for s in spans)
         recall = found / gold_n if gold_n else float("nan")
         precision = hit / spans_n if spans_n else float("nan")
-        speed = n_bytes / 1e6 / (per_family_time[det.name] / max(1, args.repeat))
-        print(
-            f"{det.name:<18} {gold_n:>5} {found:>5} {recall:>7.3f} {spans_n:>6} {hit:>7} {precision:>9.3f} {speed:>7.1f}"
-        )
+        print(row.format(det.name, gold_n, found, recall, spans_n, hit, precision, f"{mb / family_cpu[det.name]:.1f}"))
     gold_n = sum(len(d.spans) for d in docs)
     found = sum(sum(_contained(g, all_spans_by_doc[i]) for g in d.spans) for i, d in enumerate(docs))
     spans_n = sum(len(s) for s in all_spans_by_doc)
@@ -99,10 +102,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         sum(_overlaps_any(s, d.spans, [g.start for g in d.spans]) for s in all_spans_by_doc[i])
         for i, d in enumerate(docs)
     )
+    print(row.format("all families", gold_n, found, found / gold_n, spans_n, hit, hit / spans_n, ""))
+    weekday = [s for spans in predicted["patterns.date"] for s in spans if s.evidence[0] == "pattern:date.weekday"]
+    print(f"(of the DATE spans, {len(weekday)} are weekdays, which PhysioNet does not annotate)")
     print(
-        f"{'all families':<18} {gold_n:>5} {found:>5} {found / gold_n:>7.3f} {spans_n:>6} {hit:>7} {hit / spans_n:>9.3f}"
+        f"throughput, all pattern detectors, one core: {mb / best_cpu:.2f} MB/s CPU time ({best_cpu:.2f} s); ", end=""
     )
-    print(f"throughput (all pattern detectors, one core): {n_bytes / 1e6 / best:.2f} MB/s over {best:.2f} s")
+    print(f"{mb / best_wall:.2f} MB/s wall clock ({best_wall:.2f} s, machine shared)")
 
 
 if __name__ == "__main__":

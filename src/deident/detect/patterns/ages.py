@@ -1,0 +1,103 @@
+"""AGE patterns, as i2b2 2014 annotates them: the number of "58 year old", "57yo", "98y", "aged 82", "80s".
+
+Every age is found; ages over 89 (a HIPAA Safe Harbor identifier) carry the evidence note "age>89".
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import regex
+
+from deident.core.labels import Label
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, unit_follows, words
+
+MAX_AGE = 125
+HIPAA_AGE_LIMIT = 89
+
+# The first digit of an age, not glued to a word, decimal or ratio; digit-first so the engine skips quickly.
+_D1 = r"\d(?<![\w.,/-]\d)"
+_SEP = r"[ \t]{0,2}-?[ \t]{0,2}"
+PERSON_WORDS = words(
+    "m", "f", "male", "female", "man", "woman", "gentleman", "gent", "lady", "boy", "girl", "wm", "wf", "bm", "bf",
+    "hm", "hf", "yo", "y/o", "s/p", "w/", "with", "admitted", "presents", "presented", "pt", "patient", "old",
+)  # fmt: skip
+
+
+def _age(text: str, m: regex.Match[str]) -> list[Hit]:
+    value = int(m["a"].lower().rstrip("'s"))
+    if not 0 <= value <= MAX_AGE:
+        return []
+    evidence = ("age>89",) if value > HIPAA_AGE_LIMIT else ()
+    return [Hit(m.start("a"), m.end("a"), evidence=evidence)]
+
+
+def _decade(text: str, m: regex.Match[str]) -> list[Hit]:
+    before = r"(?r)\bin[ \t]{1,2}(?:his|her|their|the)[ \t]{1,2}(?:(?:early|mid|late)[ \t-]{1,2})?\Z"
+    if rx(before).search(text, max(0, m.start() - 30), m.start()) is None:
+        return []
+    return _age(text, m)
+
+
+def _bare_y(text: str, m: regex.Match[str]) -> list[Hit]:
+    # "98y" without "old": reject "3y" in dosing or durations ("x 3y", "3y ago" stays an age in i2b2).
+    if unit_follows(text, m.end()):
+        return []
+    return _age(text, m)
+
+
+@lru_cache(maxsize=1)
+def age_patterns() -> tuple[Pattern, ...]:
+    A = Label.AGE
+    return (
+        Pattern(
+            "age.years_old",
+            A,
+            r"(?P<a>" + _D1 + r"\d{0,2})" + _SEP + r"(?:years?|yrs?|yr\.|y\.?)" + _SEP + r"(?:old|o\.?)\b",
+            0.95,
+            _age,
+        ),
+        Pattern(
+            "age.yo",
+            A,
+            r"(?P<a>" + _D1 + r"\d{0,2})" + _SEP + r"(?:y/o|y\.o\.?|yo|y\.[ \t]?o\.?)(?:[mfw]\b|\b)",
+            0.95,
+            _age,
+        ),
+        Pattern(
+            "age.years_of_age",
+            A,
+            r"(?P<a>" + _D1 + r"\d{0,2})[ \t]{0,2}(?:years?|yrs?)[ \t]{1,2}of[ \t]{1,2}age\b",
+            0.95,
+            _age,
+        ),
+        Pattern("age.bare_y", A, r"(?P<a>" + _D1 + r"\d{0,2})[ \t]?(?:y|yr|yrs)(?![\w/.]|\.[ \t]?o)", 0.6, _bare_y),
+        Pattern(
+            "age.aged",
+            A,
+            r"\b(?:aged|age|ages|age[ \t]{0,2}[:=]|age[ \t]{1,2}of)"
+            r"[ \t]{0,2}[:=]?[ \t]{0,2}(?:>|over[ \t]{1,2})?(?P<a>\d{1,3})(?![\w]|[./]\d)",
+            0.9,
+            _age,
+            anchors=("aged", "age", "ages"),
+        ),
+        Pattern(
+            "age.decade",
+            A,
+            # Searched from the decade's digits; the validator checks "in his/her (early|mid|late)" before it.
+            r"(?P<a>\d(?<![\w.,/-]\d)0'?s)\b",
+            0.85,
+            _decade,
+        ),
+        Pattern(
+            "age.line_initial",
+            A,
+            r"(?m)(?P<a>\d(?<=^[ \t]{0,4}\d)\d{1,2})[ \t]{1,2}(?=" + PERSON_WORDS + r"(?:\W|$))",
+            0.5,
+            _age,
+        ),
+    )
+
+
+def age_detector() -> PatternDetector:
+    return PatternDetector("patterns.age", age_patterns())

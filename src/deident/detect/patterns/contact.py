@@ -1,0 +1,204 @@
+"""CONTACT patterns: phone, fax and pager numbers in their common shapes, e-mail, URL and IP address."""
+
+from __future__ import annotations
+
+import ipaddress
+from functools import lru_cache
+
+import phonenumbers
+import regex
+
+from deident.core.labels import Label
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, unit_follows, words
+
+PHONE_TRIGGER_WORDS = (
+    "phone", "ph", "tel", "telephone", "cell", "cell phone", "cellphone", "mobile", "home", "work", "office",
+    "contact", "call", "called", "reached at", "reach at", "number", "hm", "wk", "ext",
+)  # fmt: skip
+PAGER_TRIGGER_WORDS = ("pager", "beeper", "page", "paged", "pg", "bpr", "beep", "pgr", "pager number", "beeper number")
+FAX_TRIGGER_WORDS = ("fax", "facsimile", "fax number", "fax no", "fx")
+
+PHONE_TRIGGERS = words(*PHONE_TRIGGER_WORDS)
+PAGER_TRIGGERS = words(*PAGER_TRIGGER_WORDS)
+FAX_TRIGGERS = words(*FAX_TRIGGER_WORDS)
+_SEP = r"(?:[ \t]{0,2}[-.][ \t]{0,2}|[ \t]{1,2}|/)"
+_EXT = r"(?:[ \t]{0,2}(?:x|ext\.?|extension)[ \t]{0,2}\d{1,5})?"
+# A first digit not glued to a preceding word, decimal or number; digit-first so the engine skips fast.
+_D1 = r"\d(?<!(?:[\w./]|\d[ \t-])\d)"
+_NA = r"(?![\w]|[./-]\d|[ \t]\d)"
+# North American shape: optional country code, area code (bare or in parentheses), exchange, line.
+# North American shape: optional country code, area code (bare or in parentheses), exchange, line.
+# North American shapes: area code, exchange and line, with an optional country code or parentheses.
+# Three patterns so that each starts with a cheap literal or digit scan.
+_NANP_TAIL = r"\d{3}" + _SEP + r"\d{4}" + _EXT
+NANP = _D1 + r"\d{2}" + _SEP + _NANP_TAIL
+NANP_PAREN = r"(?<![\w(])\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}-?[ \t]{0,2}" + _NANP_TAIL
+NANP_COUNTRY = (
+    r"[+1](?<![\w+.][+1])1?" + _SEP + r"(?:\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}|\d{3}" + _SEP + ")" + _NANP_TAIL
+)
+LOCAL = _D1 + r"\d{2}[ \t]{0,2}[-.][ \t]{0,2}\d{4}" + _EXT
+
+
+def _ten_digits(text: str, m: regex.Match[str]) -> list[Hit]:
+    digits = sum(ch.isdigit() for ch in m["p"])
+    return [Hit(m.start("p"), m.end("p"))] if 10 <= digits <= 11 and m["p"][0] in "23456789" else []
+
+
+def _local(text: str, m: regex.Match[str]) -> list[Hit]:
+    return [] if unit_follows(text, m.end()) else [Hit(m.start(), m.end())]
+
+
+def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
+    raw = m[0]
+    digits = "".join(ch for ch in raw if ch.isdigit())
+    core = digits[1:] if len(digits) > 10 and digits.startswith("1") else digits
+    try:
+        number = phonenumbers.parse(raw.split("x")[0].split("ext")[0], "US")
+        possible = phonenumbers.is_possible_number(number)
+    except phonenumbers.NumberParseException:
+        possible = False
+    # Fictional and out-of-plan numbers matter as much as real ones, so a possible-length NANP shape
+    # with a plausible area code (2-9) is enough.
+    if not possible and not (len(core) >= 10 and core[0] in "23456789"):
+        return []
+    if core[0] in "01":
+        return []
+    return [Hit(m.start(), m.end())]
+
+
+def _international(text: str, m: regex.Match[str]) -> list[Hit]:
+    try:
+        number = phonenumbers.parse(m[0], None)
+    except phonenumbers.NumberParseException:
+        return []
+    return [Hit(m.start(), m.end())] if phonenumbers.is_possible_number(number) else []
+
+
+def _email(text: str, m: regex.Match[str]) -> list[Hit]:
+    local = rx(r"(?r)(?<![\w.+-])[a-z0-9][a-z0-9._%+-]{0,63}\Z").search(text, max(0, m.start() - 64), m.start())
+    return [] if local is None else [Hit(local.start(), m.end())]
+
+
+def _domain(text: str, m: regex.Match[str]) -> list[Hit]:
+    head = rx(r"(?r)(?<![\w@.-])(?:[a-z0-9-]{1,63}\.){0,3}[a-z0-9][a-z0-9-]{0,62}\Z").search(
+        text, max(0, m.start() - 260), m.start()
+    )
+    if head is None or not any(c.isalpha() for c in head[0]):
+        return []
+    return [Hit(head.start(), m.end())]
+
+
+def _ip(text: str, m: regex.Match[str]) -> list[Hit]:
+    try:
+        address = ipaddress.ip_address(m[0])
+    except ValueError:
+        return []
+    if isinstance(address, ipaddress.IPv4Address) and m[0].startswith("0"):
+        return []  # dotted version numbers and lab strings, not addresses
+    return [Hit(m.start(), m.end())]
+
+
+@lru_cache(maxsize=1)
+def contact_patterns() -> tuple[Pattern, ...]:
+    P = Label.PHONE
+    return (
+        Pattern("phone.nanp", P, NANP + _NA, 0.9, _nanp),
+        Pattern("phone.nanp_parentheses", P, NANP_PAREN + _NA, 0.9, _nanp),
+        Pattern("phone.nanp_country_code", P, NANP_COUNTRY + _NA, 0.9, _nanp),
+        Pattern(
+            "phone.international",
+            P,
+            r"(?<![\w+])\+(?:[1-9]\d{0,2})(?:[ \t.-]{1,2}\(?\d{1,5}\)?){2,5}(?![\w]|[.-]\d)",
+            0.85,
+            _international,
+        ),
+        Pattern("phone.local", P, LOCAL + _NA, 0.7, _local),
+        Pattern(
+            "phone.split_digits",
+            P,
+            # Odd groupings typed in notes: "240444-1243", "202 2671093", "301 273 45166".
+            r"(?P<p>" + _D1 + r"(?:\d{2}[ \t]{1,2}\d{7}|\d{5}-\d{4}|\d{2}[ \t]\d{3}[ \t]\d{4,5}))" + _NA,
+            0.6,
+            _ten_digits,
+        ),
+        Pattern(
+            "phone.trigger_local",
+            P,
+            r"\b" + PHONE_TRIGGERS + r"[ \t]{0,2}[#:.]?[ \t]{0,2}(?:is[ \t]{1,2}|at[ \t]{1,2})?"
+            r"(?P<p>\d{3}[ \t]{1,2}\d{4}|\d{7}|\d{10})" + _NA,
+            0.75,
+            None,
+            group="p",
+            anchors=anchor_words(*PHONE_TRIGGER_WORDS),
+        ),
+        Pattern(
+            "phone.pager",
+            P,
+            r"\b" + PAGER_TRIGGERS + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[:#]?[ \t]{0,2}"
+            r"(?P<p>\d{3,7}(?:[ \t]{0,2}[-.][ \t]{0,2}\d{3,4})?)" + _NA,
+            0.8,
+            None,
+            group="p",
+            anchors=anchor_words(*PAGER_TRIGGER_WORDS),
+        ),
+        Pattern(
+            "fax.trigger",
+            Label.FAX,
+            r"\b"
+            + FAX_TRIGGERS
+            + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[:#]?[ \t]{0,2}(?P<p>"
+            + NANP
+            + "|"
+            + NANP_PAREN
+            + "|"
+            + LOCAL
+            + ")"
+            + _NA,
+            0.95,
+            None,
+            group="p",
+            anchors=anchor_words(*FAX_TRIGGER_WORDS),
+        ),
+        Pattern(
+            "email.address",
+            Label.EMAIL,
+            # Searched from the "@" (a fast literal scan); the validator adds the local part before it.
+            r"@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.){1,6}[A-Za-z]{2,24}\b",
+            0.95,
+            _email,
+            ignore_case=False,
+        ),
+        Pattern(
+            "url.web",
+            Label.URL,
+            r"\b(?:(?:https?|ftp)://|www\.)[^\s<>\"'()]{1,2000}(?<![.,;:!?])",
+            0.95,
+            anchors=("http", "https", "ftp", "www"),
+        ),
+        Pattern(
+            "url.domain",
+            Label.URL,
+            # Found from its top-level domain (a cheap literal search), then extended backwards.
+            r"\.(?:com|org|net|edu|gov|mil|info|biz|io|us|uk|ca|de)(?:/[^\s<>\"'()]{0,2000}(?<![.,;:!?]))?(?![\w@-])",
+            0.8,
+            _domain,
+        ),
+        Pattern(
+            "ip.v4",
+            Label.IPADDR,
+            r"(?=\d)(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)",
+            0.9,
+            _ip,
+        ),
+        Pattern(
+            "ip.v6",
+            Label.IPADDR,
+            r"(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])",
+            0.8,
+            _ip,
+        ),
+    )
+
+
+def contact_detector() -> PatternDetector:
+    return PatternDetector("patterns.contact", contact_patterns())

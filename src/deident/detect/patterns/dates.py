@@ -1,0 +1,342 @@
+"""DATE patterns: numeric and written dates, years in context, weekdays, holidays and seasons.
+
+Validators reject impossible dates and the many clinical numbers shaped like dates: doses and fractions
+(1/2 amp, 5/10 mg), ranges (2-3), scores (4/5 strength, GCS 3/15), blood pressures (120/80) and
+lab or ventilator values (40%/5/5, 7.35/40/80, PS 10/5).
+"""
+
+from __future__ import annotations
+
+import calendar
+from functools import lru_cache
+
+import regex
+
+from deident.core.labels import Label
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, unit_follows, words
+
+MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_MONTH_NUMBER = {
+    name: i
+    for i in range(1, 13)
+    for name in (calendar.month_name[i].lower(), calendar.month_abbr[i].lower(), "sept" if i == 9 else "")
+    if name
+}
+
+# Words before a slash pair that make it a measurement, setting or score rather than a date.
+_CLINICAL_BEFORE = (
+    r"(?:\b(?:bp|b/p|sbp|dbp|map|abp|nbp|nibp|cuff|art|a-line|abg|vbg|gas|peep|ps|psv|cpap|bipap|ipap|epap|imv|simv"
+    r"|ac|vent|tv|vt|rr|fio2|settings?|gcs|apgar|score|strength|motor|grip|pulses?|pupils?|heme|guiac|guaiac|ratio"
+    r"|peak|plat|plateau|pip|i:e|ie|ve|mv|hr|cvp|pap|pad|pcwp|wedge|ci|co|svr|pa|rv|ra|lv|la|sao2|spo2|o2|sats?"
+    r"|x|times|out|k|mg|ca|phos|po4|hct|hgb|wbc|plt|inr|ptt|pt|gluc|glucose|bs|fs|fsbs|bun|cr|na|cl|co2|hco3"
+    r"|lytes|labs?|pressures?|sat|sats|setting)[ \t:=]{0,3}(?:of[ \t]{1,3})?)\Z"
+)
+# Words before a numeric date that make it a date even when it is also a plausible fraction.
+_DATE_CONTEXT_BEFORE = (
+    r"\b(?:on|since|from|until|till|thru|through|dated?|by|before|after|admitted|adm|admit|readmitted|discharged"
+    r"|d/c'?d|started|placed|done|performed|drawn|sent|last|of|as of|s/p|status post|cath|echo|ct|mri|cxr|surgery"
+    r"|op|or|ekg|ecg|tee|tte|eeg|ir|egd|transferred|seen|visit|f/u|follow up|follow-up|due|scheduled|re-?intubated"
+    r"|intubated|extubated|extubation|intubation|weaned|weaned off|wened|arrest|mi|cabg|ptca|cva|born|dob|tx"
+    r"|treated)[ \t:,]{1,3}\Z"
+)
+_PAIN_NEAR = r"\b(?:pain|cp|c/p|discomfort|ha|headache|angina|scale|rates?|rated|c/o)\b"
+# Ventilator context earlier on the same line: settings come in runs ("IMV 700x10, 50% 8/5").
+_VENT_BEFORE = r"(?:peep|\bpsv?\b|cpap|bipap|simv|\bimv|a/c|\bvent\b|settings?|fio2|\d%)[^\n]{0,40}\Z"
+_VENT_AFTER = r"[ \t]{0,2}(?:bipap|cpap|i?ps|peep|psv|simv|imv|fio2|\d{2}%)"
+_FRACTIONS = {(1, 2), (1, 3), (2, 3), (1, 4), (3, 4), (1, 8)}
+_TIME_AFTER = r"[ \t]{0,2}(?:hrs?|h|pm|am|o'?clock|hours)\b"
+_TIME_CONTEXT = r"\b(?:since|from|until|till|by|before|after|at|@|to|-)[ \t]{1,3}\Z"
+
+
+def _valid_day(month: int, day: int, year: int | None = None) -> bool:
+    if not 1 <= month <= 12 or day < 1:
+        return False
+    return day <= calendar.monthrange(year if year and 1 <= year <= 9999 else 2000, month)[1]
+
+
+def _full_year(y: str) -> int:
+    value = int(y)
+    if len(y) == 4:
+        return value
+    return 1900 + value if value >= 30 else 2000 + value
+
+
+def _before(text: str, start: int, width: int = 30) -> str:
+    return text[max(0, start - width) : start]
+
+
+def _unit_follows(text: str, end: int) -> bool:
+    return unit_follows(text, end)
+
+
+def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
+    a, b, y = int(m["a"]), int(m["b"]), m["y"]
+    year = _full_year(y)
+    if not 1900 <= year <= 2099:
+        return []
+    if not (_valid_day(a, b, year) or _valid_day(b, a, year)):
+        return []
+    if _unit_follows(text, m.end()):
+        return []
+    return [Hit(m.start(), m.end())]
+
+
+def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
+    month, day = int(m["a"]), int(m["b"])
+    if _unit_follows(text, m.end()):
+        return []
+    before = _before(text, m.start())
+    if m["sep"] == "/" and 1 <= month <= 12 and 32 <= day <= 99 and len(m["b"]) == 2:
+        # month/year ("s/p CABG 11/92"); blood pressures have three-digit systolic values
+        if rx(_CLINICAL_BEFORE).search(before):
+            return []
+        return [Hit(m.start(), m.end(), evidence=("month/year",))]
+    if not _valid_day(month, day):
+        return []
+    if day == 10 and (rx(_PAIN_NEAR).search(text, m.end(), m.end() + 30) or rx(_PAIN_NEAR).search(before)):
+        return []  # a pain score "6/10"
+    if rx(_VENT_BEFORE).search(text, max(0, m.start() - 40), m.start()) and not rx(_DATE_CONTEXT_BEFORE).search(before):
+        return []  # ventilator settings "SIMV 500x10, 40%, & 5/8"
+    if rx(_VENT_AFTER).match(text, m.end()) or rx(_CLINICAL_BEFORE).search(before):
+        return []
+    if rx(_DATE_CONTEXT_BEFORE).search(before):
+        return [Hit(m.start(), m.end(), evidence=("date-context",))]
+    if m["sep"] == "-":
+        return []  # m-d without context is far more often a range ("2-3", "CVP 15-4")
+    if (month, day) in _FRACTIONS:
+        return []
+    return [Hit(m.start(), m.end())]
+
+
+def _iso(text: str, m: regex.Match[str]) -> list[Hit]:
+    year, month, day = int(m["y"]), int(m["a"]), int(m["b"])
+    if 1900 <= year <= 2099 and _valid_day(month, day, year):
+        return [Hit(m.start(), m.end())]
+    return []
+
+
+def _written(text: str, m: regex.Match[str]) -> list[Hit]:
+    month = _MONTH_NUMBER.get(m["mon"].lower().rstrip("."))
+    if month is None:
+        return []
+    day = m.groupdict().get("d")
+    year = m.groupdict().get("y")
+    if day is not None and not _valid_day(month, int(day)):
+        return []
+    if day is None and year is None:
+        return []
+    if year is not None and not 1900 <= _full_year(year.lstrip("'")) <= 2099:
+        return []
+    if _unit_follows(text, m.end()) and year is None:
+        return []
+    return [Hit(m.start(), m.end())]
+
+
+def _year_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
+    context = rx(
+        r"(?r)\b(?P<ctx>" + YEAR_CONTEXT + r")[ \t]{1,3}(?:of[ \t]{1,2}|the[ \t]{1,2}year[ \t]{1,2})?\Z"
+    ).search(text, max(0, m.start() - 30), m.start())
+    if context is None:
+        return []
+    year = int(m["y"])
+    if not 1900 <= year <= 2049:
+        return []
+    if _unit_follows(text, m.end()) or rx(_TIME_AFTER).match(text, m.end()):
+        return []
+    # 1900-1959 and 2000-2059 are also clock times (HHMM); after a time preposition they are times.
+    time_like = year % 100 < 60
+    if time_like and rx(r"since|from|until|till|by|before|after").match(context["ctx"]):
+        return []
+    return [Hit(m.start("y"), m.end("y"))]
+
+
+def _event_year(text: str, m: regex.Match[str]) -> list[Hit]:
+    y = m["y"]
+    value = int(y)
+    if len(y) == 4:
+        if not 1900 <= value <= 2049:
+            return []
+    elif not (value >= 30 or y.startswith("0")):
+        return []
+    if _unit_follows(text, m.end()) or rx(_TIME_AFTER).match(text, m.end()):
+        return []
+    return [Hit(m.start("y"), m.end("y"))]
+
+
+def _apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
+    if _unit_follows(text, m.end()):
+        return []
+    return [Hit(m.start("y"), m.end("y"))]
+
+
+def _event_apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
+    # "74'" is also 74 feet or minutes: only after a medical event ("CVA 74'") or "in".
+    if rx(r"(?r)\b(?:" + EVENT_WORDS + r"|in)[ \t,]{1,3}\Z").search(text, max(0, m.start() - 30), m.start()) is None:
+        return []
+    return [Hit(m.start("y"), m.end("y"))]
+
+
+def _ordinal_day(text: str, m: regex.Match[str]) -> list[Hit]:
+    if (
+        not 1 <= int(m["d"][:-2]) <= 31
+        or rx(r"(?r)\bthe[ \t]{1,2}\Z").search(text, max(0, m.start() - 5), m.start()) is None
+    ):
+        return []
+    return [Hit(m.start("d"), m.end("d"))]
+
+
+def _season_year(text: str, m: regex.Match[str]) -> list[Hit]:
+    y = m["y"].lstrip("'")
+    if len(y) == 4 and not 1900 <= int(y) <= 2099:
+        return []
+    return [Hit(m.start(), m.end())]
+
+
+# The first digit of a number not glued to a preceding number, decimal, ratio or sign. Written digit-first
+# (the lookbehind after it) so that the regex engine can skip quickly to the next digit.
+_FIRST_DIGIT = r"\d(?<!(?:[\w./%+#$=]|\d[-:])\d)"
+_NA = r"(?![\w/%]|[.,:-]\d|'s\b)"  # not glued to a following number
+
+_DAY = r"(?P<d>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<y>'\d{2}|\d{4}|\d{2})"
+
+EVENT_PHRASES = (
+    "s/p", "status post", "mi", "ami", "nstemi", "stemi", "cabg", "avr", "mvr", "tvr", "ptca", "pci", "cva", "tia",
+    "stroke", "stent", "stents", "stented", "cath", "dx", "dx'd", "diagnosed", "bypass", "repair", "replacement",
+    "redo", "arrest", "surgery", "ppm", "aicd", "turp", "thr", "tkr", "lobectomy", "colectomy", "mastectomy",
+    "nephrectomy", "amputation", "bka", "aka", "fx", "chf", "dvt", "pe", "lap chole", "appy", "chole", "ca",
+    "cancer", "transplant", "hx",
+)  # fmt: skip
+YEAR_CONTEXT_PHRASES = (
+    "in", "since", "from", "during", "year", "circa", "until", "till", "of", "by", "before", "after", "early",
+    "late", "mid", "summer", "winter", "spring", "fall", "autumn", "dx", "diagnosed", "born", "dob",
+)  # fmt: skip
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+HOLIDAY_NAMES = (
+    "christmas", "christmas eve", "xmas", "thanksgiving", "easter", "new year's day", "new years day",
+    "new year's eve", "new years eve", "halloween", "memorial day", "labor day", "independence day",
+    "fourth of july", "4th of july", "valentine's day", "valentines day", "hanukkah", "chanukah", "passover",
+    "yom kippur", "rosh hashanah", "ramadan", "mother's day", "father's day", "veterans day", "columbus day",
+    "presidents day", "presidents' day", "martin luther king day", "mlk day", "saint patrick's day",
+    "patrick's day", "good friday",
+)  # fmt: skip
+
+
+EVENT_WORDS = words(*EVENT_PHRASES)
+YEAR_CONTEXT = words(*YEAR_CONTEXT_PHRASES)
+WEEKDAYS = words(*WEEKDAY_NAMES)
+HOLIDAYS = words(*HOLIDAY_NAMES)
+MONTH_WORDS = tuple(sorted(_MONTH_NUMBER))
+SEASONS = ("spring", "summer", "fall", "autumn", "winter")
+
+
+@lru_cache(maxsize=1)
+def date_patterns() -> tuple[Pattern, ...]:
+    D = Label.DATE
+    return (
+        Pattern(
+            "date.numeric_mdy",
+            D,
+            r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})" + _NA,
+            0.95,
+            _numeric_mdy,
+        ),
+        Pattern(
+            "date.numeric_md", D, r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/-])(?P<b>\d{1,2})" + _NA, 0.8, _numeric_md
+        ),
+        Pattern(
+            "date.iso",
+            D,
+            r"(?P<y>" + _FIRST_DIGIT + r"\d{3})(?P<sep>[/.-])(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})" + _NA,
+            0.95,
+            _iso,
+        ),
+        Pattern(
+            "date.month_day_year",
+            D,
+            r"\b(?P<mon>" + MONTH + r")\.?[ \t]{0,2}" + _DAY + r"\b(?:,?[ \t]{0,2}" + _YEAR + r")?" + _NA,
+            0.9,
+            _written,
+            anchors=MONTH_WORDS,
+        ),
+        Pattern(
+            "date.day_month_year",
+            D,
+            r"(?P<d>"
+            + _FIRST_DIGIT
+            + r"\d?)(?:st|nd|rd|th)?"
+            + r"[ \t-]{0,2}(?:of[ \t]{1,2})?(?P<mon>"
+            + MONTH
+            + r")\b\.?(?:[,-]?[ \t]{0,2}"
+            + _YEAR
+            + r")?"
+            + _NA,
+            0.9,
+            _written,
+        ),
+        Pattern(
+            "date.month_year",
+            D,
+            r"\b(?P<mon>" + MONTH + r")\b\.?,?[ \t]{0,2}(?:of[ \t]{1,2})?(?P<y>'\d{2}|(?:19|20)\d{2})" + _NA,
+            0.9,
+            _written,
+            anchors=MONTH_WORDS,
+        ),
+        Pattern(
+            "date.year_in_context",
+            D,
+            # Searched from the year's digits (rarer than the context words); the validator checks the context.
+            r"(?P<y>(?:19|20)(?<![\w./%:+#$=-]\d\d)\d{2})" + _NA,
+            0.8,
+            _year_in_context,
+        ),
+        Pattern(
+            "date.event_year",
+            D,
+            r"\b"
+            + EVENT_WORDS
+            + r"(?:[ \t]{0,2}x[ \t]{0,2}\d)?[ \t,]{1,3}(?:in[ \t]{1,2})?(?:(?P<y>(?:19|20)\d{2}|\d{2}))"
+            + _NA,
+            0.6,
+            _event_year,
+            anchors=anchor_words(*EVENT_PHRASES),
+        ),
+        Pattern(
+            "date.apostrophe_year", D, r"(?<![\w'])'(?P<y>\d{2})(?!\w|[.,:/-]\d|[ \t]{0,2}%)", 0.85, _apostrophe_year
+        ),
+        Pattern(
+            "date.season_year",
+            D,
+            r"\b(?:spring|summer|fall|autumn|winter)[ \t]{1,3}(?:of[ \t]{1,2})?(?P<y>'\d{2}|(?:19|20)\d{2})" + _NA,
+            0.85,
+            _season_year,
+            anchors=SEASONS,
+        ),
+        Pattern(
+            "date.year_apostrophe_after",
+            D,
+            # "CVA 74'", "resection 62'": a two-digit year with the apostrophe after it.
+            r"(?P<y>" + _FIRST_DIGIT + r"\d)'(?![\w'])",
+            0.7,
+            _event_apostrophe_year,
+        ),
+        Pattern("date.decade", D, r"\b(?:19|20)\d0'?s\b", 0.8),
+        Pattern(
+            "date.ordinal_day",
+            D,
+            # "the 11th": searched from the digits (rarer than "the"); the validator checks "the" before it.
+            r"(?P<d>" + _FIRST_DIGIT + r"\d?(?:st|nd|rd|th))\b(?![ \t]{1,2}(?:time|dose|attempt|try|day"
+            r"|week|hour|bag|unit|liter|set|lumen|one|of[ \t]{1,2}(?:the|these|those)))(?!\.[ \t]{1,2}the\b)",
+            0.7,
+            _ordinal_day,
+        ),
+        Pattern("date.weekday", D, r"\b" + WEEKDAYS + r"(?:'?s)?\b", 0.4, anchors=WEEKDAY_NAMES),
+        Pattern("date.holiday", D, r"\b" + HOLIDAYS + r"\b", 0.5, anchors=anchor_words(*HOLIDAY_NAMES)),
+    )
+
+
+def date_detector() -> PatternDetector:
+    return PatternDetector("patterns.date", date_patterns())

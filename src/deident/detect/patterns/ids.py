@@ -1,0 +1,175 @@
+"""ID patterns: SSN; medical record, account, health-plan, licence, vehicle, device and generic numbers.
+
+Most IDs are found through a trigger ("MRN:", "acct #", "policy no") followed by an ID-shaped token;
+SSNs and VINs are also found by shape and confirmed with python-stdnum or the VIN check digit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import regex
+from stdnum.us import ssn as us_ssn
+
+from deident.core.labels import Label
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, unit_follows, words
+
+# An ID-shaped token: letters, digits and inner separators, with at least one digit (checked below).
+ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){2,24})"
+_GAP = r"[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number|id)?[ \t]{0,2}[:#=.]?[ \t]{0,2}(?:is[ \t]{1,2})?"
+
+TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
+    Label.MEDICALRECORD: (
+        "mrn", "mr#", "mr #", "mr no", "medical record", "medical record number", "med rec", "unit no", "unit number",
+        "hospital number", "hosp no", "chart", "chart number", "patient id", "pt id", "record number", "record no",
+    ),
+    Label.ACCOUNT: ("acct", "account", "acc#", "billing number", "billing account", "invoice"),
+    Label.HEALTHPLAN: (
+        "member id", "member", "policy", "insurance id", "insurance number", "subscriber id", "subscriber",
+        "group number", "medicare", "medicaid", "hicn", "mbi", "plan id", "beneficiary",
+    ),
+    Label.LICENSE: ("license", "licence", "lic", "driver's license", "drivers license", "dl", "dea", "npi",
+                         "certificate", "cert"),
+    Label.VEHICLE: ("license plate", "plate", "tag number", "vin", "vehicle id", "registration"),
+    Label.DEVICE: ("serial", "serial number", "s/n", "sn", "model number", "device id", "device serial",
+                        "lot number", "udi", "implant id"),
+    Label.IDNUM: (
+        "id", "identifier", "ref", "reference", "case", "claim", "confirmation", "accession", "specimen",
+        "requisition", "ticket", "order number", "control number", "tracking number", "file number",
+    ),
+}  # fmt: skip
+_VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
+_VIN_VALUES.update(dict(zip("JKLMN", range(1, 6), strict=True)))
+_VIN_VALUES.update({"P": 7, "R": 9, **dict(zip("STUVWXYZ", range(2, 10), strict=True))})
+_VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+_NOT_ID_BEFORE = r"(?:pager|beeper|page|pg|room|rm|bed|phone|cell|tel|fax|home|work)[ \t]{0,2}#?[ \t]{0,2}\Z"
+
+
+_QUANTITY = r"\d{1,12}-?(?:cc|u|ml|mg|mcg|g|kg|l|meq|mmol|units?|pm|am|p|a|hr|hrs|h|min|mins|s|x|td|bun|cr|mmhg|cm|mm)"
+
+
+def vin_check_digit_ok(vin: str) -> bool:
+    """The ISO 3779 / FMVSS 115 check digit (position 9) of a North American VIN."""
+    vin = vin.upper()
+    if len(vin) != 17 or any(c not in _VIN_VALUES for c in vin):
+        return False
+    total = sum(_VIN_VALUES[c] * w for c, w in zip(vin, _VIN_WEIGHTS, strict=True)) % 11
+    return vin[8] == ("X" if total == 10 else str(total))
+
+
+def _id_token(min_digits: int) -> Callable[[str, regex.Match[str]], list[Hit]]:
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        token = m["p"]
+        if sum(c.isdigit() for c in token) < min_digits or unit_follows(text, m.end("p")):
+            return []
+        if "." in token and rx(r"[\d.\-/]{1,40}").fullmatch(token):
+            return []  # a measurement after a section header ("ID: 95.8-97.2"), not an identifier
+        return [Hit(m.start("p"), m.end("p"))]
+
+    return check
+
+
+def _ssn(text: str, m: regex.Match[str]) -> list[Hit]:
+    digits = "".join(c for c in m["p"] if c.isdigit())
+    if us_ssn.is_valid(digits):
+        return [Hit(m.start("p"), m.end("p"), score=0.95)]
+    # Invalid areas (000, 666, 9xx) still look like SSNs in synthetic or mistyped notes; keep them weaker.
+    if digits[3:5] == "00" or digits[5:] == "0000":
+        return []
+    return [Hit(m.start("p"), m.end("p"), score=0.6, evidence=("ssn-invalid",))]
+
+
+def _with_capitals_before(text: str, m: regex.Match[str]) -> list[Hit]:
+    if rx(_QUANTITY).fullmatch(m[0]):
+        return []  # "1500CC", "1000U", "1145AM", "1940S": a quantity, time or decade
+    start = m.start()
+    while start > 0 and (
+        text[start - 1].isupper() or (text[start - 1] == "-" and text[start - 2 : start - 1].isupper())
+    ):
+        start -= 1
+    return [Hit(start, m.end())]
+
+
+def _vin(text: str, m: regex.Match[str]) -> list[Hit]:
+    # The match is the last four digits (a fast digit-first scan); the VIN is the 17 characters ending there.
+    start = m.end() - 17
+    return [Hit(start, m.end())] if vin_check_digit_ok(text[start : m.end()]) else []
+
+
+def _hash_number(text: str, m: regex.Match[str]) -> list[Hit]:
+    if rx(_NOT_ID_BEFORE).search(text, max(0, m.start() - 20), m.start() + 1) or unit_follows(text, m.end("p")):
+        return []
+    return [Hit(m.start("p"), m.end("p"))]
+
+
+def _long_number(text: str, m: regex.Match[str]) -> list[Hit]:
+    if unit_follows(text, m.end()) or rx(_NOT_ID_BEFORE).search(text, max(0, m.start() - 20), m.start()):
+        return []
+    return [Hit(m.start(), m.end())]
+
+
+@lru_cache(maxsize=1)
+def id_patterns() -> tuple[Pattern, ...]:
+    triggered = tuple(
+        Pattern(
+            f"id.trigger_{label.value.lower()}",
+            label,
+            r"\b" + words(*phrases) + r"(?![\w])" + _GAP + ID_TOKEN + r"(?![\w]|[-./][A-Za-z0-9])",
+            0.85 if label is not Label.IDNUM else 0.7,
+            _id_token(3 if label is not Label.IDNUM else 4),
+            group="p",
+            anchors=anchor_words(*phrases),
+        )
+        for label, phrases in TRIGGER_PHRASES.items()
+    )
+    return (
+        Pattern(
+            "id.ssn",
+            Label.SSN,
+            r"(?P<p>\d(?<![\w-]\d)(?:\d{2}-\d{2}-\d{4}|\d{2} \d{2} \d{4}))(?![\w]|-\d)",
+            0.9,
+            _ssn,
+        ),
+        Pattern(
+            "id.ssn_trigger",
+            Label.SSN,
+            r"\b(?:ssn|ss#|ss no|social security(?:[ \t]{1,2}(?:number|no|#))?)[ \t]{0,2}[:#]?[ \t]{0,2}"
+            r"(?P<p>\d{3}[ -]?\d{2}[ -]?\d{4})\b",
+            0.95,
+            None,
+            group="p",
+            anchors=("ssn", "ss#", "ss", "social"),
+        ),
+        *triggered,
+        Pattern("id.vin", Label.VEHICLE, r"\d{4}(?<=\b[A-HJ-NPR-Z0-9]{13}\d{4})\b", 0.9, _vin, ignore_case=False),
+        Pattern(
+            "id.hash_number",
+            Label.IDNUM,
+            r"#[ \t]{0,2}(?P<p>\d{5,15})(?![\w]|[.,]\d)",
+            0.6,
+            _hash_number,
+        ),
+        Pattern(
+            "id.letter_digit_shape",
+            Label.IDNUM,
+            # e.g. AB1234567, K-2034981, 4471-XJ: several digits mixed with capitals, not a unit or a lead.
+            # Searched from its first digit (a fast scan), the capitals before it are added by the validator.
+            r"\d(?:(?<=(?<![\w-])[A-Z]{1,4}-?\d)\d{4,14}|(?<![\w-]\d)\d{3,11}-?[A-Z]{1,4}\d{0,8})(?![\w]|-\w)",
+            0.5,
+            _with_capitals_before,
+            ignore_case=False,
+        ),
+        Pattern(
+            "id.long_number",
+            Label.IDNUM,
+            r"\d(?<![\w.,/-]\d)\d{6,13}(?![\w]|[.,/-]\d)",
+            0.45,
+            _long_number,
+            ignore_case=False,
+        ),
+    )
+
+
+def id_detector() -> PatternDetector:
+    return PatternDetector("patterns.id", id_patterns())

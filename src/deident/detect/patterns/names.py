@@ -1,0 +1,392 @@
+"""NAME patterns: names after honorific, role, family and contact triggers, and before role suffixes.
+
+Works in any case: ALL CAPS and all-lower-case notes are common, so the trigger decides that a name
+may follow and a word test (stop words, clinical words, word frequency, local capitalisation) decides
+how many of the following tokens are a name. The trigger itself is never part of the span.
+Labels follow the trigger: clinician triggers give DOCTOR, family triggers RELATIVE, Mr./Mrs./Ms. PATIENT.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from functools import lru_cache
+
+import regex
+from wordfreq import zipf_frequency
+
+from deident.core.labels import Label
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, words
+
+# One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
+TOKEN = r"[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z])?\.?"
+CHAIN = TOKEN + r"(?:[ \t]{1,2}" + TOKEN + r"){0,2}"
+# Up to five chains joined by commas or "and": "Sons Smokey, Morris and Roger".
+NAME_LIST = CHAIN + r"(?:(?:[ \t]{0,2},[ \t]{0,2}(?:and[ \t]{1,2})?|[ \t]{1,2}(?:and|&)[ \t]{1,2})" + CHAIN + r"){0,4}"
+
+DOCTOR_TITLES_WORDS = ("dr", "drs", "doctor", "dr's", "rabbi", "reverend", "rev", "pastor", "chaplain")
+DOCTOR_ROLES_WORDS = (
+    "np", "rn", "md", "rrt", "cns", "crnp", "attending", "resident", "fellow", "intern", "pcp",
+    "cardiologist", "surgeon", "nurse", "nurse practitioner", "social worker", "sw", "case manager", "case mgr",
+    "cm", "chaplain", "physician", "ho", "house officer", "house staff", "pharmacist", "therapist",
+    "nutritionist", "dietitian", "caseworker", "np's", "rn's", "md's",
+)  # fmt: skip
+ROLE_SUFFIXES_WORDS = (
+    "rn", "r.n.", "r.n", "md", "m.d.", "m.d", "np", "pa-c", "rrt", "crnp", "cnp", "lpn", "msw", "licsw", "lcsw", "phd",
+    "ph.d.", "pharmd", "cns", "sw", "rpt", "slp", "d.o.",
+)  # fmt: skip
+PATIENT_TITLES_WORDS = ("mr", "mrs", "miss", "mister", "mssr")
+FAMILY_WORDS = (
+    "wife", "husband", "spouse", "daughter", "daughters", "son", "sons", "dtr", "dau", "mother", "mom", "father",
+    "dad", "sister", "sisters", "sis", "brother", "brothers", "bro", "aunt", "uncle", "niece", "nephew", "cousin",
+    "grandson", "granddaughter", "grandaughter", "grandmother", "grandfather", "grandma", "grandpa", "girlfriend",
+    "boyfriend", "fiance", "fiancee", "partner", "friend", "neighbor", "neighbour", "stepdaughter", "stepson",
+    "step daughter", "step son", "son-in-law", "daughter-in-law", "sister-in-law", "brother-in-law", "hcp", "proxy",
+    "health care proxy", "poa", "guardian", "companion", "significant other", "s.o.", "children", "child",
+)  # fmt: skip
+CONTACT_VERBS_FAMILY_WORDS = (
+    "spoke with", "spoke to", "talked with", "talked to", "called", "phoned", "reach", "reached", "met with",
+    "visited by", "accompanied by", "update given to", "updated", "call from", "phone call from", "called by",
+    "named", "consult with", "work with", "meet", "meet with", "contacts", "contact", "ask for",
+)  # fmt: skip
+# Words after a clinician's name in nursing notes: "E. Welsh aware", "Dr. X notified".
+AWARE_WORDS = ("aware", "notified", "paged", "informed", "made aware", "in to see", "into see", "at bedside")
+CONTACT_VERBS_CLINICIAN_WORDS = (
+    "per", "paged", "notified", "informed", "seen by", "discussed with", "evaluated by", "examined by",
+    "covering", "placed by", "consulted",
+)  # fmt: skip
+
+DOCTOR_TITLES = words(*DOCTOR_TITLES_WORDS)
+DOCTOR_ROLES = words(*DOCTOR_ROLES_WORDS)
+ROLE_SUFFIXES = words(*ROLE_SUFFIXES_WORDS) + r"(?!['\w])"
+PATIENT_TITLES = words(*PATIENT_TITLES_WORDS)
+FAMILY = words(*FAMILY_WORDS)
+CONTACT_VERBS_FAMILY = words(*CONTACT_VERBS_FAMILY_WORDS)
+CONTACT_VERBS_CLINICIAN = words(*CONTACT_VERBS_CLINICIAN_WORDS)
+
+# Words that end a name (function words, pronouns, clinical and note vocabulary, other triggers).
+STOP_WORDS = frozenset(
+    """
+    a an the and or but nor of in on at to for from by with without w into onto via per as is was were are be been
+    being am pm has had have having do does did done will would shall should can could may might must not no yes
+    this that these those there here he she it they them him her his hers its their we us our you your i me my
+    who whom whose which what when where why how all any some each both either neither other another such same
+    aware notified informed called calling call paged page updated update made said says stated states reports
+    reported feels felt ordered order orders wants wanted agrees agreed aware. re regarding about concerning also
+    just still now then today tonight tomorrow yesterday morning evening night noon afternoon shift overnight
+    visit visited visiting visits present came come comes in out up down over off back away again later soon
+    team service services resident residents fellow attending intern interns staff md mds rn rns np nps pa dr drs
+    doctor doctors nurse nurses pt pts patient patients family families fam wife husband son sons daughter
+    daughters dtr mother father sister brother friend friends mr mrs ms miss proxy hcp poa
+    unit icu ccu micu sicu csru ctic nicu er ed or pacu floor rehab hospital home vna nsg nursing
+    note notes notified. protocol protocols policy record records chart report plan plans consult consults
+    aware, with, bedside phone telephone tel cell pager beeper number office work
+    surgery surgical medicine medical cardiology cardiac renal neuro neurology pulm pulmonary gi id ortho
+    psych psychiatry heme onc oncology ep cath ir radiology anesthesia ent urology vascular thoracic derm
+    consult consulted consulting covering primary on-call oncall sats sat sxn vt prn riss ssi ngt ogt carevue
+    flowsheet flow sheet meds med labs lab order orders request requests ho hos fx pej ptt cxr cvp wnl sx team
+    protocal rectal trach tube bag line inlaw in-law grandchildren kids resp tol eval hct htn crackles surg csurg
+    coli diff aureus fib flutter wrist arm leg hand foot side eye ear
+    ct derm skin flushes discussed visited present presnt newly graduated ofm tachycardia aphasia sedate thurs
+    reintubation madeno con't
+    re: ok okay yes pt's family's
+    """.split()
+)
+NAME_LOCALES = ("en_US", "en_GB", "en_IE", "en_IN", "de_DE", "es_ES", "fr_FR", "it_IT", "pl_PL", "pt_BR", "nl_NL")
+_UPPER = bytes(range(65, 91))
+_LOWER = bytes(range(97, 123))
+NON_NAMES = STOP_WORDS | {w.split()[0] for w in FAMILY_WORDS + DOCTOR_ROLES_WORDS + DOCTOR_TITLES_WORDS}
+TITLE_WORDS = frozenset("dr drs doctor mr mrs ms miss".split())
+
+
+def _case_mode(text: str, start: int) -> str:
+    """'upper', 'lower' or 'mixed' for the text around ``start`` (notes switch case between sections)."""
+    window = text[max(0, start - 160) : start + 160]
+    ascii_bytes = window.encode("ascii", "ignore")
+    upper = len(ascii_bytes) - len(ascii_bytes.translate(None, _UPPER))
+    lower = len(ascii_bytes) - len(ascii_bytes.translate(None, _LOWER))
+    if upper + lower == 0:
+        return "mixed"
+    if upper > 3 * lower:
+        return "upper"
+    if upper * 40 < lower:
+        return "lower"
+    return "mixed"
+
+
+@lru_cache(maxsize=65536)
+def _zipf(word: str) -> float:
+    return zipf_frequency(word, "en")
+
+
+@lru_cache(maxsize=1)
+def known_names() -> frozenset[str]:
+    """Lower-cased first and last names from faker's person providers (several Latin-script locales)."""
+    names: set[str] = set()
+    for locale in NAME_LOCALES:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        for attribute in ("first_names", "first_names_male", "first_names_female", "last_names"):
+            names.update(n.lower() for n in getattr(provider, attribute, ()))
+    return frozenset(names)
+
+
+def is_name_word(token: str, mode: str, strong: bool) -> bool:
+    """Whether ``token`` can be (part of) a person's name here.
+
+    ``strong`` is true after a trigger that almost always precedes a name (Dr., Mr., wife); after a weak
+    one (per, RN, called) the word must be a known name or a rare word. In mixed-case text a capital
+    letter is evidence too; in ALL CAPS and all-lower-case text only the word itself is.
+    """
+    word = token.rstrip(".")
+    if word.lower().endswith("'s"):
+        word = word[:-2]
+    lower = word.lower()
+    if not lower or lower in NON_NAMES:
+        return False
+    if len(lower) == 1:
+        return True  # an initial
+    known = lower in known_names()
+    zipf = _zipf(lower)
+    if mode == "mixed" and word[0].isupper():
+        if word.isupper() and len(word) <= 4 and not known:
+            return False  # an abbreviation in mixed-case text (ICU, CXR, BP)
+        return (known or zipf < 5.6) if strong else ((known and zipf < 5.6) or zipf < 3.5)
+    if mode == "mixed":  # a lower-case word among capitalised ones is rarely a name
+        return strong and ((known and zipf < 4.5) or zipf < 2.5)
+    if strong:
+        return (known and zipf < 5.6) or zipf < 4.5
+    return (known and zipf < 5.0) or zipf < 3.0
+
+
+def _ends_sentence(piece: str) -> bool:
+    return piece.endswith(".") and len(piece.rstrip(".")) > 1
+
+
+_TOKEN_RE = TOKEN + r"|,|&|\band\b"
+
+
+def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str, regex.Match[str]], list[Hit]]:
+    """Validator: split the captured name list into name spans, stopping at the first non-name word."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        start = m.start(group)
+        mode = _case_mode(text, start)
+        hits: list[Hit] = []
+        current: list[tuple[int, int]] = []
+        pending_initial = False
+        for tok in rx(_TOKEN_RE).finditer(m[group]):
+            piece = tok[0]
+            s, e = start + tok.start(), start + tok.end()
+            if piece in {",", "&"} or piece.lower() == "and":
+                if current:
+                    hits.append(_close(text, current, label))
+                current = []
+                continue
+            # After "and" or a comma only a clearly name-like word continues the list.
+            if not is_name_word(piece, mode, strong and not (hits or (current == [] and tok.start() > 0))):
+                break
+            current.append((s, e))
+            pending_initial = len(piece.rstrip(".")) == 1
+            if _ends_sentence(piece):
+                break  # "per Carevue. Lung sounds": a full stop ends the name
+        if current and not (pending_initial and len(current) == 1 and not hits):
+            hits.append(_close(text, current, label))
+        return hits
+
+    return check
+
+
+def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "J. Yi", "Z. MILLER": an initial then a name word. L. and R. are left and right."""
+    initial = text[m.start() - 1]
+    if initial.lower() in {"l", "r"}:
+        return []
+    surname = m["s"].lower()
+    # No trigger here, so the word itself must be name-like whatever the case: a known name or a rare word.
+    if surname in NON_NAMES or not (surname in known_names() or _zipf(surname) < 3.5):
+        return []
+    if _case_mode(text, m.start()) == "mixed" and not m["s"][0].isupper():
+        return []
+    return [_close(text, [(m.start() - 1, m.end("s"))], Label.DOCTOR)]
+
+
+def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A name alone on the last line of a note ("Mary Rueping", "SUSAN"): its author, a clinician."""
+    if text[m.end() :].strip():
+        return []
+    words = m["n"].split()
+    mode = _case_mode(text, m.start("n"))
+    if words[0].lower().rstrip(".") not in known_names() or not all(is_name_word(w, mode, False) for w in words[1:]):
+        return []
+    if len(words) == 1 and not is_name_word(words[0], mode, False):
+        return []
+    return [_close(text, [(m.start("n"), m.end("n"))], Label.DOCTOR)]
+
+
+def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "Ms" without a full stop, or "MS" among lower-case words, is usually mental status or morphine."""
+    if m[0][:2] == "MS" and _case_mode(text, m.start()) == "mixed":
+        return []
+    return [h for h in _names(Label.PATIENT, strong=False)(text, m) if text[h.start : h.end].lower() in known_names()]
+
+
+def _names_before(
+    label: Label | None, strong: bool, glue: str, min_words_without_comma: int = 1
+) -> Callable[[str, regex.Match[str]], list[Hit]]:
+    """Validator for names that precede their trigger ("Jean Hudson, RN", "Hank Smith (son)").
+
+    The match is the trigger; the name is found by a reverse regex search that ends where the trigger
+    starts (``glue`` is what may stand between them), then name words are kept from the right.
+    """
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        offset = max(0, m.start() - 90)
+        found = rx(r"(?r)(?<![\w'])(?P<n>" + CHAIN + ")" + glue + r"\Z").search(text, offset, m.start())
+        if found is None:
+            return []
+        start = found.start("n")
+        mode = _case_mode(text, start)
+        toks = [(start + t.start(), start + t.end(), t[0]) for t in rx(TOKEN).finditer(found["n"])]
+        if toks and _ends_sentence(toks[-1][2]):
+            return []  # "... secretions. MD aware": the trigger starts a new sentence
+        kept: list[tuple[int, int]] = []
+        for i in range(len(toks) - 1, -1, -1):
+            s, e, piece = toks[i]
+            # A word right before an accepted name word ("Hank Przybylo") or right after an initial
+            # ("E. Welsh") is judged as after a strong trigger: the shape itself is evidence.
+            initial_before = i > 0 and len(toks[i - 1][2].rstrip(".")) == 1 and toks[i - 1][2].endswith(".")
+            shaped = strong or bool(kept) or initial_before
+            if piece.lower().rstrip(".") in TITLE_WORDS or not is_name_word(piece, mode, shaped):
+                break
+            if kept and _ends_sentence(piece):
+                break
+            kept.insert(0, (s, e))
+        if not kept or all(len(text[s:e].rstrip(".")) == 1 for s, e in kept):
+            return []
+        if len(kept) < min_words_without_comma and "," not in text[kept[-1][1] : m.start()]:
+            return []  # "FEBRILE NP JEN": a lone word before "NP" is rarely a name unless set off by a comma
+        return [_close(text, kept, label)]
+
+    return check
+
+
+def _close(text: str, tokens: list[tuple[int, int]], label: Label | None) -> Hit:
+    start, end = tokens[0][0], tokens[-1][1]
+    piece = text[start:end]
+    if piece.lower().endswith("'s"):
+        end -= 2  # possessive: "Dr. Smith's order"
+    elif piece.endswith(".") and len(text[tokens[-1][0] : tokens[-1][1]]) > 2:
+        end -= 1  # a sentence full stop, not an initial's
+    return Hit(start, end, label)
+
+
+_GAP = r"[ \t]{0,2}[,:\-]?[ \t]{0,2}"
+
+
+@lru_cache(maxsize=1)
+def name_patterns() -> tuple[Pattern, ...]:
+    after = r"(?P<n>" + NAME_LIST + ")"
+    return (
+        Pattern(
+            "name.doctor_title",
+            Label.DOCTOR,
+            r"\b" + DOCTOR_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})" + after,
+            0.9,
+            _names(Label.DOCTOR, strong=True),
+            anchors=anchor_words(*DOCTOR_TITLES_WORDS),
+        ),
+        Pattern(
+            "name.clinician_role",
+            Label.DOCTOR,
+            r"\b" + DOCTOR_ROLES + r"\b" + _GAP + after,
+            0.7,
+            _names(Label.DOCTOR, strong=False),
+            anchors=anchor_words(*DOCTOR_ROLES_WORDS),
+        ),
+        Pattern(
+            "name.role_suffix",
+            Label.DOCTOR,
+            r"\b" + ROLE_SUFFIXES + r"(?![\w])",
+            0.7,
+            _names_before(Label.DOCTOR, False, r"[ \t]{0,2},?[ \t]{0,2}", min_words_without_comma=2),
+            anchors=anchor_words(*ROLE_SUFFIXES_WORDS),
+        ),
+        Pattern(
+            "name.initial_surname",
+            Label.DOCTOR,
+            # Searched from the full stop (a literal scan); the initial before it is checked by lookbehind.
+            r"\.(?<=(?<![\w.'/&+^-])(?<!\n[ \t]{0,8})[A-Za-z]\.)[ \t]{1,2}"
+            r"(?P<s>[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z]))(?![\w'.]|\.\w)",
+            0.5,
+            _initial_surname,
+        ),
+        Pattern(
+            "name.signature",
+            Label.DOCTOR,
+            r"\n[ \t]{0,8}(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24}){0,2})[ \t,]{0,4}"
+            r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
+            0.5,
+            _signature,
+        ),
+        Pattern(
+            "name.aware_after",
+            Label.DOCTOR,
+            r"\b" + words(*AWARE_WORDS) + r"\b",
+            0.5,
+            _names_before(Label.DOCTOR, False, r"[ \t]{1,2}(?:(?:is|was|made|also)[ \t]{1,2})?"),
+            anchors=anchor_words(*AWARE_WORDS),
+        ),
+        Pattern(
+            "name.patient_title",
+            Label.PATIENT,
+            r"\b" + PATIENT_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?P<n>" + CHAIN + ")",
+            0.9,
+            _names(Label.PATIENT, strong=True),
+            anchors=anchor_words(*PATIENT_TITLES_WORDS),
+        ),
+        Pattern(
+            # "Ms" without a full stop is also "MS" (mental status, multiple sclerosis, morphine sulfate).
+            "name.patient_title_ms",
+            Label.PATIENT,
+            r"\bms\.?[ \t]{1,2}(?P<n>" + CHAIN + ")",
+            0.7,
+            _ms_title,
+            anchors=("ms",),
+        ),
+        Pattern(
+            "name.family",
+            Label.RELATIVE,
+            r"\b" + FAMILY + r"\b" + _GAP + r"(?:(?:is|named|name)[ \t]{1,2})?" + after,
+            0.75,
+            _names(Label.RELATIVE, strong=True),
+            anchors=anchor_words(*FAMILY_WORDS),
+        ),
+        Pattern(
+            "name.family_after",
+            Label.RELATIVE,
+            r"\b" + FAMILY + r"\b",
+            0.6,
+            _names_before(Label.RELATIVE, False, r"[ \t]{0,2}[(\-,][ \t]{0,2}(?:pt'?s[ \t]{1,2})?"),
+            anchors=anchor_words(*FAMILY_WORDS),
+        ),
+        Pattern(
+            "name.contact_family",
+            Label.RELATIVE,
+            r"\b" + CONTACT_VERBS_FAMILY + r"[ \t]{1,2}" + after,
+            0.5,
+            _names(Label.RELATIVE, strong=False),
+            anchors=anchor_words(*CONTACT_VERBS_FAMILY_WORDS),
+        ),
+        Pattern(
+            "name.contact_clinician",
+            Label.DOCTOR,
+            r"\b" + CONTACT_VERBS_CLINICIAN + r"[ \t]{1,2}" + after,
+            0.5,
+            _names(Label.DOCTOR, strong=False),
+            anchors=anchor_words(*CONTACT_VERBS_CLINICIAN_WORDS),
+        ),
+    )
+
+
+def name_detector() -> PatternDetector:
+    return PatternDetector("patterns.name", name_patterns())

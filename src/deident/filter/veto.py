@@ -1,0 +1,148 @@
+"""Negative evidence: veto name-like and place-like candidates that are clinical words.
+
+Drug names (drug-named-entity-recognition), eponymous diseases, signs and devices (Parkinson, Foley,
+Swan-Ganz, Bell's palsy), units and clinical abbreviations (MAE, PERRLA, NPO) stay in the text.
+Only NAME and place-like LOCATION candidates are vetoed: structured matches (DATE, CONTACT, ID, AGE,
+ZIP, STREET, ROOM) never are, and neither is a candidate right after a strong name trigger
+("Dr. Foley"). Each veto is explainable by a :class:`VetoRecord` (PHI-free: offsets and reasons).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from deident.core.document import Document
+from deident.core.labels import Category, Label
+from deident.core.registry import Registry
+from deident.core.span import Span, sort_spans
+from deident.detect.lexicon.data import load_drug_names as drug_names
+from deident.detect.lexicon.data import load_veto_terms
+from deident.detect.lexicon.matcher import LexiconMatcher, normalise, normalise_document
+
+VETOABLE_LABELS: frozenset[Label] = frozenset(
+    {
+        Label.PATIENT,
+        Label.DOCTOR,
+        Label.RELATIVE,
+        Label.USERNAME,
+        Label.CITY,
+        Label.STATE,
+        Label.COUNTRY,
+        Label.HOSPITAL,
+        Label.ORGANIZATION,
+        Label.DEPARTMENT,
+        Label.LOCATION_OTHER,
+    }
+)
+# A candidate right after one of these keeps its name reading ("Dr. Foley", "Mrs. Parkinson").
+STRONG_NAME_TRIGGERS: frozenset[str] = frozenset(
+    "dr drs doctor mr mrs ms miss mister prof professor wife husband daughter son mother father sister brother".split()
+)
+_TRIGGER_EVIDENCE = regex.compile(r"^(?:trigger|name_trigger|honorific|title)\b", regex.I)
+_WORD = regex.compile(r"[\p{L}\p{N}]+")
+
+
+@dataclass(frozen=True, slots=True)
+class VetoRecord:
+    """Why a candidate was dropped: the span (offsets, label, source) and PHI-free reasons."""
+
+    span: Span
+    reasons: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def _veto_phrases() -> dict[str, str]:
+    """Multi-word veto terms ("bell's palsy", "swan ganz"), normalised -> kind."""
+    out: dict[str, str] = {}
+    for term, kind in load_veto_terms().items():
+        key = " ".join(normalise(term).split())
+        if " " in key:
+            out.setdefault(key, kind)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _veto_phrase_matcher() -> LexiconMatcher:
+    return LexiconMatcher({"veto": _veto_phrases()})
+
+
+def veto_reasons(document: Document, span: Span, phrases: list[tuple[int, int, str]] | None = None) -> tuple[str, ...]:
+    """Reasons to veto ``span`` (empty when it stays). ``phrases`` are multi-word veto term hits."""
+    if span.label not in VETOABLE_LABELS or span.category not in (Category.NAME, Category.LOCATION):
+        return ()
+    text = document.text
+    if _has_strong_trigger(text, span):
+        return ()
+    surface = text[span.start : span.end]
+    key = " ".join(normalise(surface).split())
+    terms = load_veto_terms()
+    reasons: list[str] = []
+    for candidate in {key, key.removesuffix(" s"), surface.lower().strip()}:
+        if candidate in terms:
+            reasons.append(f"veto:{terms[candidate]}")
+            break
+    if not reasons and (key in drug_names() or surface.lower() in drug_names()):
+        reasons.append("veto:drug")
+    if not reasons and phrases:
+        for start, end, kind in phrases:
+            if start <= span.start and span.end <= end:
+                reasons.append(f"veto:{kind}_phrase")
+                break
+    if not reasons:
+        words = key.split()
+        if len(words) > 1 and all(w in terms or w in drug_names() for w in words):
+            reasons.append("veto:all_words_clinical")
+    return tuple(reasons)
+
+
+def _has_strong_trigger(text: str, span: Span) -> bool:
+    if any(_TRIGGER_EVIDENCE.match(note) for note in span.evidence) and any(
+        note.split(":", 1)[-1].lower() in STRONG_NAME_TRIGGERS for note in span.evidence
+    ):
+        return True
+    line_start = text.rfind("\n", 0, span.start) + 1
+    before = _WORD.findall(text[max(line_start, span.start - 20) : span.start])
+    return bool(before) and before[-1].lower() in STRONG_NAME_TRIGGERS
+
+
+def _phrase_hits(text: str) -> list[tuple[int, int, str]]:
+    phrases = _veto_phrases()
+    normalised = normalise_document(text)
+    return [
+        (m.start, m.end, phrases.get(" ".join(normalised[m.start : m.end].split()), "clinical"))
+        for m in _veto_phrase_matcher().find_all(text, normalised)
+    ]
+
+
+@dataclass(frozen=True)
+class VetoStage:
+    """Stage ``(document, spans) -> spans`` dropping vetoed name-like and place-like candidates."""
+
+    name: str = "filter.veto"
+
+    def explain(self, document: Document, spans: tuple[Span, ...]) -> tuple[VetoRecord, ...]:
+        """The vetoes this stage would apply, with reasons."""
+        phrases = _phrase_hits(document.text) if any(s.label in VETOABLE_LABELS for s in spans) else []
+        records = []
+        for span in spans:
+            reasons = veto_reasons(document, span, phrases)
+            if reasons:
+                records.append(VetoRecord(span, reasons))
+        return tuple(records)
+
+    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        vetoed = {id(r.span) for r in self.explain(document, spans)}
+        return sort_spans(s for s in spans if id(s) not in vetoed)
+
+
+def veto_stage() -> VetoStage:
+    """The negative-evidence stage of the rules pipeline."""
+    return VetoStage()
+
+
+def register(registry: Registry) -> None:
+    """Add the veto stage to a registry under a versioned name."""
+    registry.add("filter.veto.v1", veto_stage)

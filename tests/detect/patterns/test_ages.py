@@ -1,0 +1,55 @@
+"""AGE pattern table (i2b2 2014 style: the number only), the age>89 evidence, and negatives."""
+
+from __future__ import annotations
+
+import pytest
+
+from deident.core.document import Document
+from deident.core.labels import Label
+from deident.detect.patterns import age_detector
+
+from .helpers import Case, check_negative, check_positive, params
+
+A = Label.AGE
+
+POSITIVES: list[Case] = [
+    ("58 year old man admitted", "58", A),
+    ("a 58-year-old woman", "58", A),
+    ("57yo M with CHF", "57", A),
+    ("74 y/o male s/p VF arrest", "74", A),
+    ("72 y.o. female", "72", A),
+    ("98y male from rehab", "98", A),
+    ("aged 82, lives alone", "82", A),
+    ("age: 92 per family", "92", A),
+    ("he is 67 years of age", "67", A),
+    ("a man in his 80s with", "80s", A),
+    ("woman in her late 90's", "90's", A),
+    ("\n98 s/p left hip fx", "98", A),
+    ("\n98 yo gentleman admitted", "98", A),
+]
+NEGATIVES: list[Case] = [
+    ("temp 98.6 F orally", None, None),
+    ("sats 98% on 2L", None, None),
+    ("BP 98/40 after lasix", None, None),
+    ("x 3 days of antibiotics", None, None),
+    ("give 5 mg x1", None, None),
+]
+CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
+    (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES + CASE_VARIANTS))
+def test_finds_ages(text: str, expected: str, label: Label) -> None:
+    check_positive(age_detector(), text, expected, label)
+
+
+@pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES))
+def test_ignores_other_numbers(text: str, forbidden: str | None, label: Label | None) -> None:
+    check_negative(age_detector(), text, forbidden, label)
+
+
+@pytest.mark.parametrize(("text", "over_89"), [("93 yo woman", True), ("89 yo woman", False), ("aged 104", True)])
+def test_flags_ages_over_89(text: str, over_89: bool) -> None:
+    (span,) = age_detector().detect(Document("t", text))
+    assert ("age>89" in span.evidence) is over_89

@@ -1,0 +1,88 @@
+"""DATE pattern table: positives (numeric, written, years in context, holidays) and clinical negatives."""
+
+from __future__ import annotations
+
+import pytest
+
+from deident.core.labels import Label
+from deident.detect.patterns import date_detector
+
+from .helpers import Case, check_negative, check_positive, params
+
+D = Label.DATE
+
+POSITIVES: list[Case] = [
+    ("Cath 3/15 revealed EF 50%", "3/15", D),
+    ("seen on 7/22/05 in clinic", "7/22/05", D),
+    ("admitted 07-22-2005 to MICU", "07-22-2005", D),
+    ("scan 2005-07-22 showed", "2005-07-22", D),
+    ("dated 22.07.2005 per outside", "22.07.2005", D),
+    ("returned to OR on 7-8 for coiling", "7-8", D),
+    ("s/p bil mastectomies 11/92, transferred", "11/92", D),
+    ("HX:8/30 decreased mental status", "8/30", D),
+    ("seen July 22nd by ortho", "July 22nd", D),
+    ("seen on 22 Jul 2005", "22 Jul 2005", D),
+    ("last admission Jul '05 for CHF", "Jul '05", D),
+    ("on the 2nd of April she fell", "2nd of April", D),
+    ("follow up Apr. 2nd", "Apr. 2nd", D),
+    ("note 2 nov, 96 nights", "2 nov, 96", D),
+    ("diagnosed in 1992 with DM", "1992", D),
+    ("PMH: CAD, CABG '92, all grafts occluded", "92", D),
+    ("pmh: MI 92 and CHF", "92", D),
+    ("s/p CABG 95 (lima to lad)", "95", D),
+    ("PMH CVA 74'. cholecystectomy", "74", D),
+    ("HX OF POSSIBLE MI IN 1980S AFTER", "1980S", D),
+    ("cultures drawn on the 11th were negative", "11th", D),
+    ("home for Christmas with family", "Christmas", D),
+    ("TEE to be done on Monday.", "Monday", D),
+    ("fell in summer 2004 at home", "summer 2004", D),
+    ("CATH ON 10/4 SHOWED EF<20%", "10/4", D),
+    ("cath on 3/15 showed", "3/15", D),
+    ("ceftaz rec'd 8/2 - 8/10. currently", "8/10", D),
+]
+NEGATIVES: list[Case] = [
+    ("give 1/2 amp of D50", None, None),
+    ("UO 2-3 L per day", None, None),
+    ("CVP 15-4 overnight", None, None),
+    ("percocet 5/10 mg po q4h", None, None),
+    ("BP 120/80 HR 90", None, None),
+    ("vent 40%/5/5 overnight", None, None),
+    ("ABG 7.35/40/80 on these settings", None, None),
+    ("changed to PSV of 10/5, 60%, VT 360", None, None),
+    ("SIMV/PS, 500X10, 40%, & 5/8. ABG ok", None, None),
+    ("pt c/o CP, 5/10, ECG done", None, None),
+    ("strength 4/5 in all extremities", None, None),
+    ("impossible 13/45 and 2/30 values", None, None),
+    ("report given at 1900 to oncoming RN", None, None),
+    ("since 1930 pt has been calm", None, None),
+    ("today and tomorrow and yesterday", None, None),
+    ("K 3.9, Mg 2.0, 3/4 of the dose given", None, None),
+]
+ALL_CAPS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES]
+LOWER = [(t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES]
+NEGATIVE_CASE_VARIANTS = [(t.upper(), e, lab) for t, e, lab in NEGATIVES] + [
+    (t.lower(), e, lab) for t, e, lab in NEGATIVES
+]
+
+KNOWN_FAILURES = frozenset(
+    {
+        # A bare year after "since" is also a clock time (20:06); kept out to protect "since 2000" (8 pm).
+        ("chest ache since 2006 but it", "2006"),
+        # Years written before the procedure ("09 PTCA to LCX") need a history-section model.
+        ("NIDDM. 09 PTCA to LCX", "09"),
+    }
+)
+HARD: list[Case] = [
+    ("chest ache since 2006 but it", "2006", D),
+    ("NIDDM. 09 PTCA to LCX", "09", D),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES + ALL_CAPS + LOWER + HARD, KNOWN_FAILURES))
+def test_finds_dates(text: str, expected: str, label: Label) -> None:
+    check_positive(date_detector(), text, expected, label)
+
+
+@pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES + NEGATIVE_CASE_VARIANTS))
+def test_ignores_clinical_numbers(text: str, forbidden: str | None, label: Label | None) -> None:
+    check_negative(date_detector(), text, forbidden, label)

@@ -1,0 +1,58 @@
+"""ID pattern table: SSN, triggered record/account/plan/licence/vehicle/device numbers, shapes; negatives."""
+
+from __future__ import annotations
+
+import pytest
+
+from deident.core.labels import Label
+from deident.detect.patterns import id_detector
+from deident.detect.patterns.ids import vin_check_digit_ok
+
+from .helpers import Case, check_negative, check_positive, params
+
+POSITIVES: list[Case] = [
+    ("SSN 123-45-6789 on file", "123-45-6789", Label.SSN),
+    ("social security number: 123456789.", "123456789", Label.SSN),
+    ("MRN: 1234567 confirmed", "1234567", Label.MEDICALRECORD),
+    ("medical record # A-2034981", "A-2034981", Label.MEDICALRECORD),
+    ("acct # AB-12345 billed", "AB-12345", Label.ACCOUNT),
+    ("Policy no. XJ12345 (BCBS)", "XJ12345", Label.HEALTHPLAN),
+    ("medicaid id 99887766A", "99887766A", Label.HEALTHPLAN),
+    ("driver's license S1234567 seen", "S1234567", Label.LICENSE),
+    ("plate 7ABC123 towed", "7ABC123", Label.VEHICLE),
+    ("car vin 1M8GDM9AXKP042788 registered", "1M8GDM9AXKP042788", Label.VEHICLE),
+    ("pacemaker serial # PZK123456 interrogated", "PZK123456", Label.DEVICE),
+    ("should arrive this morning (ref # 8336652).", "8336652", Label.IDNUM),
+    ("claim number 55-66-7788-9 pending", "55-66-7788-9", Label.IDNUM),
+    ("requisition K2034981 sent", "K2034981", Label.IDNUM),
+]
+NEGATIVES: list[Case] = [
+    ("HEPARIN INCREASED TO 1000U/HR, NEG BY 1500CC", None, None),
+    ("EXTUBATED AT 1145AM WITH STABLE ABG", None, None),
+    ("ID=95.8-97.2 WARMING BLANKET ON", None, None),
+    ("pager #54321 for questions", None, None),
+    ("room #402 and bed 3", None, None),
+    ("L4-5 disc, C5-6, T12 fracture", None, None),
+    ("FiO2 40%, PO2 88, SpO2 97", None, None),
+    ("case manager aware", None, None),
+    ("id consult following", None, None),
+    ("SSN unknown; 000-00-0000 placeholder", None, None),
+]
+CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is not Label.VEHICLE] + [
+    (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if not any(c.isalpha() for c in e or "")
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES + CASE_VARIANTS))
+def test_finds_ids(text: str, expected: str, label: Label) -> None:
+    check_positive(id_detector(), text, expected, label)
+
+
+@pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES))
+def test_ignores_non_ids(text: str, forbidden: str | None, label: Label | None) -> None:
+    check_negative(id_detector(), text, forbidden, label)
+
+
+@pytest.mark.parametrize(("vin", "ok"), [("1M8GDM9AXKP042788", True), ("1M8GDM9AYKP042788", False), ("SHORT", False)])
+def test_vin_check_digit(vin: str, ok: bool) -> None:
+    assert vin_check_digit_ok(vin) is ok

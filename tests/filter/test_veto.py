@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import pytest
+
+from deident.core.document import Document
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.filter.veto import VetoStage, veto_stage
+
+
+def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) -> Span:
+    start = text.index(word)
+    return Span(start, start + len(word), label, source="test", score=0.5, evidence=evidence)
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "label", "reason"),
+    [
+        ("started levophed gtt", "levophed", Label.PATIENT, "veto:drug"),
+        ("METOPROLOL 5 MG IV", "METOPROLOL", Label.PATIENT, "veto:drug"),  # from drug-named-entity-recognition
+        ("Foley draining well", "Foley", Label.PATIENT, "veto:device"),
+        ("hx Parkinson's disease", "Parkinson", Label.PATIENT, "veto:eponym"),
+        ("HX OF HODGKIN LYMPHOMA", "HODGKIN", Label.DOCTOR, "veto:eponym"),
+        ("new Bell's palsy", "Bell", Label.PATIENT, "veto:eponym_phrase"),
+        ("Swan-Ganz in place", "Swan-Ganz", Label.DOCTOR, "veto:device"),
+        ("sjögren syndrome", "sjögren", Label.PATIENT, "veto:eponym"),
+        ("neuro: MAE, PERRLA", "PERRLA", Label.PATIENT, "veto:abbreviation"),
+        ("NPO after midnight", "NPO", Label.CITY, "veto:abbreviation"),
+        ("Crohn flare", "Crohn", Label.HOSPITAL, "veto:eponym"),
+    ],
+)
+def test_vetoed(text: str, word: str, label: Label, reason: str):
+    doc = Document("d", text)
+    span = _span(text, word, label)
+    stage = veto_stage()
+    assert stage(doc, (span,)) == ()
+    (record,) = stage.explain(doc, (span,))
+    assert reason in record.reasons
+    assert all(r.startswith("veto:") and word.lower() not in r for r in record.reasons)
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "label", "evidence"),
+    [
+        ("Dr. Foley paged", "Foley", Label.DOCTOR, ()),  # strong name trigger in the text
+        ("Mrs. Parkinson at bedside", "Parkinson", Label.PATIENT, ()),
+        ("paged Foley", "Foley", Label.DOCTOR, ("trigger:dr",)),  # trigger recorded as evidence
+        ("call 555-1234", "555-1234", Label.PHONE, ()),  # structured matches are never vetoed
+        ("Levophed 2/3", "2/3", Label.DATE, ()),
+        ("Foley 02115", "02115", Label.ZIP, ()),
+        ("ID FOLEY", "FOLEY", Label.IDNUM, ()),
+        ("seen by Nguyen", "Nguyen", Label.DOCTOR, ()),
+    ],
+)
+def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):
+    doc = Document("d", text)
+    span = _span(text, word, label, evidence)
+    assert veto_stage()(doc, (span,)) == (span,)
+
+
+def test_only_vetoed_spans_are_dropped_and_order_is_kept():
+    text = "Dr. Nguyen started levophed; call 555-1234"
+    spans = (
+        _span(text, "Nguyen", Label.DOCTOR),
+        _span(text, "levophed", Label.PATIENT),
+        _span(text, "555-1234", Label.PHONE),
+    )
+    kept = VetoStage()(Document("d", text), spans)
+    assert [text[s.start : s.end] for s in kept] == ["Nguyen", "555-1234"]
+
+
+def test_record_repr_is_phi_free():
+    text = "Foley in place"
+    (record,) = veto_stage().explain(Document("d", text), (_span(text, "Foley", Label.PATIENT),))
+    assert "Foley" not in repr(record)
+
+
+def test_register():
+    from deident.core.registry import Registry
+    from deident.filter.veto import register
+
+    registry = Registry()
+    register(registry)
+    assert isinstance(registry.create("filter.veto.v1"), VetoStage)
