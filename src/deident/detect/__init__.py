@@ -1,0 +1,1 @@
+"""PHI detectors: patterns, lexicons and the CRF tagger."""
