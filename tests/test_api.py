@@ -88,14 +88,16 @@ def test_load_names_the_pipeline() -> None:
         Deidentifier.load(pipeline="nope")
 
 
-def test_load_passes_recall_target_when_the_builder_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_load_passes_recall_target_and_scheme_to_the_builder(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: dict[str, object] = {}
 
-    def builder(name: str, model_dir: Path | None = None, recall_target: float | None = None) -> Pipeline:
-        seen.update(name=name, recall_target=recall_target)
+    def builder(
+        name: str, model_dir: Path | None = None, *, scheme: str | None = None, recall_target: float | None = None
+    ) -> Pipeline:
+        seen.update(name=name, recall_target=recall_target, scheme=scheme)
         return Pipeline.of([NameDetector()])
 
     monkeypatch.setattr("deident.api.build_pipeline", builder)
-    deid = Deidentifier.load(pipeline="crf", recall_target=0.97)
-    assert seen == {"name": "crf", "recall_target": 0.97}
+    deid = Deidentifier.load(pipeline="crf", recall_target=0.97, scheme="physionet")
+    assert seen == {"name": "crf", "recall_target": 0.97, "scheme": "physionet"}
     assert deid.recall_target == 0.97 and deid.model_id == "crf:bundled"

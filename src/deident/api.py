@@ -8,7 +8,6 @@ result.text, result.spans                        # new text, spans of the replac
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -53,14 +52,13 @@ class Deidentifier:
         pipeline: str = "default",
         *,
         recall_target: float | None = None,
+        scheme: str | None = None,
         options: ReplaceOptions | None = None,
     ) -> Deidentifier:
-        """The bundled default model, or the model directory ``model``."""
+        """The bundled default model, or the model directory ``model``; ``scheme`` names the PHI
+        convention of the output (default: the model's own, see :mod:`deident.schemes`)."""
         model_dir = Path(model) if model is not None else None
-        kwargs: dict[str, object] = {}
-        if recall_target is not None and "recall_target" in inspect.signature(build_pipeline).parameters:
-            kwargs["recall_target"] = recall_target
-        built = build_pipeline(pipeline, model_dir, **kwargs)
+        built = build_pipeline(pipeline, model_dir, scheme=scheme, recall_target=recall_target)
         model_id = f"{pipeline}:{model_dir.name if model_dir is not None else 'bundled'}"
         return cls(built, options or ReplaceOptions(), model_id, recall_target)
 

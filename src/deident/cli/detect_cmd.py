@@ -22,6 +22,10 @@ def detect(
     output_format: Annotated[str | None, typer.Option("--to", help="Output format (default: by -o extension).")] = None,
     pipeline: Annotated[str, typer.Option(help="Detection pipeline: rules, crf or default.")] = "default",
     model: Annotated[Path | None, typer.Option(help="Model directory (default: the bundled model).")] = None,
+    scheme: Annotated[
+        str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or safe-harbor (default: the model's).")
+    ] = None,
+    recall_target: Annotated[float | None, typer.Option(help="Operating point: the recall to aim for.")] = None,
     text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",
     id_col: Annotated[str | None, typer.Option(help="Id column of CSV/Parquet input.")] = None,
     patient_col: Annotated[str | None, typer.Option(help="Patient-id column of CSV/Parquet input.")] = None,
@@ -34,7 +38,7 @@ def detect(
     console = Console(stderr=True)
     options = ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col)
     docs = read_corpus(input_path, input_format, options)
-    deidentifier = Deidentifier.load(model, pipeline=pipeline)
+    deidentifier = Deidentifier.load(model, pipeline=pipeline, scheme=scheme, recall_target=recall_target)
     started = time.perf_counter()
     predicted: list[AnnotatedDocument] = []
     chars = 0

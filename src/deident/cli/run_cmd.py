@@ -49,6 +49,9 @@ def run(
     pipeline: Annotated[str, typer.Option(help="Detection pipeline: rules, crf or default.")] = "default",
     model: Annotated[Path | None, typer.Option(help="Model folder (default: the bundled model).")] = None,
     recall_target: Annotated[float | None, typer.Option(help="Operating point: the recall to aim for.")] = None,
+    scheme: Annotated[
+        str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or safe-harbor (default: the model's).")
+    ] = None,
     spans: Annotated[
         Path | None,
         typer.Option(help="Replace these spans (a .phrase file or a corpus with spans) instead of detecting."),
@@ -97,6 +100,7 @@ def run(
         pipeline=pipeline,
         model=model,
         recall_target=recall_target,
+        scheme=scheme,
         spans_file=spans,
         jobs=jobs,
         chunk_size=chunk_size,

@@ -45,6 +45,7 @@ class RunConfig:
     pipeline: str = "default"
     model: Path | None = None
     recall_target: float | None = None
+    scheme: str | None = None
     spans_file: Path | None = None
     jobs: int = 1
     chunk_size: int = DEFAULT_CHUNK_SIZE
@@ -206,7 +207,7 @@ def _check_target(target: Path, overwrite: bool) -> None:
 def _default_factory(config: RunConfig) -> DeidentifierFactory:
     if config.spans_file is not None:
         return _SpansOnly(config.options)
-    return _Loader(config.model, config.pipeline, config.recall_target, config.options)
+    return _Loader(config.model, config.pipeline, config.recall_target, config.scheme, config.options)
 
 
 @dataclass(frozen=True)
@@ -222,10 +223,13 @@ class _Loader:
     model: Path | None
     pipeline: str
     recall_target: float | None
+    scheme: str | None
     options: ReplaceOptions
 
     def __call__(self) -> Deidentifier:
-        return Deidentifier.load(self.model, self.pipeline, recall_target=self.recall_target, options=self.options)
+        return Deidentifier.load(
+            self.model, self.pipeline, recall_target=self.recall_target, scheme=self.scheme, options=self.options
+        )
 
 
 def _given_spans(path: Path, docs: Sequence[AnnotatedDocument]) -> list[tuple[Span, ...]]:
@@ -302,6 +306,7 @@ def _manifest(config: RunConfig, source: Path, fmt: str, documents: int, chunks:
         "pipeline": config.pipeline,
         "model": None if config.model is None else str(config.model),
         "recall_target": config.recall_target,
+        "scheme": config.scheme,
     }
 
 

@@ -1,0 +1,95 @@
+"""Annotation schemes: which detected spans count as PHI under a corpus's or a rule's conventions.
+
+Detectors find everything the i2b2/UTHealth 2014 guidelines call PHI. Other conventions are
+narrower, and a scheme stage drops what they do not count, so that a pipeline can be scored
+against (or deliver to) that convention:
+
+- ``i2b2-2014``: everything (ages of any value, weekdays and holidays as N-GRID annotates them).
+- ``physionet``: the PhysioNet deid gold standard (Neamatullah 2008): ages only over 89; weekdays
+  and holidays are not dates; professions are not PHI.
+- ``safe-harbor``: HIPAA Safe Harbor: only labels whose removal the rule requires (see
+  :attr:`deident.core.Label.safe_harbor`); ages only over 89; weekdays alone are not dates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from deident.core.document import Document
+from deident.core.labels import Label, SafeHarbor
+from deident.core.span import Span
+
+_NUMBER = regex.compile(r"\d+")
+_WEEKDAY_OR_HOLIDAY = regex.compile(
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\.?|"
+    r"christmas(?:\s+eve)?|xmas|thanksgiving|easter|new\s+year'?s?(?:\s+(?:eve|day))?|"
+    r"memorial\s+day|labor\s+day|independence\s+day|halloween|valentine'?s?(?:\s+day)?",
+    regex.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A PHI convention, as data."""
+
+    name: str
+    description: str
+    max_unreported_age: int | None = None  # ages <= this are not PHI (None: every age is)
+    weekdays_are_dates: bool = True
+    labels: frozenset[Label] | None = None  # None: every label counts
+
+    def keeps(self, span: Span, text: str) -> bool:
+        if self.labels is not None and span.label not in self.labels:
+            return False
+        covered = text[span.start : span.end]
+        if span.label is Label.AGE and self.max_unreported_age is not None:
+            numbers = [int(n) for n in _NUMBER.findall(covered)]
+            if numbers and max(numbers) <= self.max_unreported_age:
+                return False
+        return not (
+            span.label is Label.DATE and not self.weekdays_are_dates and _WEEKDAY_OR_HOLIDAY.fullmatch(covered.strip())
+        )
+
+
+SCHEMES: dict[str, Scheme] = {
+    "i2b2-2014": Scheme("i2b2-2014", "i2b2/UTHealth 2014 and CEGS N-GRID: every PHI category"),
+    "physionet": Scheme(
+        "physionet",
+        "PhysioNet deid gold standard: ages over 89 only, no weekdays or holidays, no professions",
+        max_unreported_age=89,
+        weekdays_are_dates=False,
+        labels=frozenset(label for label in Label if label is not Label.PROFESSION),
+    ),
+    "safe-harbor": Scheme(
+        "safe-harbor",
+        "HIPAA Safe Harbor identifiers only; ages over 89 only",
+        max_unreported_age=89,
+        weekdays_are_dates=False,
+        labels=frozenset(label for label in Label if label.safe_harbor is not SafeHarbor.NOT_REQUIRED),
+    ),
+}
+
+
+def get_scheme(name: str) -> Scheme:
+    from deident.core.errors import ConfigurationError
+
+    try:
+        return SCHEMES[name]
+    except KeyError:
+        raise ConfigurationError(f"unknown scheme {name!r}; choose one of {', '.join(SCHEMES)}") from None
+
+
+@dataclass(frozen=True)
+class SchemeStage:
+    """Drops spans that the scheme does not count as PHI."""
+
+    scheme: Scheme
+
+    @property
+    def name(self) -> str:
+        return f"scheme.{self.scheme.name}"
+
+    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        return tuple(s for s in spans if self.scheme.keeps(s, document.text))

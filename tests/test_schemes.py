@@ -1,0 +1,40 @@
+import pytest
+
+from deident.core import Document, Label, Span
+from deident.core.errors import ConfigurationError
+from deident.schemes import SchemeStage, get_scheme
+
+TEXT = "58 yo man, 91 yo mother; seen Monday 3/4; nurse Anna; Christmas"
+
+
+def _span(word: str, label: Label) -> Span:
+    start = TEXT.index(word)
+    return Span(start, start + len(word), label)
+
+
+@pytest.mark.parametrize(
+    ("scheme", "word", "label", "kept"),
+    [
+        ("i2b2-2014", "58 yo", Label.AGE, True),
+        ("physionet", "58 yo", Label.AGE, False),
+        ("physionet", "91 yo", Label.AGE, True),
+        ("safe-harbor", "58 yo", Label.AGE, False),
+        ("i2b2-2014", "Monday", Label.DATE, True),
+        ("physionet", "Monday", Label.DATE, False),
+        ("physionet", "Christmas", Label.DATE, False),
+        ("physionet", "3/4", Label.DATE, True),
+        ("physionet", "nurse", Label.PROFESSION, False),
+        ("i2b2-2014", "nurse", Label.PROFESSION, True),
+        ("safe-harbor", "Anna", Label.DOCTOR, False),
+        ("safe-harbor", "Anna", Label.RELATIVE, True),
+    ],
+)
+def test_scheme_keeps(scheme, word, label, kept):
+    stage = SchemeStage(get_scheme(scheme))
+    span = _span(word, label)
+    assert (stage(Document("d", TEXT), (span,)) == (span,)) is kept
+
+
+def test_unknown_scheme():
+    with pytest.raises(ConfigurationError):
+        get_scheme("nope")
