@@ -46,6 +46,11 @@ NAME_LOCALES = (
     "tr_TR",
     "id_ID",
 )
+# Faker's generic "en" table is large (7,000+ given names and nicknames: "hank", "suzette", "gerry")
+# but also lists ordinary words ("son", "pink", "will"); only its items rarer than this in English
+# are added to the curated locales above.
+BROAD_NAME_LOCALES = ("en",)
+BROAD_NAME_MAX_ZIPF = 3.8
 _LATIN_ITEM = regex.compile(r"^[\p{Latin}][\p{Latin}' .-]*[\p{Latin}]$")
 
 
@@ -62,8 +67,20 @@ def collect(items: Iterable[str]) -> list[str]:
 
 
 def faker_names(attribute: str) -> list[str]:
+    """Names from the curated locales plus the rare-in-English items of the broad ones."""
+    import wordfreq
+
+    broad = [
+        n
+        for n in _locale_names(attribute, BROAD_NAME_LOCALES)
+        if wordfreq.zipf_frequency(n, "en") < BROAD_NAME_MAX_ZIPF
+    ]
+    return collect([*_locale_names(attribute, NAME_LOCALES), *broad])
+
+
+def _locale_names(attribute: str, locales: Iterable[str]) -> list[str]:
     out: list[str] = []
-    for locale in NAME_LOCALES:
+    for locale in locales:
         try:
             provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
         except ModuleNotFoundError:

@@ -21,7 +21,7 @@ def test_cv_prints_folds_pooled_and_sweep(tmp_path: Path) -> None:
     args += ["--plot", str(tmp_path / "pr.png")]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    for expected in ("fold 1", "fold 4", "pooled", "threshold  precision"):
+    for expected in ("fold 1", "fold 4", "pooled", "threshold  precision", " notes, "):
         assert expected in result.output
     figures = json.loads((tmp_path / "cv.json").read_text())
     assert len(figures["folds"]) == 4 and figures["pooled"]["binary_token"]["recall"] > 0.9

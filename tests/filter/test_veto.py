@@ -27,6 +27,15 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("neuro: MAE, PERRLA", "PERRLA", Label.PATIENT, "veto:abbreviation"),
         ("NPO after midnight", "NPO", Label.CITY, "veto:abbreviation"),
         ("Crohn flare", "Crohn", Label.HOSPITAL, "veto:eponym"),
+        # ICU shorthand, devices and descriptors that are also listed names or places.
+        ("on passe muir valve this am", "muir", Label.PATIENT, "veto:device"),
+        ("SINUS BRADY 50S", "BRADY", Label.PATIENT, "veto:abbreviation"),
+        ("LIMA TO LAD, SVG TO OM", "LIMA", Label.PATIENT, "veto:abbreviation"),
+        ("neuro: pearl, mae", "pearl", Label.CITY, "veto:abbreviation"),
+        ("draining orange urine", "orange", Label.CITY, "veto:descriptor"),
+        ("sips of ginger ale", "ale", Label.PATIENT, "veto:clinical_phrase"),
+        ("BEAR HUGGER ON", "BEAR", Label.CITY, "veto:device_phrase"),
+        ("tolerating ADA diet", "ADA", Label.PATIENT, "veto:abbreviation"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):
@@ -50,6 +59,8 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("Foley 02115", "02115", Label.ZIP, ()),
         ("ID FOLEY", "FOLEY", Label.IDNUM, ()),
         ("seen by Nguyen", "Nguyen", Label.DOCTOR, ()),
+        ("Dr. Brady paged", "Brady", Label.DOCTOR, ()),  # a listed shorthand after an honorific stays a name
+        ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

@@ -24,7 +24,7 @@ def _line(name: str, figures: dict[str, Any]) -> str:
 def format_result(result: CvResult) -> str:
     lines = [f"binary token level at threshold {result.threshold}"]
     for fold in result.folds:
-        lines.append(_line(f"fold {fold['fold']}", fold) + f"  ({fold['documents']} docs, {fold['gold_spans']} spans)")
+        lines.append(_line(f"fold {fold['fold']}", fold) + f"  ({fold['notes']} notes, {fold['gold_spans']} spans)")
     lines.append(_line("pooled", result.pooled))
     lines.append("")
     lines.append("threshold  precision  recall  f1      f2")
@@ -72,8 +72,8 @@ def cv(
     split_models: Annotated[bool, typer.Option(help="Two CRFs: quantitative and name-like PHI (Lee 2017).")] = False,
     clusters: Annotated[int, typer.Option(help="Word clusters learned from the training folds (0: none).")] = 64,
     iterations: Annotated[int, typer.Option(help="L-BFGS iterations.")] = 100,
-    c1: Annotated[float, typer.Option(help="L1 regularisation.")] = 0.05,
-    c2: Annotated[float, typer.Option(help="L2 regularisation.")] = 0.05,
+    c1: Annotated[float, typer.Option(help="L1 regularisation.")] = 0.01,
+    c2: Annotated[float, typer.Option(help="L2 regularisation.")] = 0.01,
     tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes.")] = False,
     providers: Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")] = True,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write all figures as JSON here.")] = None,

@@ -35,8 +35,8 @@ def train(
     recall_target: Annotated[float, typer.Option(help="Dev recall the chosen threshold must reach.")] = 0.95,
     clusters: Annotated[int, typer.Option(help="Number of word clusters learned from the texts (0: none).")] = 64,
     iterations: Annotated[int, typer.Option(help="L-BFGS iterations.")] = 100,
-    c1: Annotated[float, typer.Option(help="L1 regularisation.")] = 0.05,
-    c2: Annotated[float, typer.Option(help="L2 regularisation.")] = 0.05,
+    c1: Annotated[float, typer.Option(help="L1 regularisation.")] = 0.01,
+    c2: Annotated[float, typer.Option(help="L2 regularisation.")] = 0.01,
     tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes (Benton).")] = False,
     providers: Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")] = True,
 ) -> None:

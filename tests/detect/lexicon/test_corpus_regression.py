@@ -26,6 +26,7 @@ def test_recall_and_precision_floor(shared_corpus: Path):
         found_names += sum(any(s.overlaps(g) for s in spans) for g in names)
         predicted += len(spans)
         correct += sum(any(s.overlaps(g) for g in item.spans) for s in spans)
-    # Measured 2026-11-22: name-span recall about 0.6, span precision about 0.7 (see bench/bench_lexicon.py).
-    assert found_names / gold_names >= 0.5
-    assert correct / predicted >= 0.6
+    # Measured 2026-11-22: name-span recall 0.74 (0.61 before the local-context rules and the broader
+    # given-name list), span precision 0.88 (0.75 before the new veto terms); see bench/bench_lexicon.py.
+    assert found_names / gold_names >= 0.7
+    assert correct / predicted >= 0.83

@@ -110,3 +110,17 @@ def test_register_adds_versioned_names():
     register(registry)
     assert "lexicon.name.v1" in registry
     assert registry.create("lexicon.name.v1", min_score=0.2).min_score == 0.2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "npn 7p-7a: Trevor Qwenzikar arrived in unit at 2200 from the ED.",
+        "SPOKE WITH DAUGHTER MARGOT VRETSKOVA BY PHONE. MARGOT AWARE.",
+        "social: bill called once overnight. family: bill and ronald visited.",
+    ],
+)
+def test_one_name_span_per_offsets(text: str):
+    spans = NameLexiconDetector().detect(Document("d", text))
+    offsets = [(s.start, s.end) for s in spans]
+    assert spans and len(offsets) == len(set(offsets))

@@ -3,7 +3,9 @@ and the anchored (Aho-Corasick) fast path agreeing with a full regex scan."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import random
 import time
 
 import pytest
@@ -11,8 +13,17 @@ import pytest
 from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.pipeline import Detector
-from deident.detect.patterns import pattern_detectors
-from deident.detect.patterns.base import Pattern, PatternDetector, _anchored_hits, _plan, find_hits
+from deident.core.span import sort_spans
+from deident.detect.patterns import combined_pattern_detector, pattern_detectors
+from deident.detect.patterns.base import (
+    Pattern,
+    PatternDetector,
+    _anchored_hits,
+    _plan,
+    detect_with,
+    digit_run_matches,
+    find_hits,
+)
 
 SAMPLE = (
     "Mr. Nicholson is a 93 yo man, s/p CABG '92, seen 7/22/05 by Dr. Griffin (pager 83554). "
@@ -148,3 +159,65 @@ def test_shared_corpus_recall_floor(shared_corpus: object) -> None:
                 gold += 1
                 found += any(s.start <= g.start and g.end <= s.end for s in spans)
     assert found / gold >= 0.85
+
+
+# Pieces that digit-led rules care about: digit runs of every length, separators, units, months, ordinals.
+_PIECES = (
+    "1", "7", "12", "31", "123", "555", "1234", "1999", "2006", "0630", "12345", "1234567", "/", "/", "-", "-", ".",
+    ".", ",", "'", " ", " ", "  ", "\t", "\n", "y", "yo", "y/o", " years old", "st", "th", "nd", " Jan", " of ", "mg",
+    "x", "#", "s", "(", ")", ":", " PTCA", " stent", "in ", "since ", " Main St", "am", "%", "A", "+",
+    # whole shapes of the rarer rules, so that each rule matches in some generated texts
+    "1990s", "1990's", "50s", "80's", "202 267 1093", "240444-1243", "10.1.2.3", "123-45-6789", "45 years of age",
+    "\n45 male", "11/21.93", "3/4.2005", " on 3/15 ", " 2005-07-22 ", " 555-1234 ", " 7/22/05 ", " 12-3 ",
+    " 12/22/05 ", " 2005/07/22 ", " 555 - 1234 ", " 45 yr ", "\n101 male", " 74' ", " to Quillfield 3 ",
+)  # fmt: skip
+
+
+def _digit_texts() -> list[str]:
+    rng = random.Random(20261122)
+    return [SAMPLE, SAMPLE.upper(), SAMPLE.lower()] + ["".join(rng.choices(_PIECES, k=30)) for _ in range(1500)]
+
+
+def _digit_led_patterns() -> list[Pattern]:
+    return [p for p in _all_patterns() if p.digit_run is not None]
+
+
+@pytest.mark.parametrize("pattern", _digit_led_patterns(), ids=lambda p: p.name)
+def test_digit_run_dispatch_finds_what_a_full_scan_finds(pattern: Pattern) -> None:
+    """The fast path (one digit-run scan, the rule tried where it can start) equals a regex scan of the rule."""
+    plan = _plan((pattern,))
+    matched = 0
+    for text in _digit_texts():
+        slow = [m.span() for m in pattern.compiled.finditer(text)]
+        assert [m.span() for _, m in digit_run_matches(plan, text)] == slow, text
+        matched += bool(slow)
+    assert matched >= 3, "the generated texts must exercise this rule"
+
+
+def test_digit_run_dispatch_matches_a_full_scan_per_family() -> None:
+    texts = _digit_texts()[:300]
+    for detector in pattern_detectors():
+        assert isinstance(detector, PatternDetector)
+        slow = tuple(dataclasses.replace(p, digit_run=None) for p in detector.patterns)
+        for text in texts:
+            assert detect_with(detector.name, detector.patterns, text) == detect_with(detector.name, slow, text), text
+
+
+def test_digit_run_dispatch_is_used_by_digit_led_rules() -> None:
+    plans = [_plan(d.patterns) for d in pattern_detectors() if isinstance(d, PatternDetector)]
+    assert sum(len(p.digit_led) for p in plans) >= 20
+    assert all(p.digit_runs is not None for p in plans if p.digit_led)
+
+
+def test_anchor_at_the_end_of_the_text_is_found() -> None:
+    # "Hospital" is the anchor and the last word: the name before it is found all the same.
+    for text, expected in (("seen at Brambleton Hospital", "Brambleton"), ("SEEN AT BRAMBLETON HOSP", "BRAMBLETON")):
+        assert expected in [text[s.start : s.end] for d in pattern_detectors() for s in d.detect(Document("t", text))]
+
+
+@pytest.mark.parametrize("text", [SAMPLE, SAMPLE.upper(), SAMPLE.lower(), *_digit_texts()[3:40]])
+def test_combined_detector_equals_the_families_run_in_turn(text: str) -> None:
+    document = Document("t", text)
+    expected = sort_spans([s for d in pattern_detectors() for s in d.detect(document)])
+    assert combined_pattern_detector().detect(document) == expected
+    assert expected or text not in (SAMPLE, SAMPLE.upper(), SAMPLE.lower())

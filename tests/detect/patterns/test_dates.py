@@ -57,6 +57,14 @@ NEGATIVES: list[Case] = [
     ("since 1930 pt has been calm", None, None),
     ("today and tomorrow and yesterday", None, None),
     ("K 3.9, Mg 2.0, 3/4 of the dose given", None, None),
+    ("weaned to off by 2000. pain free", None, None),
+    ("lie flat until 2000.", None, None),
+    ("infusion since 2000 hrs", None, None),
+    ("pt has 2 stents to LAD", None, None),
+    ("ran 15 minutes, 20' of tubing", None, None),
+    ("CV PA line in place- 30/10-13, CVP 4-5", None, None),
+    ("symptoms in may be from the med", None, None),
+    ("impossible 2/31 alone", None, None),
 ]
 ALL_CAPS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES]
 LOWER = [(t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES]
@@ -66,16 +74,30 @@ NEGATIVE_CASE_VARIANTS = [(t.upper(), e, lab) for t, e, lab in NEGATIVES] + [
 
 KNOWN_FAILURES = frozenset(
     {
-        # A bare year after "since" is also a clock time (20:06); kept out to protect "since 2000" (8 pm).
-        ("chest ache since 2006 but it", "2006"),
-        # Years written before the procedure ("09 PTCA to LCX") need a history-section model.
-        ("NIDDM. 09 PTCA to LCX", "09"),
+        # A year in a list of years after one context word ("CVA in 94 and 00") has no context of its own.
+        ("CVA in 94 and 00 affected his side", "00"),
+        # A clinical word right before ("PICC placed in R AC 11/17": AC is also a ventilator mode) wins.
+        ("PICC placed in R AC 11/17, art line", "11/17"),
     }
 )
 HARD: list[Case] = [
     ("chest ache since 2006 but it", "2006", D),
     ("NIDDM. 09 PTCA to LCX", "09", D),
+    ("NIDDM. 13 stent to LCX", "13", D),
+    ("CVA in 94 and 00 affected his side", "00", D),
+    ("PICC placed in R AC 11/17, art line", "11/17", D),
+    ("lung resection 62'. hypothyroid", "62", D),
+    ("cholecystectomy 77'. obesity", "77", D),
+    ("stopped smoking 62'. social drinker", "62", D),
+    ("s/p resection 1977 LS clear", "1977", D),
+    ("knows it is 2020, not sure of month", "2020", D),
+    ("says its 2019.", "2019", D),
+    ("came from home in sept. and left", "sept", D),
+    ("seen in March by cardiology", "March", D),
+    ("11/21.93 neuro: alert", "11/21.93", D),
+    ("d/c drip at 0630 2/31", "2/31", D),
 ]
+HARD = HARD + [(t.upper(), e.upper() if e else None, lab) for t, e, lab in HARD[5:]]
 
 
 @pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES + ALL_CAPS + LOWER + HARD, KNOWN_FAILURES))

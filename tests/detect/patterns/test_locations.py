@@ -18,12 +18,30 @@ POSITIVES: list[Case] = [
     ("moved from Trenton, NJ last year", "Trenton", Label.CITY),
     ("moved from Trenton, NJ last year", "NJ", Label.STATE),
     ("zip code 02114 on the form", "02114", Label.ZIP),
-    ("recieved from university of maryland hospital", "maryland", Label.STATE),
+    ("recieved from university of maryland hospital", "university of maryland", Label.HOSPITAL),
     ("vacationing in Florida when he fell", "Florida", Label.STATE),
     ("transferred to room 12 overnight", "12", Label.ROOM),
     ("pt in bed 3B", "3B", Label.ROOM),
     ("he lives in rockport and will be", "rockport", Label.CITY),
     ("was vacationing in Daytona Beach when he fell", "Daytona Beach", Label.CITY),
+    # Care sites after motion and admission words; acronyms that are no English word.
+    ("Admitted in transfer from Brambleton Hospital", "Brambleton", Label.HOSPITAL),
+    ("seen at Brambleton Hospital last year", "Brambleton", Label.HOSPITAL),
+    ("pt transferred to Quillfield for rehab", "Quillfield", Label.LOCATION_OTHER),
+    ("referred to RMH. for follow up", "RMH", Label.LOCATION_OTHER),
+    ("followed at rmh by cardiology", "rmh", Label.LOCATION_OTHER),
+    ("med-flighted to KVMC from the scene", "KVMC", Label.LOCATION_OTHER),
+    ("sent to ED at RMH for eval", "RMH", Label.LOCATION_OTHER),
+    ("Surgeon from Harbor in this eve", "Harbor", Label.LOCATION_OTHER),
+    ("taken to Dunmore Regional by ambulance", "Dunmore Regional", Label.HOSPITAL),
+    ("transfered from Memorial Hospital with pain", "Memorial", Label.HOSPITAL),
+    ("pt presented to U of MD ER", "U of MD", Label.HOSPITAL),
+    ("admitted to U Maryland ER", "U Maryland", Label.HOSPITAL),
+    ("had a bed @ St Agnes but", "St Agnes", Label.HOSPITAL),
+    ("plan: transfer to Quillfield 3 today", "Quillfield", Label.LOCATION_OTHER),
+    ("found unresponsive on Quillfield 6 at 0400", "Quillfield", Label.LOCATION_OTHER),
+    # A site named once in context is tagged where the note repeats it.
+    ("admitted to Quillfield. Quillfield staff aware", "Quillfield", Label.LOCATION_OTHER),
 ]
 NEGATIVES: list[Case] = [
     ("pt given 6u reg insulin SQ. at noon", None, None),
@@ -36,10 +54,28 @@ NEGATIVES: list[Case] = [
     ("PA line in place, OR in am", None, None),
     ("lives in a nursing home", None, None),
     ("5 mg po q4h st", None, None),
+    ("transferred to the floor in stable condition", None, None),
+    ("pt taken to OR then PACU", None, None),
+    ("admitted to micu overnight", None, None),
+    ("admit wbcs count 19", None, None),
+    ("pt quickly went into v-tach", None, None),
+    ("blood sent to BB for type and cross", None, None),
+    ("skin intact general body edema", None, None),
+    ("regional anesthesia was used", None, None),
+    ("given 2 u of prbc", None, None),
+    ("will f/u in 2 days", None, None),
+    ("remains on levophed 5 mcg", None, None),
+    ("order to transfuse 2 units", None, None),
+    ("started on heparin 1 pm", None, None),
+    ("sent to the hospital by the vna", None, None),
 ]
 CASE_VARIANTS = [
     (t.upper(), e.upper(), lab) for t, e, lab in POSITIVES if lab not in {Label.ZIP, Label.STATE, Label.CITY}
-] + [(t.lower(), e.lower(), lab) for t, e, lab in POSITIVES if lab in {Label.STREET, Label.ROOM}]
+] + [
+    (t.lower(), e.lower(), lab)
+    for t, e, lab in POSITIVES
+    if lab in {Label.STREET, Label.ROOM, Label.HOSPITAL, Label.LOCATION_OTHER}
+]
 KNOWN_FAILURES = frozenset(
     {
         # Hospitals and campus names ("transferred to Sacred Heart") come from the lexicon detectors.
@@ -50,6 +86,9 @@ KNOWN_FAILURES = frozenset(
         # title case they are not taken as street suffixes ("2 HR ST", "6u reg insulin SQ").
         ("LIVES AT 19 CLOVER ST. IN TOWN", "19 CLOVER ST."),
         ("lives at 19 clover st. in town", "19 clover st."),
+        # A common word after a motion word names a site only when capitalised in mixed-case text.
+        ("SURGEON FROM HARBOR IN THIS EVE", "HARBOR"),
+        ("surgeon from harbor in this eve", "harbor"),
     }
 )
 HARD: list[Case] = [

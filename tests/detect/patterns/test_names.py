@@ -44,6 +44,11 @@ POSITIVES: list[Case] = [
     ("will consult with patty hoeller re skin care", "patty hoeller", REL),
     ("ASKED FOR RABBI- RABBI KLEIN CAME TO SPEAK", "KLEIN", DR),
     ("family is around to decrease anxiety. \n Mary Rueping\n\n", "Mary Rueping", DR),
+    # A word after an initial, a hyphenated name before a role, an initial and a name before "ordered".
+    ("CXR done. As per E. Welsh: bilat effusions", "E. Welsh", DR),
+    ("now RLL. Stord-Painter MD plans to", "Stord-Painter", DR),
+    ("elevated paps, J Smith ordered epi drip", "J Smith", DR),
+    ("discussed with Dr donahue. CV stable", "donahue", DR),
 ]
 NEGATIVES: list[Case] = [
     ("Dr. aware of labs", None, None),
@@ -63,6 +68,10 @@ NEGATIVES: list[Case] = [
     ("E. coli in urine, C. diff negative", None, None),
     ("\nA. Stable post extubation\nP. Continue plan", None, None),
     ("plan as above.\nContinue to monitor\n", None, None),
+    ("OGT placed and Nepro ordered, not started", None, None),
+    ("no further N/V. Droperidol ordered but not needed", None, None),
+    ("labs ordered for am", None, None),
+    ("NP is aware of plan", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES
@@ -72,10 +81,6 @@ NEGATIVE_VARIANTS = [(t.upper(), e, lab) for t, e, lab in NEGATIVES] + [(t.lower
 # Expected failures, kept as data: each is a phenomenon the trigger patterns cannot decide alone.
 KNOWN_FAILURES = frozenset(
     {
-        # "Jen" is neither a known name nor a rare word, and "NP" is also "nasal prongs": without
-        # capitals (ALL CAPS or lower case) a weak trigger plus a common word is not enough.
-        ("FEBRILE NP JEN AWARE.", "JEN"),
-        ("febrile np jen aware.", "jen"),
         # After "and" only clearly name-like words continue a list; "Saeed" is borderline common.
         ("DRS FERULLO AND SAEED IN TO SEE PT", "SAEED"),
         ("drs ferullo and saeed in to see pt", "saeed"),

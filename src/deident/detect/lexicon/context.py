@@ -27,8 +27,8 @@ RARE_WORD_ZIPF = 2.0
 
 _UPPER = regex.compile(r"\p{Lu}+")
 _LOWER = regex.compile(r"\p{Ll}+")
-_DELETE_UPPER = dict.fromkeys(range(ord("A"), ord("Z") + 1))
-_DELETE_LOWER = dict.fromkeys(range(ord("a"), ord("z") + 1))
+_UPPER_BYTES = bytes(range(ord("A"), ord("Z") + 1))
+_LOWER_BYTES = bytes(range(ord("a"), ord("z") + 1))
 
 
 class CaseMode(StrEnum):
@@ -43,8 +43,9 @@ class CaseMode(StrEnum):
 def case_mode(text: str) -> CaseMode:
     """UPPER when >= 85% of cased letters are capitals, LOWER when <= 3% are, else MIXED."""
     if text.isascii():
-        upper = len(text) - len(text.translate(_DELETE_UPPER))
-        lower = len(text) - len(text.translate(_DELETE_LOWER))
+        raw = text.encode("ascii")
+        upper = len(raw) - len(raw.translate(None, _UPPER_BYTES))
+        lower = len(raw) - len(raw.translate(None, _LOWER_BYTES))
     else:
         upper = sum(map(len, _UPPER.findall(text)))
         lower = sum(map(len, _LOWER.findall(text)))
@@ -110,6 +111,7 @@ BEFORE_TRIGGERS: dict[str, tuple[Label, str]] = {
         (Label.DOCTOR, ROLE),
     ),
     **dict.fromkeys("per paged page notified".split(), (Label.DOCTOR, VERB)),
+    **dict.fromkeys("reach reached contact contacted call".split(), (Label.RELATIVE, VERB)),
     **dict.fromkeys(
         "wife husband daughter son mother father mom dad sister brother niece nephew aunt uncle cousin "
         "grandson granddaughter grandmother grandfather friend partner fiance fiancee girlfriend boyfriend "
@@ -128,6 +130,9 @@ MULTIWORD_BEFORE_TRIGGERS: dict[str, tuple[Label, str]] = {
     "seen by": (Label.DOCTOR, VERB),
     "discussed with": (Label.DOCTOR, VERB),
     "aware by": (Label.DOCTOR, VERB),
+    "ask for": (Label.RELATIVE, VERB),
+    "spoke w": (Label.PATIENT, VERB),
+    "visited by": (Label.RELATIVE, VERB),
 }
 AFTER_TRIGGERS: dict[str, tuple[Label, str]] = dict.fromkeys(
     "md rn np pa phd dds crnp rrt".split(), (Label.DOCTOR, ROLE)
@@ -155,17 +160,62 @@ def name_trigger(text: str, normalised: str, start: int, end: int) -> Trigger | 
     if before:
         last = before[-1]
         if last in BEFORE_TRIGGERS:
-            return Trigger(*BEFORE_TRIGGERS[last], f"trigger:{last}")
+            label, strength = BEFORE_TRIGGERS[last]
+            # "MS/COMFORT", "MR/MRI": a slash joins abbreviations, it never follows an honorific.
+            if strength != HONORIFIC or "/" not in text[max(line_start, start - 3) : start]:
+                return Trigger(label, strength, f"trigger:{last}")
         pair = " ".join(before[-2:])
         if pair in MULTIWORD_BEFORE_TRIGGERS:
             return Trigger(*MULTIWORD_BEFORE_TRIGGERS[pair], "trigger:" + pair.replace(" ", "_"))
         # "Dr. John Smith", "wife Mary Ann": a trigger two words back, over a capitalised word.
+        # Weaker than a direct honorific: "PER DR RONAYNE GOOD PEDAL PULSES" must not make "GOOD" a name.
         if len(before) >= 2 and BEFORE_TRIGGERS.get(before[-2], (None, VERB))[1] == HONORIFIC:
-            return Trigger(*BEFORE_TRIGGERS[before[-2]], f"trigger:{before[-2]}")
+            return Trigger(BEFORE_TRIGGERS[before[-2]][0], ROLE, f"trigger_two_back:{before[-2]}")
     after = normalised[end : end + 12].split()[:1]
     if after and after[0] in AFTER_TRIGGERS and text[end : end + 1] in {" ", ","}:
         return Trigger(*AFTER_TRIGGERS[after[0]], f"trigger_after:{after[0]}")
     return None
+
+
+# Words right after a name that people, not things, do in notes ("bill called", "Gerry Masci arrived",
+# "NP Jen aware"), Sibanda 2006 style local context; normalised text, so punctuation is a space.
+_FOLLOWING_VERB = regex.compile(
+    r" {1,3}(?:(?:was|were|has|had|have|is|also|then|just|finally|already) {1,3})?"
+    r"(?P<verb>called|calls|phoned|visited|visits|visiting|updated|aware|arrived|spoke|speaks|reached|paged|"
+    r"notified|came in|in to visit|at bedside|at the bedside)(?![a-z0-9])"
+    r"|(?P<age> {1,3}is an? {1,3}\d{1,3} {0,2}(?:yr|yo|y o|year|years))(?![a-z])"
+)
+_HAS_DIGIT = regex.compile(r"\d")
+# A phone number or a phone label right after a name: "Lopie Certusi cell# 410-...", "bill 555-1234".
+_FOLLOWING_PHONE = regex.compile(
+    r" {1,4}(?:[a-z]{2,12} {1,3})?(?:(?:cell|home|work|phone|tel|mobile|pager|beeper|ph|c|h|w) {1,4}"
+    r"(?:no {1,3}|number {1,3})?)?(?:\d{3} {0,3})?\d{3} {0,3}\d{4}(?!\d)"
+)
+
+
+# First two letters of the words _FOLLOWING_VERB can start with: most matches are followed by
+# none of them, and this check spares the regular expression.
+_FOLLOWING_VERB_STARTS = frozenset("ca ph vi up aw ar sp re pa no in at wa we ha is al th ju fi".split())
+
+
+def name_followup(normalised: str, end: int) -> Trigger | None:
+    """A cue right after a match: a person's verb ("called", "is a 70 yr") or a phone number."""
+    window = normalised[end : end + 40]
+    if window[1:3] not in _FOLLOWING_VERB_STARTS and window[1:2] != " " and not _HAS_DIGIT.search(window):
+        return None
+    verb = _FOLLOWING_VERB.match(window)
+    if verb is not None:
+        if verb.group("age"):
+            return Trigger(Label.PATIENT, VERB, "followed_by:age")
+        return Trigger(Label.RELATIVE, VERB, "followed_by:" + verb.group("verb").replace(" ", "_"))
+    if _FOLLOWING_PHONE.match(window):
+        return Trigger(Label.RELATIVE, ROLE, "followed_by:phone")
+    return None
+
+
+# Sections where people other than clinicians are named (family, social, contacts).
+PERSON_SECTIONS: frozenset[str] = frozenset({"SOCIAL", "FAMILY", "CONTACT"})
+SECTION_BOOST = 0.15
 
 
 def place_trigger(text: str, normalised: str, start: int) -> str | None:

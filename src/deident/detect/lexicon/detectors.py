@@ -8,8 +8,10 @@ classifier that weighs the evidence itself).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from typing import NamedTuple
 
 import regex
@@ -22,12 +24,15 @@ from deident.detect.lexicon.context import (
     BEFORE_TRIGGERS,
     HONORIFIC,
     MULTIWORD_BEFORE_TRIGGERS,
+    PERSON_SECTIONS,
     RARE_WORD_ZIPF,
+    SECTION_BOOST,
     CaseMode,
     case_mode,
     is_clinical_term,
     is_common_word,
     is_frequent_word,
+    name_followup,
     name_trigger,
     place_trigger,
     sentence_initial,
@@ -72,15 +77,68 @@ _NEXT_WORD = regex.compile(r" +(?:[a-z] +)?([a-z]{5,})(?![a-z0-9])")
 _PREVIOUS_WORD = regex.compile(r"(?<![a-z0-9])([a-z]{5,}) +$")
 
 
+_TRIGGER_GROUPS = frozenset({"before", "after"})
+_HOSPITAL_GROUPS = frozenset({"prefix", "suffix", "name"})
+
+
 @lru_cache(maxsize=1)
-def _trigger_matcher() -> LexiconMatcher:
-    return LexiconMatcher({"before": [*BEFORE_TRIGGERS, *MULTIWORD_BEFORE_TRIGGERS], "after": list(AFTER_TRIGGERS)})
+def _cue_matcher() -> LexiconMatcher:
+    """One automaton for the short cue lists (role triggers, hospital shapes, company suffixes), so a
+    note is scanned once for all of them; each hit names the groups that list it."""
+    prefixes, suffixes = load_hospital_shapes()
+    return LexiconMatcher(
+        {
+            "before": [*BEFORE_TRIGGERS, *MULTIWORD_BEFORE_TRIGGERS],
+            "after": list(AFTER_TRIGGERS),
+            "prefix": prefixes,
+            "suffix": suffixes,
+            "name": load_hospital_names(),
+            "company_suffix": load_lexicon("company_suffixes"),
+        }
+    )
+
+
+@lru_cache(maxsize=4)  # shared by the detectors of one note
+def _cue_hits(normalised: str) -> list[LexiconMatch]:
+    return _cue_matcher().find_all(normalised, normalised)
+
+
+def _hits_in(hits: list[LexiconMatch], groups: frozenset[str]) -> list[LexiconMatch]:
+    return [h for h in hits if not groups.isdisjoint(h.names)]
+
+
+class _TriggerHits(NamedTuple):
+    """Role trigger matches of one note, with their sorted ends and starts for range queries."""
+
+    hits: list[LexiconMatch]
+    ends: list[int]
+    starts: list[int]
+
+
+@lru_cache(maxsize=4)  # shared by the scoring and the fuzzy pass of one note
+def _trigger_hits(normalised: str) -> _TriggerHits:
+    hits = _hits_in(_cue_hits(normalised), _TRIGGER_GROUPS)
+    return _TriggerHits(hits, sorted(h.end for h in hits), [h.start for h in hits])
+
+
+# name_trigger looks up to 40 characters back and 12 ahead; only a trigger hit in that window can fire.
+_TRIGGER_LOOKBACK = 41
+_TRIGGER_LOOKAHEAD = 13
+
+
+def _trigger_possible(triggers: _TriggerHits, start: int, end: int) -> bool:
+    """Cheap pre-check that spares :func:`name_trigger` for the many matches with no trigger near."""
+    i = bisect_left(triggers.ends, start - _TRIGGER_LOOKBACK)
+    if i < len(triggers.ends) and triggers.ends[i] <= start:
+        return True
+    j = bisect_left(triggers.starts, end)
+    return j < len(triggers.starts) and triggers.starts[j] <= end + _TRIGGER_LOOKAHEAD
 
 
 def _words_near_triggers(normalised: str) -> set[tuple[int, int]]:
     """5+ letter words right after a role trigger ("dr smith") or right before one ("smith md")."""
     out: set[tuple[int, int]] = set()
-    for hit in _trigger_matcher().find_all(normalised, normalised):
+    for hit in _trigger_hits(normalised).hits:
         if "before" in hit.names:
             following = _NEXT_WORD.match(normalised, hit.end)
             if following:
@@ -104,9 +162,14 @@ def place_matcher() -> LexiconMatcher:
 
 def _case_adjustment(mode: CaseMode, text: str, start: int, end: int) -> tuple[float, str]:
     """Score change and evidence from how a match is written relative to the note's convention."""
+    if mode is CaseMode.LOWER:
+        # A capital in an otherwise lower-case note is deliberate ("supportive to pt, John.").
+        if text[start].isupper() and not sentence_initial(text, start):
+            return 0.2, "case:cap_in_lower_note"
+        return 0.0, _NOTE_CASE_EVIDENCE[mode]
     if mode is not CaseMode.MIXED:
         return 0.0, _NOTE_CASE_EVIDENCE[mode]
-    shape = case_shape(text[start:end])
+    shape = _case_shape(text[start:end])
     if shape is CaseShape.CAPITALISED:
         return (0.0, "case:cap_initial") if sentence_initial(text, start) else (0.2, "case:cap")
     if shape is CaseShape.UPPER:
@@ -116,7 +179,21 @@ def _case_adjustment(mode: CaseMode, text: str, start: int, end: int) -> tuple[f
     return -0.1, "case:mixed"
 
 
+_case_shape = lru_cache(maxsize=65536)(case_shape)  # a few thousand distinct surfaces make most matches
 _NOTE_CASE_EVIDENCE = {mode: f"note_case:{mode.value}" for mode in CaseMode}
+
+
+# The most that the section, adjacency and elsewhere steps can add to a score after _score.
+MAX_LATER_RAISE = 0.7
+
+
+@lru_cache(maxsize=65536)
+def _name_static(key: str, names: tuple[str, ...]) -> tuple[float, tuple[str, ...], float, tuple[str, ...]]:
+    """What does not depend on context for a name match: base score, lexicon evidence, ambiguity
+    penalty and its notes (cached: a few hundred distinct words make most matches)."""
+    base = 0.6 if len(names) > 1 else 0.55
+    penalty, notes = _ambiguity(key)
+    return base, tuple(LEXICON_EVIDENCE[n] for n in names), penalty, notes
 
 
 @lru_cache(maxsize=65536)
@@ -180,11 +257,16 @@ class NameLexiconDetector:
         normalised = normalise_document(text)
         mode = case_mode(text)
         matches = name_matcher().find_longest(text, normalised)
-        scored = [self._score(text, normalised, mode, m) for m in matches]
+        triggers = _trigger_hits(normalised)
+        scored = [s for m in matches if (s := self._score(text, normalised, mode, m, triggers)) is not None]
         if self.fuzzy:
             scored.extend(self._fuzzy(text, normalised, mode, matches))
-        scored.sort(key=lambda s: s.start)
+        scored.sort(key=_start)
+        scored = _in_person_sections(text, scored, self.min_score)
         scored = _adjacency(text, scored)
+        scored = _with_unlisted_surnames(text, normalised, mode, scored)
+        scored.extend(_names_before_phones(text, normalised, mode, scored))
+        scored.sort(key=_start)
         scored = _elsewhere(scored)
         return [
             Span(
@@ -196,28 +278,41 @@ class NameLexiconDetector:
                 evidence=s.evidence,
             )
             for s in scored
-            if s.score >= self.min_score
+            if round(s.score, 3) >= self.min_score  # scores are sums of tenths: compare them rounded
         ]
 
-    def _score(self, text: str, normalised: str, mode: CaseMode, match: LexiconMatch) -> _Scored:
-        surface = text[match.start : match.end]
-        score = 0.6 if len(match.names) > 1 else 0.55
-        evidence = [LEXICON_EVIDENCE[n] for n in match.names]
+    def _score(
+        self, text: str, normalised: str, mode: CaseMode, match: LexiconMatch, triggers: _TriggerHits
+    ) -> _Scored | None:
+        """The match scored in its context, or None when no later raise could bring it to the
+        threshold (most matches are ordinary words such as "clear" or "low")."""
+        key = normalised[match.start : match.end]
+        score, evidence_head, penalty, notes = _name_static(key, match.names)
         delta, note = _case_adjustment(mode, text, match.start, match.end)
         score += delta
-        evidence.append(note)
-        key = normalised[match.start : match.end]
-        penalty, notes = _ambiguity(surface.lower())
-        evidence.extend(notes)
+        evidence = [*evidence_head, note, *notes]
         label = Label.PATIENT
-        trigger = name_trigger(text, normalised, match.start, match.end)
+        trigger = (
+            name_trigger(text, normalised, match.start, match.end)
+            if _trigger_possible(triggers, match.start, match.end)
+            else None
+        )
+        if trigger is not None and "common_word" in notes and trigger.evidence.startswith("trigger_two_back"):
+            trigger = None  # "PER DR X GOOD PULSES": an ordinary word after a name is not a name
         if trigger is not None:
             if trigger.strength == HONORIFIC:
                 penalty = max(penalty, -0.2)  # "Dr. Walker", "Mrs. Hope": the honorific settles it
             score += trigger.boost
             label = trigger.label
             evidence.append(trigger.evidence)
+        followup = name_followup(normalised, match.end)
+        if followup is not None:
+            score += followup.boost
+            label = label if trigger is not None else followup.label
+            evidence.append(followup.evidence)
         score += penalty
+        if score < self.min_score - MAX_LATER_RAISE:
+            return None
         return _Scored(match.start, match.end, label, score, tuple(evidence), key)
 
     def _fuzzy(self, text: str, normalised: str, mode: CaseMode, matches: list[LexiconMatch]) -> list[_Scored]:
@@ -264,14 +359,178 @@ def _is_drug(word: str) -> bool:
     return word in load_drug_names()
 
 
+# A heading at a line start ("Social:", "FAMILY -"); its words are looked up in the section table.
+_LINE_HEADING = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{0,28}?)[ \t]*(?::|-(?=\s))", regex.MULTILINE)
+
+
+@lru_cache(maxsize=1)
+def _heading_names() -> dict[str, str]:
+    """Heading (lower case) -> section name, from the section table. Read directly: building
+    deident.text.SectionDetector compiles a large alternation (~0.4 s) that this lookup does not need."""
+    table = resources.files("deident.resources").joinpath("sections.tsv").read_text(encoding="utf-8")
+    return _parse_headings(table)
+
+
+def _parse_headings(table: str) -> dict[str, str]:
+    """The heading table's format: ``NAME<TAB>variant|variant``; '#' starts a comment line."""
+    out: dict[str, str] = {}
+    for raw in table.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, _, variants = line.partition("\t")
+        for variant in variants.split("|"):
+            variant = variant.strip().lower().rstrip(":")
+            if variant:
+                out[variant] = name.strip()  # the last row wins, as in SectionDetector
+    return out
+
+
+def _person_section_ranges(text: str) -> list[tuple[int, int]]:
+    """[start, end) of SOCIAL, FAMILY and CONTACT sections: from such a heading to the next heading.
+    Headings are only looked for at line starts, a cheap approximation of SectionDetector."""
+    names = _heading_names()
+    ranges: list[tuple[int, int]] = []
+    open_start: int | None = None
+    for heading in _LINE_HEADING.finditer(text):
+        name = names.get(heading.group(1).lower().strip())
+        if name is None:
+            continue
+        if open_start is not None:
+            ranges.append((open_start, heading.start()))
+            open_start = None
+        if name in PERSON_SECTIONS:
+            open_start = heading.end()
+    if open_start is not None:
+        ranges.append((open_start, len(text)))
+    return ranges
+
+
+def _in_person_sections(text: str, scored: list[_Scored], min_score: float) -> list[_Scored]:
+    """Raise weak names inside SOCIAL, FAMILY and CONTACT sections, where relatives are named.
+    Sections are only looked up when some candidate could change sides of a threshold."""
+    floor = min_score - SECTION_BOOST - 1e-6  # scores are float sums of tenths
+    if not any(floor <= s.score < CONFIDENT_SCORE for s in scored):
+        return scored
+    sections = _person_section_ranges(text)
+    if not sections:
+        return scored
+    out = []
+    for s in scored:
+        # A frequent word in a social section ("kept up to date") needs a person cue of its own.
+        ambiguous = "common_word" in s.evidence or "frequent_word" in s.evidence
+        cued = any(e.startswith(("trigger", "followed_by")) for e in s.evidence)
+        if (cued or not ambiguous) and any(start <= s.start < end for start, end in sections):
+            label = Label.RELATIVE if s.label is Label.PATIENT else s.label
+            s = _Scored(s.start, s.end, label, s.score + SECTION_BOOST, (*s.evidence, "section:person"), s.key)
+        out.append(s)
+    return out
+
+
+_NEXT_TOKEN = regex.compile(r"[ -]([\p{L}][\p{L}']{2,})(?![\p{L}\p{N}])")
+# Below this Zipf frequency a word next to a confident first name is taken for an unlisted surname.
+UNLISTED_SURNAME_ZIPF = 2.5
+
+
+def _with_unlisted_surnames(text: str, normalised: str, mode: CaseMode, scored: list[_Scored]) -> list[_Scored]:
+    """An unlisted rare word right after a first name is its surname ("mary theresa kondouli",
+    "Gerry Masci arrived"): the first name must be confident, or the pair followed by a person cue
+    (which then raises the first name too). The word must not be a common word, trigger, clinical
+    term or drug, and must be written in the same case. Returns the whole list, in order of start."""
+    taken = {s.start for s in scored}
+    out = list(scored)
+    for i, s in enumerate(scored):
+        if s.score < DEFAULT_MIN_SCORE or "lexicon:first_name" not in s.evidence:
+            continue
+        following = _NEXT_TOKEN.match(text, s.end)
+        if following is None or following.start(1) in taken:
+            continue
+        start, end = following.span(1)
+        if not _unlisted_name_word(text, normalised, mode, start, end, text[s.start].isupper()):
+            continue
+        cue = name_followup(normalised, end)
+        if s.score < CONFIDENT_SCORE and cue is None:
+            continue
+        evidence = ("unlisted_surname", "after_first_name", *((cue.evidence,) if cue else ()))
+        out.append(_Scored(start, end, s.label, CONFIDENT_SCORE, evidence, normalised[start:end]))
+        if s.score < CONFIDENT_SCORE:
+            out[i] = _Scored(s.start, s.end, s.label, CONFIDENT_SCORE, (*s.evidence, "before_surname_cue"), s.key)
+    out.sort(key=_start)
+    return out
+
+
+def _start(scored: _Scored) -> int:
+    return scored.start
+
+
+def _unlisted_name_word(text: str, normalised: str, mode: CaseMode, start: int, end: int, capital: bool) -> bool:
+    """A word that can be a name nobody listed: rare in English, no trigger, term, drug or stop word."""
+    word = text[start:end]
+    lowered = normalised[start:end]
+    if mode is CaseMode.MIXED and (word[0].isupper() != capital or (len(word) > 1 and word.isupper())):
+        return False
+    if zipf(lowered) >= UNLISTED_SURNAME_ZIPF or is_clinical_term(lowered) or _is_drug(lowered):
+        return False
+    if lowered in BEFORE_TRIGGERS or lowered in AFTER_TRIGGERS or lowered in load_stop_words():
+        return False
+    return lowered not in name_matcher()
+
+
+# Capitalised words right before a phone number (and its label) in a mixed-case note: "Lopie Certusi
+# cell# 410-...", "Hank Przybylo (son) cell# ...".
+_PHONE_AFTER_NAMES = regex.compile(
+    r"((?:\p{Lu}[\p{Ll}']+ ){0,2}\p{Lu}[\p{Ll}']+) {1,3}(?:\([a-z ]{2,20}\) {0,2})?"
+    r"(?:(?:cell|home|work|phone|tel|mobile|c|h|w) {0,2}(?:#|no\.?|number)? {0,2}:? {0,2})?"
+    r"\(?\d{3}\)?[ .-]?\d{3}[ .-]\d{4}(?!\d)",
+    regex.IGNORECASE,
+)
+_PHONE_SHAPE = regex.compile(r"\d{3}[ .-]\d{4}(?!\d)")
+
+
+def _names_before_phones(text: str, normalised: str, mode: CaseMode, scored: list[_Scored]) -> list[_Scored]:
+    """Unlisted capitalised words right before a phone number name its owner (mixed-case notes)."""
+    if mode is not CaseMode.MIXED or _PHONE_SHAPE.search(text) is None:
+        return []
+    taken = {s.start for s in scored}
+    out: list[_Scored] = []
+    for phone in _PHONE_SHAPE.finditer(text):
+        window_start = max(0, phone.start() - 80)
+        found = _PHONE_AFTER_NAMES.search(text, window_start, phone.end() + 1)
+        if found is None:
+            continue
+        for word in _SHAPE_WORD.finditer(text, found.start(1), found.end(1)):
+            start, end = word.span()
+            if start in taken or not word.group()[0].isupper():
+                continue
+            if _unlisted_name_word(text, normalised, mode, start, end, True):
+                evidence = ("unlisted_name", "followed_by:phone")
+                out.append(_Scored(start, end, Label.RELATIVE, CONFIDENT_SCORE, evidence, normalised[start:end]))
+    return out
+
+
+# "Suzette and Hank", "bill & george": coordination carries a confident name's reading to its partner.
+_COORDINATION = frozenset({" and ", " & ", " or ", " AND ", " OR ", " And "})
+
+
+def _ordinary(scored: _Scored) -> bool:
+    return "common_word" in scored.evidence or "frequent_word" in scored.evidence
+
+
 def _adjacency(text: str, scored: list[_Scored]) -> list[_Scored]:
     """Name matches separated by a space or ", " support each other ("John Smith", "Smith, John")."""
     out = list(scored)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         gap = text[a.end : b.start]
+        if gap in _COORDINATION and max(a.score, b.score) >= CONFIDENT_SCORE and min(a.score, b.score) >= 0.25:
+            # Each keeps its own label: "Dr. Reyes and Georgina" are not both doctors.
+            out[i] = _Scored(a.start, a.end, a.label, max(a.score, 0.5), (*a.evidence, "coordinated_name"), a.key)
+            out[i + 1] = _Scored(b.start, b.end, b.label, max(b.score, 0.5), (*b.evidence, "coordinated_name"), b.key)
+            continue
         joined = gap in {" ", ", ", " , "} or (len(gap) <= 3 and gap.strip() in {"", "."} and a.end - a.start == 1)
-        if joined and (max(a.score, b.score) >= CONFIDENT_SCORE or (a.score >= 0.3 and b.score >= 0.3)):
+        # Two weak matches only support each other when one of them is no ordinary word ("POST FALL").
+        weak_pair = a.score >= 0.3 and b.score >= 0.3 and not (_ordinary(a) and _ordinary(b))
+        if joined and (max(a.score, b.score) >= CONFIDENT_SCORE or weak_pair):
             label = a.label if a.label is not Label.PATIENT else b.label
             out[i] = _Scored(a.start, a.end, label, a.score + 0.15, (*a.evidence, "adjacent_name"), a.key)
             out[i + 1] = _Scored(b.start, b.end, label, b.score + 0.15, (*b.evidence, "adjacent_name"), b.key)
@@ -304,23 +563,20 @@ class PlaceLexiconDetector:
         text = document.text
         normalised = normalise_document(text)
         mode = case_mode(text)
-        names = name_matcher()
         out: list[Span] = []
         for match in place_matcher().find_longest(text, normalised):
-            surface = text[match.start : match.end]
-            lexicon = next(n for n in PLACE_LABELS if n in match.names)
-            score = 0.6 if lexicon in {"states", "countries"} else 0.45
+            lexicon, base, notes, also_name = _place_static(normalised[match.start : match.end], match.names)
+            score = base
             evidence = [LEXICON_EVIDENCE[lexicon]]
             delta, note = _case_adjustment(mode, text, match.start, match.end)
-            penalty, notes = _place_ambiguity(surface, lexicon)
-            score += delta + penalty
+            score += delta
             evidence.append(note)
             evidence.extend(notes)
             trigger = place_trigger(text, normalised, match.start)
             if trigger is not None:
                 score += 0.15
                 evidence.append(trigger)
-            elif surface.lower() in names:
+            elif also_name:
                 # "Jackson", "Houston": also a name; without a place cue the name reading is likelier.
                 score -= 0.15
                 evidence.append("also_name")
@@ -328,6 +584,16 @@ class PlaceLexiconDetector:
             if score >= self.min_score:
                 out.append(Span(match.start, match.end, PLACE_LABELS[lexicon], self.name, score, tuple(evidence)))
         return out
+
+
+@lru_cache(maxsize=16384)
+def _place_static(key: str, names: tuple[str, ...]) -> tuple[str, float, tuple[str, ...], bool]:
+    """What does not depend on context for a place match: its lexicon, base score after ambiguity
+    penalties, their notes, and whether it is also a listed name."""
+    lexicon = next(n for n in PLACE_LABELS if n in names)
+    penalty, notes = _place_ambiguity(key, lexicon)
+    base = (0.6 if lexicon in {"states", "countries"} else 0.45) + penalty
+    return lexicon, base, notes, key in name_matcher()
 
 
 _SHAPE_WORD = regex.compile(r"[\p{L}][\p{L}'&-]*")
@@ -357,12 +623,34 @@ def _shape_name_word(word: str, mode: CaseMode, stop: frozenset[str]) -> bool:
     # ("baltimore rehab", "quincy medical center" but not "cardiac rehab", "awaiting rehab").
     if lowered in name_matcher() or lowered in place_matcher():
         return lowered not in load_lexicon("common_words")
-    return zipf(lowered) < RARE_WORD_ZIPF + 1.0
+    # Short or hyphenated rare words are shorthand ("poss rehab", "prev rehab", "rotated-co general").
+    return len(lowered) >= 5 and lowered.isalpha() and zipf(lowered) < RARE_WORD_ZIPF + 1.0
 
 
-@lru_cache(maxsize=1)
-def _organisation_matcher() -> LexiconMatcher:
-    return LexiconMatcher({"suffix": load_lexicon("company_suffixes")})
+_COMPANY_GROUPS = frozenset({"company_suffix"})
+
+
+def _longest(hits: list[LexiconMatch]) -> list[LexiconMatch]:
+    """Longest non-overlapping hits, leftmost first (hits come by start, longest first)."""
+    out: list[LexiconMatch] = []
+    last_end = -1
+    for hit in hits:
+        if hit.start >= last_end:
+            out.append(hit)
+            last_end = hit.end
+    return out
+
+
+# Suffixes that are also clinical shorthand: "inc" is "increased" ("HEP INC TO 700U/HR").
+_AMBIGUOUS_COMPANY_SUFFIXES = frozenset({"inc", "co", "corp"})
+
+
+def _company_suffix_written(text: str, mode: CaseMode, start: int, end: int) -> bool:
+    """An ambiguous suffix only counts written as a company suffix ("Inc", "Inc.") in a mixed-case note."""
+    surface = text[start:end]
+    if surface.lower() not in _AMBIGUOUS_COMPANY_SUFFIXES:
+        return True
+    return mode is CaseMode.MIXED and surface[:1].isupper() and not surface.isupper()
 
 
 @dataclass(frozen=True)
@@ -377,17 +665,13 @@ class OrganizationShapeDetector:
         mode = case_mode(text)
         stop = load_stop_words()
         out: list[Span] = []
-        for hit in _organisation_matcher().find_longest(text, normalise_document(text)):
+        for hit in _longest(_hits_in(_cue_hits(normalise_document(text)), _COMPANY_GROUPS)):
+            if not _company_suffix_written(text, mode, hit.start, hit.end):
+                continue
             start = _name_before(text, mode, stop, hit.start)
             if start is not None:
                 out.append(Span(start, hit.end, Label.ORGANIZATION, self.name, 0.6, ("shape:company_suffix",)))
         return [s for s in out if (s.score or 0.0) >= self.min_score]
-
-
-@lru_cache(maxsize=1)
-def _shape_matcher() -> LexiconMatcher:
-    prefixes, suffixes = load_hospital_shapes()
-    return LexiconMatcher({"prefix": prefixes, "suffix": suffixes, "name": load_hospital_names()})
 
 
 @dataclass(frozen=True)
@@ -404,7 +688,7 @@ class HospitalShapeDetector:
         stop = load_stop_words()
         out: list[Span] = []
         suffix_ends: dict[int, int] = {}
-        hits = _shape_matcher().find_all(text, normalised)
+        hits = _hits_in(_cue_hits(normalised), _HOSPITAL_GROUPS)
         for hit in hits:
             if "suffix" in hit.names:
                 suffix_ends[hit.start] = max(hit.end, suffix_ends.get(hit.start, 0))
@@ -439,6 +723,8 @@ class HospitalShapeDetector:
         dotted = following.group().startswith(".")
         if mode is not CaseMode.MIXED and prefix in {"st", "mt"} and not dotted:
             return None
+        if mode is CaseMode.MIXED and text[start:end].isupper() and prefix in {"st", "mt"}:
+            return None  # "SR-ST Transfused", "ST. ABGs": sinus tachycardia, not a saint
         word = following.group(1)
         if mode is CaseMode.MIXED and not word[:1].isupper():
             return None

@@ -50,31 +50,34 @@ class FuzzyIndex:
             buckets.setdefault((len(item), 1, item[1]), []).append(item)
         self._buckets = buckets
 
+    def _choices(self, length: int, first: str, second: str) -> list[str]:
+        """Items of ``length`` with ``first`` or ``second`` among their first two letters. The sorted
+        buckets are concatenated in a fixed order (an item may appear twice, which does not change
+        the nearest distance), so lookups are deterministic without a set and a sort per call."""
+        letters = (first,) if first == second else (first, second)
+        out: list[str] = []
+        for position in (0, 1):
+            for letter in letters:
+                out += self._buckets.get((length, position, letter), ())
+        return out
+
     def lookup(self, token: str) -> FuzzyHit | None:
         """Nearest item within the allowed distance of a lower-case token, exact matches excluded."""
         if len(token) < MIN_FUZZY_LENGTH or not token.isalpha():
             return None
         limit = max_distance(token)
-        best: FuzzyHit | None = None
+        choices: list[str] = []
         for length in range(len(token) - limit, len(token) + limit + 1):
-            seen: set[str] = set()
-            for position in (0, 1):
-                for letter in {token[0], token[1]}:
-                    seen.update(self._buckets.get((length, position, letter), ()))
-            if not seen:
-                continue
-            choices = sorted(seen)
-            found = process.extractOne(
-                token, choices, scorer=DamerauLevenshtein.distance, score_cutoff=limit, processor=None
-            )
-            if found is None:
-                continue
-            item, distance, _ = found
-            if distance == 0:
-                return None
-            if best is None or distance < best.distance:
-                best = FuzzyHit(int(distance), self._owners[item])
-        return best
+            choices += self._choices(length, token[0], token[1])
+        if not choices:
+            return None
+        # One call over every candidate length; the first of equally near items wins (fixed order).
+        found = process.extractOne(
+            token, choices, scorer=DamerauLevenshtein.distance, score_cutoff=limit, processor=None
+        )
+        if found is None or found[1] == 0:  # nothing near enough, or the token is itself listed
+            return None
+        return FuzzyHit(int(found[1]), self._owners[found[0]])
 
 
 @lru_cache(maxsize=1)

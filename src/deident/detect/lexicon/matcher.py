@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 import ahocorasick
@@ -56,8 +57,14 @@ def normalise_document(text: str) -> str:
     return normalise(text)
 
 
+# The same mapping as a bytes table: ASCII text (most notes) is normalised by bytes.translate in C.
+_ASCII_TABLE = bytes((ord(chr(i).lower()) if chr(i).isalnum() else ord(" ")) if i < 128 else i for i in range(256))
+
+
 def normalise(text: str) -> str:
     """Lower-case with letters and digits kept and everything else a space; same length as ``text``."""
+    if text.isascii():
+        return text.encode("ascii").translate(_ASCII_TABLE).decode("ascii")
     lowered = text.lower()
     if len(lowered) != len(text):  # a few characters lower-case to two (e.g. "İ"); keep those as they are
         lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
@@ -73,10 +80,6 @@ class LexiconMatch(NamedTuple):
     start: int
     end: int
     names: tuple[str, ...]
-
-
-def _match_order(match: LexiconMatch) -> tuple[int, int]:
-    return (match.start, -match.end)
 
 
 class LexiconMatcher:
@@ -111,13 +114,15 @@ class LexiconMatcher:
     def find_all(self, text: str, normalised: str | None = None) -> list[LexiconMatch]:
         """Every whole-word match (overlapping ones included), in order of start."""
         padded = f" {normalised if normalised is not None else normalise_document(text)} "
-        out: list[LexiconMatch] = []
-        for end_index, (length, names) in self._automaton.iter(padded):
-            # padded[end_index] is the trailing space; padded offset p is text offset p - 1.
-            start = end_index - length + 1
-            end = end_index - 1
-            out.append(LexiconMatch(start, end, names))
-        out.sort(key=_match_order)
+        # padded[end_index] is the trailing space; padded offset p is text offset p - 1.
+        out = [
+            LexiconMatch(end_index - length + 1, end_index - 1, names)
+            for end_index, (length, names) in self._automaton.iter(padded)
+        ]
+        # The automaton reports matches by increasing end; reversed and stably sorted by start, they
+        # come by start, and by decreasing end within a start (longest first).
+        out.reverse()
+        out.sort(key=itemgetter(0))
         return out
 
     def find_longest(self, text: str, normalised: str | None = None) -> list[LexiconMatch]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deident.core.pipeline import Detector
 from deident.detect.patterns.ages import age_detector
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector
+from deident.detect.patterns.base import CombinedPatternDetector, Hit, Pattern, PatternDetector
 from deident.detect.patterns.contact import contact_detector
 from deident.detect.patterns.dates import date_detector
 from deident.detect.patterns.ids import id_detector
@@ -17,11 +17,19 @@ def pattern_detectors() -> tuple[Detector, ...]:
     return (date_detector(), contact_detector(), id_detector(), age_detector(), location_detector(), name_detector())
 
 
+def combined_pattern_detector() -> CombinedPatternDetector:
+    """Every family of ``pattern_detectors()`` in one pass: the same spans, with far fewer scans of the text."""
+    families = tuple(d for d in pattern_detectors() if isinstance(d, PatternDetector))
+    return CombinedPatternDetector(families)
+
+
 __all__ = [
+    "CombinedPatternDetector",
     "Hit",
     "Pattern",
     "PatternDetector",
     "age_detector",
+    "combined_pattern_detector",
     "contact_detector",
     "date_detector",
     "id_detector",

@@ -56,6 +56,9 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _D1 + r"\d{0,2})" + _SEP + r"(?:years?|yrs?|yr\.|y\.?)" + _SEP + r"(?:old|o\.?)\b",
             0.95,
             _age,
+            digit_run=(1, 3),
+            run_next=r"[ \t]{0,2}-?[ \t]{0,2}[yY]",
+            run_followers=" \t-yY",
         ),
         Pattern(
             "age.yo",
@@ -63,6 +66,9 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _D1 + r"\d{0,2})" + _SEP + r"(?:y/o|y\.o\.?|yo|y\.[ \t]?o\.?)(?:[mfw]\b|\b)",
             0.95,
             _age,
+            digit_run=(1, 3),
+            run_next=r"[ \t]{0,2}-?[ \t]{0,2}[yY]",
+            run_followers=" \t-yY",
         ),
         Pattern(
             "age.years_of_age",
@@ -70,8 +76,20 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _D1 + r"\d{0,2})[ \t]{0,2}(?:years?|yrs?)[ \t]{1,2}of[ \t]{1,2}age\b",
             0.95,
             _age,
+            digit_run=(1, 3),
+            run_next=r"[ \t]{0,2}-?[ \t]{0,2}[yY]",
+            run_followers=" \tyY",
         ),
-        Pattern("age.bare_y", A, r"(?P<a>" + _D1 + r"\d{0,2})[ \t]?(?:y|yr|yrs)(?![\w/.]|\.[ \t]?o)", 0.6, _bare_y),
+        Pattern(
+            "age.bare_y",
+            A,
+            r"(?P<a>" + _D1 + r"\d{0,2})[ \t]?(?:y|yr|yrs)(?![\w/.]|\.[ \t]?o)",
+            0.6,
+            _bare_y,
+            digit_run=(1, 3),
+            run_next=r"[ \t]{0,2}-?[ \t]{0,2}[yY]",
+            run_followers=" \tyY",
+        ),
         Pattern(
             "age.aged",
             A,
@@ -88,6 +106,8 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>\d(?<![\w.,/-]\d)0'?s)\b",
             0.85,
             _decade,
+            digit_run=(2, 2),
+            run_followers="'sS",
         ),
         Pattern(
             "age.line_initial",
@@ -95,6 +115,9 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?m)(?P<a>\d(?<=^[ \t]{0,4}\d)\d{1,2})[ \t]{1,2}(?=" + PERSON_WORDS + r"(?:\W|$))",
             0.5,
             _age,
+            digit_run=(2, 3),
+            run_next=r"[ \t]{1,2}[A-Za-z/]",
+            run_followers=" \t",
         ),
     )
 

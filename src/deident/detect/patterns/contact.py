@@ -9,7 +9,7 @@ import phonenumbers
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, unit_follows, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, unit_follows, words
 
 PHONE_TRIGGER_WORDS = (
     "phone", "ph", "tel", "telephone", "cell", "cell phone", "cellphone", "mobile", "home", "work", "office",
@@ -102,7 +102,15 @@ def _ip(text: str, m: regex.Match[str]) -> list[Hit]:
 def contact_patterns() -> tuple[Pattern, ...]:
     P = Label.PHONE
     return (
-        Pattern("phone.nanp", P, NANP + _NA, 0.9, _nanp),
+        Pattern(
+            "phone.nanp",
+            P,
+            NANP + _NA,
+            0.9,
+            _nanp,
+            digit_run=(3, 3),
+            run_followers=" \t-./",
+        ),
         Pattern("phone.nanp_parentheses", P, NANP_PAREN + _NA, 0.9, _nanp),
         Pattern("phone.nanp_country_code", P, NANP_COUNTRY + _NA, 0.9, _nanp),
         Pattern(
@@ -112,7 +120,15 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.85,
             _international,
         ),
-        Pattern("phone.local", P, LOCAL + _NA, 0.7, _local),
+        Pattern(
+            "phone.local",
+            P,
+            LOCAL + _NA,
+            0.7,
+            _local,
+            digit_run=(3, 3),
+            run_followers=" \t-.",
+        ),
         Pattern(
             "phone.split_digits",
             P,
@@ -120,6 +136,8 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"(?P<p>" + _D1 + r"(?:\d{2}[ \t]{1,2}\d{7}|\d{5}-\d{4}|\d{2}[ \t]\d{3}[ \t]\d{4,5}))" + _NA,
             0.6,
             _ten_digits,
+            digit_run=(3, 6),
+            run_followers=" \t-",
         ),
         Pattern(
             "phone.trigger_local",
@@ -129,7 +147,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.75,
             None,
             group="p",
-            anchors=anchor_words(*PHONE_TRIGGER_WORDS),
+            anchors=PHONE_TRIGGER_WORDS,
         ),
         Pattern(
             "phone.pager",
@@ -139,7 +157,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.8,
             None,
             group="p",
-            anchors=anchor_words(*PAGER_TRIGGER_WORDS),
+            anchors=PAGER_TRIGGER_WORDS,
         ),
         Pattern(
             "fax.trigger",
@@ -157,7 +175,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.95,
             None,
             group="p",
-            anchors=anchor_words(*FAX_TRIGGER_WORDS),
+            anchors=FAX_TRIGGER_WORDS,
         ),
         Pattern(
             "email.address",
@@ -189,6 +207,8 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"(?=\d)(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)",
             0.9,
             _ip,
+            digit_run=(1, 3),
+            run_followers=".",
         ),
         Pattern(
             "ip.v6",

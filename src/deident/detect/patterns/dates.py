@@ -13,7 +13,7 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, unit_follows, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, unit_follows, words
 
 MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -94,7 +94,9 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         if rx(_CLINICAL_BEFORE).search(before):
             return []
         return [Hit(m.start(), m.end(), evidence=("month/year",))]
-    if not _valid_day(month, day):
+    # "at 0630 2/31": after a date word or a clock time, a day up to 31 is still a date as written.
+    written_as_date = rx(_DATE_CONTEXT_BEFORE).search(before) or rx(r"\b[0-2]\d[0-5]\d[ \t]{1,2}\Z").search(before)
+    if not (_valid_day(month, day) or (written_as_date and 1 <= month <= 12 and 1 <= day <= 31)):
         return []
     if day == 10 and (rx(_PAIN_NEAR).search(text, m.end(), m.end() + 30) or rx(_PAIN_NEAR).search(before)):
         return []  # a pain score "6/10"
@@ -140,14 +142,23 @@ def _year_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
         r"(?r)\b(?P<ctx>" + YEAR_CONTEXT + r")[ \t]{1,3}(?:of[ \t]{1,2}|the[ \t]{1,2}year[ \t]{1,2})?\Z"
     ).search(text, max(0, m.start() - 30), m.start())
     if context is None:
-        return []
+        procedure = rx(r"(?r)\b(?:" + _PROCEDURE_WORD + r")[ \t,]{1,3}(?:in[ \t]{1,2})?\Z")
+        if procedure.search(text, max(0, m.start() - 30), m.start()) is None:
+            return []
+        context = rx(r"(?P<ctx>)").match(text, m.start())
     year = int(m["y"])
     if not 1900 <= year <= 2049:
         return []
     if _unit_follows(text, m.end()) or rx(_TIME_AFTER).match(text, m.end()):
         return []
     # 1900-1959 and 2000-2059 are also clock times (HHMM); after a time preposition they are times.
-    time_like = year % 100 < 60
+    # A year after 2000 is written where no clock time can be meant: "since 2006)" or "since 2006 but".
+    time_like = year % 100 < 60 and not (
+        year < 2030
+        and year % 5 != 0  # clock times are mostly round ("until 2000", "by 2030")
+        and context["ctx"].lower() == "since"
+        and rx(r"[ \t]{0,2}(?:[).,;!?\n]|but\b|and\b|when\b|$)").match(text, m.end())
+    )
     if time_like and rx(r"since|from|until|till|by|before|after").match(context["ctx"]):
         return []
     return [Hit(m.start("y"), m.end("y"))]
@@ -172,9 +183,14 @@ def _apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("y"), m.end("y"))]
 
 
+# A procedure or habit named by its shape ("cholecystectomy", "resection", "stopped smoking"): an event.
+_PROCEDURE_WORD = r"[a-z]{2,20}(?:ectomy|otomy|ostomy|plasty|pexy|section|scopy|graft|ation)|smoking|quit|stopped"
+
+
 def _event_apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
-    # "74'" is also 74 feet or minutes: only after a medical event ("CVA 74'") or "in".
-    if rx(r"(?r)\b(?:" + EVENT_WORDS + r"|in)[ \t,]{1,3}\Z").search(text, max(0, m.start() - 30), m.start()) is None:
+    # "74'" is also 74 feet or minutes: only after a medical event ("CVA 74'", "cholecystectomy 77'") or "in".
+    before = r"(?r)\b(?:" + EVENT_WORDS + "|" + _PROCEDURE_WORD + r"|in)[ \t,]{1,3}\Z"
+    if rx(before).search(text, max(0, m.start() - 30), m.start()) is None:
         return []
     return [Hit(m.start("y"), m.end("y"))]
 
@@ -186,6 +202,31 @@ def _ordinal_day(text: str, m: regex.Match[str]) -> list[Hit]:
     ):
         return []
     return [Hit(m.start("d"), m.end("d"))]
+
+
+def _mixed_separators(text: str, m: regex.Match[str]) -> list[Hit]:
+    # Month first, as US notes write it; "30/10-13" (a pressure and a range) is no date.
+    if not 1 <= int(m["a"]) <= 12 or rx(_CLINICAL_BEFORE).search(_before(text, m.start())):
+        return []
+    return _numeric_mdy(text, m)
+
+
+_MONTH_CONTEXT_BEFORE = (
+    r"(?r)\b(?:in|since|from|until|during|early|mid|late|last|end[ \t]{1,2}of|beginning[ \t]{1,2}of)[ \t]{1,2}\Z"
+)
+
+
+def _month_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
+    if rx(_MONTH_CONTEXT_BEFORE).search(text, max(0, m.start() - 20), m.start()) is None:
+        return []
+    if m["mon"].lower() == "may" and not rx(r"\.?[ \t]{0,2}(?:[,;)\n]|$)").match(text, m.end()):
+        return []  # "in may be", "since may have": the verb
+    return [Hit(m.start("mon"), m.end("mon"))]
+
+
+def _year_before_event(text: str, m: regex.Match[str]) -> list[Hit]:
+    # "09 PTCA to LCX", "13 stent to LCX": a two-digit year opening a history item; counts are "2 stents".
+    return [] if int(m["y"]) in range(1, 10) and len(m["y"]) == 1 else [Hit(m.start("y"), m.end("y"))]
 
 
 def _season_year(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -213,6 +254,7 @@ EVENT_PHRASES = (
 YEAR_CONTEXT_PHRASES = (
     "in", "since", "from", "during", "year", "circa", "until", "till", "of", "by", "before", "after", "early",
     "late", "mid", "summer", "winter", "spring", "fall", "autumn", "dx", "diagnosed", "born", "dob",
+    "it is", "it's", "its", "year is",
 )  # fmt: skip
 WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 HOLIDAY_NAMES = (
@@ -243,9 +285,19 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})" + _NA,
             0.95,
             _numeric_mdy,
+            digit_run=(1, 2),
+            run_next=r"[/.-]\d{1,2}[/.-]\d",
+            run_followers="/.-",
         ),
         Pattern(
-            "date.numeric_md", D, r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/-])(?P<b>\d{1,2})" + _NA, 0.8, _numeric_md
+            "date.numeric_md",
+            D,
+            r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/-])(?P<b>\d{1,2})" + _NA,
+            0.8,
+            _numeric_md,
+            digit_run=(1, 2),
+            run_next=r"[/-]\d",
+            run_followers="/-",
         ),
         Pattern(
             "date.iso",
@@ -253,6 +305,9 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<y>" + _FIRST_DIGIT + r"\d{3})(?P<sep>[/.-])(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})" + _NA,
             0.95,
             _iso,
+            digit_run=(4, 4),
+            run_next=r"[/.-]\d{1,2}[/.-]\d",
+            run_followers="/.-",
         ),
         Pattern(
             "date.month_day_year",
@@ -276,6 +331,10 @@ def date_patterns() -> tuple[Pattern, ...]:
             + _NA,
             0.9,
             _written,
+            digit_run=(1, 2),
+            run_next=r"(?i:(?:st|nd|rd|th)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
+            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
+            run_followers=" \t-snrtojfmadSNRTOJFMAD",
         ),
         Pattern(
             "date.month_year",
@@ -292,6 +351,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<y>(?:19|20)(?<![\w./%:+#$=-]\d\d)\d{2})" + _NA,
             0.8,
             _year_in_context,
+            digit_run=(4, 4),
         ),
         Pattern(
             "date.event_year",
@@ -302,10 +362,41 @@ def date_patterns() -> tuple[Pattern, ...]:
             + _NA,
             0.6,
             _event_year,
-            anchors=anchor_words(*EVENT_PHRASES),
+            anchors=EVENT_PHRASES,
         ),
         Pattern(
             "date.apostrophe_year", D, r"(?<![\w'])'(?P<y>\d{2})(?!\w|[.,:/-]\d|[ \t]{0,2}%)", 0.85, _apostrophe_year
+        ),
+        Pattern(
+            "date.month_in_context",
+            D,
+            # Found from the month word (rare); the validator checks the context word before it.
+            r"\b(?P<mon>" + MONTH + r")\b\.?(?![ \t]{0,2}\d)",
+            0.6,
+            _month_in_context,
+            anchors=MONTH_WORDS,
+        ),
+        Pattern(
+            "date.numeric_mixed_separators",
+            D,
+            # "11/21.93": month/day then a full stop or dash before the year.
+            r"(?P<a>" + _FIRST_DIGIT + r"\d?)/(?P<b>\d{1,2})[.-](?P<y>\d{4}|\d{2})" + _NA,
+            0.8,
+            _mixed_separators,
+            digit_run=(1, 2),
+            run_next=r"/\d{1,2}[.-]\d",
+            run_followers="/",
+        ),
+        Pattern(
+            "date.year_before_event",
+            D,
+            r"(?:(?<=[.;:\n][ \t]{0,3})|(?<=\A[ \t]{0,3}))(?P<y>(?:0\d|[1-3]\d|[5-9]\d))[ \t]{1,2}"
+            r"(?:ptca|pci|cabg|stent|stents|stented|mi|nstemi|stemi|cva|tia|avr|mvr|cath|turp|aicd|ppm)\b",
+            0.6,
+            _year_before_event,
+            digit_run=(2, 2),
+            run_next=r"[ \t]{1,2}[A-Za-z]",
+            run_followers=" \t",
         ),
         Pattern(
             "date.season_year",
@@ -322,8 +413,10 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<y>" + _FIRST_DIGIT + r"\d)'(?![\w'])",
             0.7,
             _event_apostrophe_year,
+            digit_run=(2, 2),
+            run_followers="'",
         ),
-        Pattern("date.decade", D, r"\b(?:19|20)\d0'?s\b", 0.8),
+        Pattern("date.decade", D, r"\b(?:19|20)\d0'?s\b", 0.8, digit_run=(4, 4), run_followers="'sS"),
         Pattern(
             "date.ordinal_day",
             D,
@@ -332,9 +425,12 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"|week|hour|bag|unit|liter|set|lumen|one|of[ \t]{1,2}(?:the|these|those)))(?!\.[ \t]{1,2}the\b)",
             0.7,
             _ordinal_day,
+            digit_run=(1, 2),
+            run_next=r"(?i:st|nd|rd|th)",
+            run_followers="snrtSNRT",
         ),
         Pattern("date.weekday", D, r"\b" + WEEKDAYS + r"(?:'?s)?\b", 0.4, anchors=WEEKDAY_NAMES),
-        Pattern("date.holiday", D, r"\b" + HOLIDAYS + r"\b", 0.5, anchors=anchor_words(*HOLIDAY_NAMES)),
+        Pattern("date.holiday", D, r"\b" + HOLIDAYS + r"\b", 0.5, anchors=HOLIDAY_NAMES),
     )
 
 

@@ -13,7 +13,7 @@ import regex
 from stdnum.us import ssn as us_ssn
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, unit_follows, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, unit_follows, words
 
 # An ID-shaped token: letters, digits and inner separators, with at least one digit (checked below).
 ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){2,24})"
@@ -119,7 +119,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.85 if label is not Label.IDNUM else 0.7,
             _id_token(3 if label is not Label.IDNUM else 4),
             group="p",
-            anchors=anchor_words(*phrases),
+            anchors=phrases,
         )
         for label, phrases in TRIGGER_PHRASES.items()
     )
@@ -130,6 +130,9 @@ def id_patterns() -> tuple[Pattern, ...]:
             r"(?P<p>\d(?<![\w-]\d)(?:\d{2}-\d{2}-\d{4}|\d{2} \d{2} \d{4}))(?![\w]|-\d)",
             0.9,
             _ssn,
+            digit_run=(3, 3),
+            run_next=r"[- ]\d{2}[- ]\d{4}",
+            run_followers="- ",
         ),
         Pattern(
             "id.ssn_trigger",
@@ -167,6 +170,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.45,
             _long_number,
             ignore_case=False,
+            digit_run=(7, 14),
         ),
     )
 

@@ -8,7 +8,16 @@ import regex
 import us
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, compile_source, rx, words
+from deident.detect.patterns.base import (
+    Hit,
+    Pattern,
+    PatternDetector,
+    anchor_words,
+    compile_source,
+    rx,
+    unit_follows,
+    words,
+)
 from deident.detect.patterns.names import STOP_WORDS, _case_mode, _zipf
 
 STREET_SUFFIXES = words(
@@ -115,6 +124,146 @@ def _place_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("c"), end)]
 
 
+# Words after which a care site is named: "admitted to X", "transfer from X", "followed at X", "bed @ X".
+# Verbs need a preposition after them ("admit WBCs" is no transfer); phrases already end with one.
+MOTION_VERBS = (
+    "admitted", "admit", "adm", "readmitted", "transferred", "transfer", "transfered", "trans", "xfer", "tx", "sent",
+    "taken", "brought", "flighted", "med-flighted", "medflighted", "medflight", "airlifted", "referred", "followed",
+    "go", "goes", "going", "went", "came", "come", "arrived", "arrival", "presented", "presents", "enroute",
+)  # fmt: skip
+MOTION_PHRASES = ("received from", "recieved from", "surgeon from", "bed @", "bed at", "came into", "en route to")
+MOTION_VERB = (
+    words(*MOTION_VERBS)
+    + r"(?![\w-])[ \t]{1,2}(?:(?:back|over|here|directly)[ \t]{1,2})?(?:in[ \t]{1,2}transfer[ \t]{1,2})?"
+    r"(?:to|from|at|@)[ \t]{1,2}(?:the[ \t]{1,2})?"
+)
+MOTION_PHRASE = words(*MOTION_PHRASES) + r"[ \t]{1,2}(?:the[ \t]{1,2})?"
+# Care-site and clinical words that follow motion words but name no place.
+_CLINICAL_PLACES = frozenset(
+    """
+    ed er ew icu ccu micu sicu nicu picu cvicu vicu tsicu csru ctic ssu pcu stepdown step-down tele telemetry or
+    pacu ct mri cath lab ir ep eu xray x-ray us echo ekg ecg eeg cxr cta kub floor floors rehab home osh hosp
+    hospital hospitals clinic nursing facility snf ltac ltach nh vna hospice morgue unit units ward wards room rm bed
+    bay surgery dialysis hd cvvh pt ot slp radiology vascular neuro neurology cards cardiology medicine gi pulm onc
+    heme renal psych ortho urology ent bronch endoscopy egd ercp tee tte holding area pre-op preop post-op postop
+    stretcher chair commode bathroom shower scale bedside outside another other same this that his her their our
+    your my the a an of with without by for on in at to from and or dr md rn np pa pcp emergency intensive coronary
+    surgical medical general cardiac trauma burn ob l&d bed. sleep rest sedation baseline nsr afib sr vent cpap
+    bipap trach lasix wbcs wbc labs lab abg pharmacy pathology lab. va bb tlc v-tach vtach v-fib vfib a-fib afib svt
+    """.split()
+)
+HOSPITAL_SUFFIXES = ("hospital", "hosp", "hosp.", "regional", "memorial", "medical center", "med center",
+                     "medical ctr", "health center", "heart center", "healthcare")  # fmt: skip
+# Suffixes that are part of the name ("Laurel Regional"); "hospital" and "medical center" stay outside it.
+_NAME_PART_SUFFIXES = frozenset({"regional", "memorial", "general"})
+_SORTED_UNITS = frozenset("".join(sorted(u)) for u in ("micu", "sicu", "nicu", "picu", "ccu", "icu", "csru", "pacu"))
+_SITE_WORD_RE = r"[A-Za-z][A-Za-z'&\-]{0,24}\.?"
+
+
+def _clinical_place(word: str) -> bool:
+    """A care-unit word or a typo of one ("micua", "icus")."""
+    lower = word.lower()
+    if "".join(sorted(lower)) in _SORTED_UNITS:
+        return True  # a transposition typo ("mciu")
+    return lower in _CLINICAL_PLACES or any(
+        lower.startswith(p) and len(lower) <= len(p) + 2 for p in ("micu", "sicu", "ccu", "icu", "csru", "pacu")
+    )
+
+
+def _site_word(token: str, mode: str) -> bool:
+    """A word that may be (part of) a care site's name: not clinical, not a common word unless capitalised."""
+    word = token.strip(".,'").lower()
+    if not word or word in STOP_WORDS or _clinical_place(word) or word in _NOT_PLACE_WORDS:
+        return False
+    if any(c.isdigit() for c in word):
+        return False
+    if mode == "mixed":
+        return token[:1].isupper() and _zipf(word) < 5.6
+    return _zipf(word) < 4.0
+
+
+def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "transferred to Calvert", "followed at GH", "ADMITTED TO QUARTERMAIN 3": a care site after a motion word."""
+    tok = rx(_SITE_WORD_RE).match(text, m.end())
+    if tok is not None and _clinical_place(tok[0].rstrip(".")):
+        # "sent to ED at GH": a unit, then the site it belongs to
+        at = rx(r"[ \t]{1,2}(?:at|@|in)[ \t]{1,2}").match(text, tok.end())
+        tok = rx(_SITE_WORD_RE).match(text, at.end()) if at else None
+    if tok is None:
+        return []
+    word = tok[0].rstrip(".")
+    mode = _case_mode(text, tok.start())
+    lower = word.lower()
+    if _clinical_place(word) or lower in STOP_WORDS or lower in _NOT_PLACE_WORDS:
+        return []
+    saint = rx(r"(?:st|saint)\.?[ \t]{1,2}(?P<n>[A-Za-z][a-z]{0,24}\b\.?)").match(text, tok.start())
+    if saint is not None and (mode != "mixed" or saint["n"][0].isupper()):
+        return [Hit(saint.start(), saint.end("n") - saint["n"].endswith("."), Label.HOSPITAL)]  # "St A.", "St Joseph"
+    acronym = 2 <= len(word) <= 5 and word.isalpha() and (word.isupper() or mode != "mixed")
+    # A short acronym that is no English word (GH, GBMC) or a rare word (Calvert) names a site; in mixed-case
+    # text a capital letter lets a less rare word through ("Surgeon from Harbor").
+    rare = 4.5 if mode == "mixed" and word[0].isupper() else 3.3
+    if not ((acronym and _zipf(lower) < 3.0) or (_site_word(word, mode) and _zipf(lower) < rare)):
+        return []
+    return [Hit(tok.start(), tok.start() + len(word), Label.LOCATION_OTHER)]
+
+
+def _ward_number(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "ON QUARTERMAIN 6", "transfer to quartermain 2": a rare word naming a ward, then its floor number."""
+    word = m["w"]
+    if _clinical_place(word) or word.lower() in STOP_WORDS or _zipf(word.lower()) >= 2.0:
+        return []
+    if _case_mode(text, m.start("w")) == "mixed" and not word[0].isupper():
+        return []  # "order to transfuse 2 units": in mixed-case text a ward name is capitalised
+    if unit_follows(text, m.end()):
+        return []  # "on levophed 5 mcg": a drug and its dose
+    return [Hit(m.start("w"), m.end("w"), Label.LOCATION_OTHER)]
+
+
+def _hospital_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "Calvert Hospital", "LAUREL REGIONAL", "Memorial Hospital": the name words before the suffix."""
+    suffix = m[0].lower()
+    name_part = suffix.split()[0] in _NAME_PART_SUFFIXES
+    following = rx(r"[ \t]{1,2}(?P<w>[A-Za-z]{1,24})").match(text, m.end())
+    if name_part and following and following["w"].lower() not in STOP_WORDS | {"hosp", "med", "center", "ctr"}:
+        return []  # "regional anesthesia", "memorial service": the suffix word is used as an adjective
+    before = rx(
+        r"(?r)(?<![\w'])(?P<n>[A-Za-z][A-Za-z.'\-]{0,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{0,24}){0,2})"
+        r"[ \t]{1,2}\Z"
+    ).search(text, max(0, m.start() - 80), m.start())
+    if before is None:
+        return []
+    mode = _case_mode(text, m.start())
+    start = before.start("n")
+    toks = [(start + t.start(), start + t.end(), t[0]) for t in rx(r"[A-Za-z][A-Za-z.'\-]{0,24}").finditer(before["n"])]
+    kept: list[tuple[int, int]] = []
+    for s, e, piece in reversed(toks):
+        if piece.endswith(".") and len(piece) > 2:
+            break  # a sentence ends before the name
+        # "Memorial Hospital", "General Hospital": a name-part word right before "hospital" is the name.
+        adjacent = not kept and not name_part and piece.lower() in _NAME_PART_SUFFIXES
+        if not (adjacent or _site_word(piece, mode)):
+            break
+        kept.insert(0, (s, e))
+    if not kept:
+        return []
+    if name_part and not any(_zipf(text[s:e].strip(".").lower()) < 4.0 for s, e in kept):
+        return []  # "general surgery", "regional anesthesia": a rare name word is needed before these
+    end = m.end() if name_part else kept[-1][1]
+    return [Hit(kept[0][0], end, Label.HOSPITAL)]
+
+
+def _university(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "University of Maryland", "U of MD", "U Maryland"."""
+    place = m["c"]
+    state = us.states.lookup(place) is not None
+    if m["u"].lower() == "u" and not (state and (m["of"] or len(place) > 2)):
+        return []  # "2 u of prbc": units; "f/u in": follow up
+    if not state and (place.lower() in STOP_WORDS or _clinical_place(place)):
+        return []
+    return [Hit(m.start(), m.end("c"), Label.HOSPITAL)]
+
+
 @lru_cache(maxsize=1)
 def location_patterns() -> tuple[Pattern, ...]:
     return (
@@ -126,6 +275,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.95,
             _state_zip,
             ignore_case=False,
+            digit_run=(5, 5),
         ),
         Pattern(
             "location.zip_trigger",
@@ -154,6 +304,9 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?:,?[ \t]{0,2}(?:apt|apartment|unit|suite|ste|#)\.?[ \t]{0,2}#?[ \t]{0,2}[A-Za-z0-9-]{1,6}\b)?",
             0.8,
             _street,
+            digit_run=(1, 5),
+            run_next=r"[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?[A-Za-z][A-Za-z'.\-]{0,24}[ \t]",
+            run_followers=" \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
         ),
         Pattern(
             "location.po_box",
@@ -180,10 +333,65 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
             0.6,
             _place_after_trigger,
-            anchors=anchor_words(*LIVES_IN_WORDS),
+            anchors=LIVES_IN_WORDS,
+        ),
+        Pattern(
+            "location.site_after_motion",
+            Label.LOCATION_OTHER,
+            r"\b" + MOTION_VERB,
+            0.5,
+            _site_after_motion,
+            anchors=MOTION_VERBS,
+        ),
+        Pattern(
+            "location.site_after_phrase",
+            Label.LOCATION_OTHER,
+            r"\b" + MOTION_PHRASE,
+            0.5,
+            _site_after_motion,
+            anchors=MOTION_PHRASES,
+        ),
+        Pattern(
+            "location.ward_number",
+            Label.LOCATION_OTHER,
+            # Found from the floor number (a digit run); the trigger and ward name are checked behind it.
+            r"[1-9](?<=\b(?:to|on|from|transfer|plan:?)[ \t]{1,2}(?P<w>[A-Za-z]{4,24})[ \t]{1,2}[1-9])"
+            r"(?![\w.,/:-]|[ \t]{0,2}(?:[-/x]\d|am\b|pm\b))",
+            0.5,
+            _ward_number,
+            digit_run=(1, 1),
+            run_next=r"[^\w.,/:-]|\Z",
+        ),
+        Pattern(
+            "location.hospital_name",
+            Label.HOSPITAL,
+            r"\b" + words(*HOSPITAL_SUFFIXES) + r"(?![\w])",
+            0.6,
+            _hospital_name,
+            anchors=HOSPITAL_SUFFIXES,
+        ),
+        Pattern(
+            "location.university",
+            Label.HOSPITAL,
+            r"(?<![\w/])(?P<u>university|univ\.?|u)[ \t]{1,2}(?P<of>of[ \t]{1,2})?"
+            r"(?P<c>[A-Za-z][A-Za-z'\-]{1,24})(?![\w'-])",
+            0.6,
+            _university,
+            anchors=("university", "univ", "univ.", "u"),
         ),
     )
 
 
 def location_detector() -> PatternDetector:
-    return PatternDetector("patterns.location", location_patterns())
+    return PatternDetector(
+        "patterns.location",
+        location_patterns(),
+        repeated=frozenset(
+            {
+                "location.site_after_motion",
+                "location.site_after_phrase",
+                "location.hospital_name",
+                "location.ward_number",
+            }
+        ),
+    )

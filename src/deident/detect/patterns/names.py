@@ -16,7 +16,7 @@ import regex
 from wordfreq import zipf_frequency
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, words
 
 # One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
 TOKEN = r"[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z])?\.?"
@@ -152,7 +152,7 @@ def is_name_word(token: str, mode: str, strong: bool) -> bool:
             return False  # an abbreviation in mixed-case text (ICU, CXR, BP)
         return (known or zipf < 5.6) if strong else ((known and zipf < 5.6) or zipf < 3.5)
     if mode == "mixed":  # a lower-case word among capitalised ones is rarely a name
-        return strong and ((known and zipf < 4.5) or zipf < 2.5)
+        return strong and ((known and zipf < 4.5) or zipf < 3.0)
     if strong:
         return (known and zipf < 5.6) or zipf < 4.5
     return (known and zipf < 5.0) or zipf < 3.0
@@ -183,7 +183,10 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
                 current = []
                 continue
             # After "and" or a comma only a clearly name-like word continues the list.
-            if not is_name_word(piece, mode, strong and not (hits or (current == [] and tok.start() > 0))):
+            # A word right after an initial ("per E. Welsh") is judged as after a strong trigger: the shape is evidence.
+            after_initial = pending_initial and bool(current)
+            shaped = after_initial or (strong and not (hits or (current == [] and tok.start() > 0)))
+            if not is_name_word(piece, mode, shaped):
                 break
             current.append((s, e))
             pending_initial = len(piece.rstrip(".")) == 1
@@ -231,7 +234,7 @@ def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _names_before(
-    label: Label | None, strong: bool, glue: str, min_words_without_comma: int = 1
+    label: Label | None, strong: bool, glue: str, min_words_without_comma: int = 1, initial_first: bool = False
 ) -> Callable[[str, regex.Match[str]], list[Hit]]:
     """Validator for names that precede their trigger ("Jean Hudson, RN", "Hank Smith (son)").
 
@@ -263,7 +266,15 @@ def _names_before(
             kept.insert(0, (s, e))
         if not kept or all(len(text[s:e].rstrip(".")) == 1 for s, e in kept):
             return []
-        if len(kept) < min_words_without_comma and "," not in text[kept[-1][1] : m.start()]:
+        if initial_first and (
+            len(kept) < 2
+            or len(text[kept[0][0] : kept[0][1]].rstrip(".")) != 1
+            or text[kept[0][0] - 1 : kept[0][0]] in ("/", "&")
+        ):
+            return []  # "J SMITH ORDERED" but not "NEPRO ORDERED": only an initial and a name are shaped enough
+        # A hyphenated surname ("Stord-Painter") counts as two name words.
+        n_words = sum(1 + text[s:e].count("-") for s, e in kept)
+        if n_words < min_words_without_comma and "," not in text[kept[-1][1] : m.start()]:
             return []  # "FEBRILE NP JEN": a lone word before "NP" is rarely a name unless set off by a comma
         return [_close(text, kept, label)]
 
@@ -293,7 +304,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + DOCTOR_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})" + after,
             0.9,
             _names(Label.DOCTOR, strong=True),
-            anchors=anchor_words(*DOCTOR_TITLES_WORDS),
+            anchors=DOCTOR_TITLES_WORDS,
         ),
         Pattern(
             "name.clinician_role",
@@ -301,7 +312,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + DOCTOR_ROLES + r"\b" + _GAP + after,
             0.7,
             _names(Label.DOCTOR, strong=False),
-            anchors=anchor_words(*DOCTOR_ROLES_WORDS),
+            anchors=DOCTOR_ROLES_WORDS,
         ),
         Pattern(
             "name.role_suffix",
@@ -309,7 +320,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + ROLE_SUFFIXES + r"(?![\w])",
             0.7,
             _names_before(Label.DOCTOR, False, r"[ \t]{0,2},?[ \t]{0,2}", min_words_without_comma=2),
-            anchors=anchor_words(*ROLE_SUFFIXES_WORDS),
+            anchors=ROLE_SUFFIXES_WORDS,
         ),
         Pattern(
             "name.initial_surname",
@@ -334,7 +345,30 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*AWARE_WORDS) + r"\b",
             0.5,
             _names_before(Label.DOCTOR, False, r"[ \t]{1,2}(?:(?:is|was|made|also)[ \t]{1,2})?"),
-            anchors=anchor_words(*AWARE_WORDS),
+            anchors=AWARE_WORDS,  # whole phrases: "in" and "at" alone are far too common
+        ),
+        Pattern(
+            "name.initial_name_ordered",
+            Label.DOCTOR,
+            r"\b(?:ordered|wrote|d/c'd|dc'd)\b",
+            0.5,
+            _names_before(Label.DOCTOR, False, r"[ \t]{1,2}", initial_first=True),
+            anchors=("ordered", "wrote", "d/c'd", "dc'd"),
+        ),
+        Pattern(
+            "name.role_then_aware",
+            Label.DOCTOR,
+            # "FEBRILE NP JEN AWARE": a word between a clinician role and "aware" is named by both.
+            r"\b"
+            + DOCTOR_ROLES
+            + r"\.?[ \t]{1,2}(?P<n>"
+            + TOKEN
+            + r")[ \t]{1,2}(?:is[ \t]{1,2})?"
+            + words(*AWARE_WORDS)
+            + r"\b",
+            0.6,
+            _names(Label.DOCTOR, strong=True),
+            anchors=DOCTOR_ROLES_WORDS,
         ),
         Pattern(
             "name.patient_title",
@@ -342,7 +376,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + PATIENT_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?P<n>" + CHAIN + ")",
             0.9,
             _names(Label.PATIENT, strong=True),
-            anchors=anchor_words(*PATIENT_TITLES_WORDS),
+            anchors=PATIENT_TITLES_WORDS,
         ),
         Pattern(
             # "Ms" without a full stop is also "MS" (mental status, multiple sclerosis, morphine sulfate).
@@ -359,7 +393,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + FAMILY + r"\b" + _GAP + r"(?:(?:is|named|name)[ \t]{1,2})?" + after,
             0.75,
             _names(Label.RELATIVE, strong=True),
-            anchors=anchor_words(*FAMILY_WORDS),
+            anchors=FAMILY_WORDS,
         ),
         Pattern(
             "name.family_after",
@@ -367,7 +401,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + FAMILY + r"\b",
             0.6,
             _names_before(Label.RELATIVE, False, r"[ \t]{0,2}[(\-,][ \t]{0,2}(?:pt'?s[ \t]{1,2})?"),
-            anchors=anchor_words(*FAMILY_WORDS),
+            anchors=FAMILY_WORDS,
         ),
         Pattern(
             "name.contact_family",
@@ -375,7 +409,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + CONTACT_VERBS_FAMILY + r"[ \t]{1,2}" + after,
             0.5,
             _names(Label.RELATIVE, strong=False),
-            anchors=anchor_words(*CONTACT_VERBS_FAMILY_WORDS),
+            anchors=CONTACT_VERBS_FAMILY_WORDS,
         ),
         Pattern(
             "name.contact_clinician",
@@ -383,7 +417,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + CONTACT_VERBS_CLINICIAN + r"[ \t]{1,2}" + after,
             0.5,
             _names(Label.DOCTOR, strong=False),
-            anchors=anchor_words(*CONTACT_VERBS_CLINICIAN_WORDS),
+            anchors=CONTACT_VERBS_CLINICIAN_WORDS,
         ),
     )
 

@@ -1,0 +1,395 @@
+"""CRF features per token: the union of Benton, Sibanda, Szarvas and Lee.
+
+Everything that depends only on a token's text (case class, shapes, affixes, frequency band, word
+cluster, learned-lexicon membership, the strings it contributes to its neighbours' windows) is
+computed once per distinct token text and memoised; a document then costs one pass that joins
+those tuples with the few features that depend on position (bigrams, shape n-grams, line position,
+distance from the note's start and end, section, span-provider hits, tf-idf rank).
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple, Protocol, runtime_checkable
+
+from deident.core.document import Document
+from deident.core.span import Span
+from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
+from deident.text.sections import SectionDetector
+from deident.text.tokenize import tokenize
+
+FEATURE_SET_VERSION = 1
+RARE = "__rare__"
+_LINE_POSITION = ("lp=0", "lp=1", "lp=2", "lp=3")
+OFFSETS = TRIGGER_OFFSETS  # the context window: -2, -1, +1, +2
+_CACHE_LIMIT = 300_000
+
+_SHAPE_TABLE = str.maketrans(
+    {
+        **{c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+        **{c: "x" for c in "abcdefghijklmnopqrstuvwxyz"},
+        **{c: "d" for c in "0123456789"},
+    }
+)
+_RUN = re.compile(r"(.)\1+")
+_LONG_RUN = re.compile(r"(.)\1{3,}")
+_ASCII_TOKEN = re.compile(r"(\n)|[^\W_]+|[^\s]", re.ASCII)
+_ASCII_SPLIT = re.compile(r"(?<=[0-9])(?=[A-Za-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[a-z])(?=[A-Z])")
+_NEEDS_SPLIT = re.compile(r"[0-9][A-Za-z]|[A-Za-z][0-9]|[a-z][A-Z]")
+_UPPER = re.compile(r"[A-Z]")
+_LOWER = re.compile(r"[a-z]")
+
+
+class CrfToken(NamedTuple):
+    """A token as the CRF sees it: same offsets as :func:`deident.text.tokenize`, plus whether a
+    line break precedes it (cheaper than slicing the text again for line features)."""
+
+    start: int
+    end: int
+    text: str
+    newline_before: bool = False
+
+
+def crf_tokens(text: str, aggressive: bool = True) -> list[CrfToken]:
+    """The tokens of :func:`deident.text.tokenize`, found with the standard ``re`` engine when the
+    text is ASCII (several times faster); other texts go through the foundation tokenizer."""
+    if not text.isascii():
+        out: list[CrfToken] = []
+        previous = 0
+        for tok in tokenize(text, aggressive):
+            out.append(CrfToken(tok.start, tok.end, tok.text, "\n" in text[previous : tok.start] or not out))
+            previous = tok.end
+        return out
+    out = []
+    append = out.append
+    make = tuple.__new__  # twice as fast as the NamedTuple constructor
+    newline = True
+    for match in _ASCII_TOKEN.finditer(text):
+        if match.group(1):
+            newline = True
+            continue
+        word = match.group()
+        start = match.start()
+        pieces = _pieces(word) if aggressive and len(word) > 1 else None
+        if pieces is not None:
+            for offset, piece in pieces:
+                append(make(CrfToken, (start + offset, start + offset + len(piece), piece, newline)))
+                newline = False
+        else:
+            append(make(CrfToken, (start, match.end(), word, newline)))
+        newline = False
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _pieces(word: str) -> tuple[tuple[int, str], ...] | None:
+    """Where the aggressive tokenizer splits an ASCII word: (offset, piece) pairs, None if it does not."""
+    if not _NEEDS_SPLIT.search(word):
+        return None
+    cuts = [0, *(m.start() for m in _ASCII_SPLIT.finditer(word)), len(word)]
+    return tuple((a, word[a:b]) for a, b in itertools.pairwise(cuts))
+
+
+@runtime_checkable
+class SpanProvider(Protocol):
+    """Anything that proposes spans: pattern and lexicon detectors. Hits become features."""
+
+    name: str
+
+    def detect(self, document: Document) -> list[Span]: ...
+
+
+@dataclass(frozen=True)
+class FeatureConfig:
+    """Options that change the feature set; stored in the model manifest."""
+
+    aggressive: bool = True  # tokenizer splits "57yo" and "rangeImpression" (Lee 2017)
+    tfidf: bool = False  # document-specific tf-idf rank over the patient's notes (Benton)
+    # Words seen in only one patient's training notes lose their identity (w=__rare__), as unseen
+    # words do at tagging time; otherwise the CRF learns the training names instead of their context.
+    rare_masking: bool = True
+
+    def as_dict(self) -> dict[str, object]:
+        return {"aggressive": self.aggressive, "tfidf": self.tfidf, "rare_masking": self.rare_masking}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> FeatureConfig:
+        return cls(
+            aggressive=bool(data.get("aggressive", True)),
+            tfidf=bool(data.get("tfidf", False)),
+            rare_masking=bool(data.get("rare_masking", False)),
+        )
+
+
+@dataclass(frozen=True)
+class PatientContext:
+    """Document frequencies of lower-cased words over each patient's notes (for the tf-idf rank)."""
+
+    documents: Mapping[str, int]
+    frequencies: Mapping[str, Mapping[str, int]]
+
+    @classmethod
+    def build(cls, docs: Iterable[Document], aggressive: bool = True) -> PatientContext:
+        documents: Counter[str] = Counter()
+        frequencies: dict[str, Counter[str]] = {}
+        for doc in docs:
+            pid = doc.patient_id
+            if pid is None:
+                continue
+            documents[pid] += 1
+            words = {t.text.lower() for t in tokenize(doc.text, aggressive) if t.text[:1].isalpha()}
+            frequencies.setdefault(pid, Counter()).update(words)
+        return cls(dict(documents), frequencies)
+
+
+def case_class(word: str) -> str:
+    if word.isalpha():
+        if word.isupper():
+            return "U1" if len(word) == 1 else "UP"
+        if word.islower():
+            return "LO"
+        if word[0].isupper() and word[1:].islower():
+            return "TI"
+        return "MX"
+    if word.isdigit():
+        return "DG"
+    if word.isalnum():
+        return "AN"
+    return "PU"
+
+
+def word_shape(word: str) -> tuple[str, str]:
+    """(short shape with runs collapsed, long shape with runs capped at 3)."""
+    mapped = word.translate(_SHAPE_TABLE)
+    return _RUN.sub(r"\1", mapped), _LONG_RUN.sub(r"\1\1\1", mapped)
+
+
+@lru_cache(maxsize=1)
+def _zipf() -> object:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency
+
+
+def frequency_band(lower: str) -> int:
+    """wordfreq Zipf frequency of the word in English, as an integer band 0..8."""
+    return int(_zipf()(lower, "en"))  # type: ignore[operator]
+
+
+@dataclass(frozen=True)
+class _TypeInfo:
+    own: tuple[str, ...]
+    context: tuple[tuple[str, ...], ...]  # per offset in OFFSETS: what this word adds to that neighbour
+    lower: str  # lower-cased word, or the rare-word placeholder (for bigrams)
+    shape: str
+    word: str  # lower-cased word (tf-idf)
+    lexicon_key: str | None = None  # learned-lexicon hash, for alphabetic tokens in the lexicon
+    lexicon_category: str | None = None
+
+
+def _doc_case(text: str) -> str:
+    upper = len(_UPPER.findall(text))
+    lower = len(_LOWER.findall(text))
+    letters = upper + lower
+    if letters == 0:
+        return "NONE"
+    if upper / letters > 0.8:
+        return "UP"
+    if lower / letters > 0.97:
+        return "LO"
+    return "MX"
+
+
+@dataclass(frozen=True, eq=False)
+class FeatureExtractor:
+    """Turns a document into token feature lists for python-crfsuite."""
+
+    config: FeatureConfig = field(default_factory=FeatureConfig)
+    learned: LearnedData = field(default_factory=LearnedData)
+    clusters: Mapping[str, int] = field(default_factory=dict)
+    providers: tuple[SpanProvider, ...] = ()
+    sections: SectionDetector | None = None
+
+    def __post_init__(self) -> None:
+        # A memo of a pure function of the token text (not per-document state).
+        object.__setattr__(self, "_types", {})
+        boundary = tuple((f"w{off}=__B__", f"sh{off}=__B__") for off in OFFSETS)
+        object.__setattr__(self, "_boundary", _TypeInfo((), boundary, "__B__", "__B__", "__B__"))
+
+    @property
+    def provider_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.providers)
+
+    def tokens(self, text: str) -> list[CrfToken]:
+        return crf_tokens(text, aggressive=self.config.aggressive)
+
+    def _type(self, word: str) -> _TypeInfo:
+        types: dict[str, _TypeInfo] = self._types  # type: ignore[attr-defined]
+        info = types.get(word)
+        if info is not None:
+            return info
+        if len(types) > _CACHE_LIMIT:
+            types.clear()
+        lower = word.lower()
+        short, long = word_shape(word)
+        cc = case_class(word)
+        ident = lower
+        if self.config.rare_masking and word[:1].isalpha() and token_hash(lower) not in self.learned.vocabulary:
+            ident = RARE
+        own = [f"w={ident}", f"cc={cc}", f"sh={short}", f"lsh={long}", f"len={min(len(word), 12)}"]
+        if len(lower) > 2:
+            own += [f"p2={lower[:2]}", f"p3={lower[:3]}", f"s2={lower[-2:]}", f"s3={lower[-3:]}"]
+        if word[:1].isalpha():
+            own.append(f"fb={frequency_band(lower)}")
+        elif any(c.isdigit() for c in word):
+            own.append("hasdig")
+            if word.isdigit():
+                own.append(f"dg{len(word)}")
+                if len(word) <= 2:
+                    own.append(f"num={min(int(word), 40) // 5}")
+        cluster = self.clusters.get(lower)
+        own.append(f"cl={cluster if cluster is not None else 'none'}")
+        context = []
+        for off in OFFSETS:
+            items = [f"w{off}={ident}", f"sh{off}={short}"]
+            if cluster is not None:
+                items.append(f"cl{off}={cluster}")
+            trigger = self.learned.triggers.get((lower, off))
+            if trigger is not None:
+                items.append(f"trg{off}={trigger}")
+            context.append(tuple(items))
+        key = token_hash(lower) if word[:1].isalpha() and self.learned.lexicon else None
+        category = self.learned.lexicon.get(key) if key is not None else None
+        info = _TypeInfo(tuple(own), tuple(context), ident, short, lower, key if category else None, category)
+        types[word] = info
+        return info
+
+    def extract(
+        self,
+        document: Document,
+        tokens: Sequence[CrfToken] | None = None,
+        context: PatientContext | None = None,
+        exclude_group: str | None = None,
+    ) -> list[list[str]]:
+        """One feature list per token (tokens default to :meth:`tokens` of the text).
+
+        ``exclude_group`` (training only) hides learned-lexicon entries seen only in that patient's
+        notes, so the CRF does not learn to trust a feature that is perfect on its own training data.
+        """
+        text = document.text
+        if tokens is None:
+            tokens = self.tokens(text)
+        n = len(tokens)
+        if n == 0:
+            return []
+        infos = [self._type(t.text) for t in tokens]
+        boundary: _TypeInfo = self._boundary  # type: ignore[attr-defined]
+        padded = [boundary, boundary, *infos, boundary, boundary]
+        doc_case = _doc_case(text)
+        extras = self._positional(document, tokens)
+        out: list[list[str]] = []
+        append = out.append
+        for m2, m1, me, p1, p2, extra in zip(padded, padded[1:], infos, padded[3:], padded[4:], extras, strict=False):
+            feats = [
+                "bias",
+                *me.own,
+                *m2.context[0],
+                *m1.context[1],
+                *p1.context[2],
+                *p2.context[3],
+                f"b-2={m2.lower}|{m1.lower}",
+                f"b-1={m1.lower}|{me.lower}",
+                f"b+1={me.lower}|{p1.lower}",
+                f"b+2={p1.lower}|{p2.lower}",
+                f"s-1={m1.shape}|{me.shape}",
+                f"s+1={me.shape}|{p1.shape}",
+                f"s3={m1.shape}|{me.shape}|{p1.shape}",
+                f"s5={m2.shape}|{m1.shape}|{me.shape}|{p1.shape}|{p2.shape}",
+                f"dc={doc_case}|{me.own[1]}",
+            ]
+            feats.extend(extra)
+            append(feats)
+        if self.learned.lexicon:
+            groups = self.learned.lexicon_groups
+            for i, info in enumerate(infos):
+                category = info.lexicon_category
+                if category is None:
+                    continue
+                if exclude_group is not None and not (
+                    groups.get(info.lexicon_key or "", frozenset()) - {exclude_group}
+                ):
+                    continue
+                out[i].append(f"lex={category}")
+        if context is not None and self.config.tfidf:
+            self._add_tfidf(document, infos, out, context)
+        return out
+
+    def _positional(self, document: Document, tokens: Sequence[CrfToken]) -> list[list[str]]:
+        text = document.text
+        n = len(tokens)
+        extras: list[list[str]] = [[] for _ in range(n)]
+        # Line position: index of the token in its line, and first/last on the line.
+        line_index = 0
+        for i, tok in enumerate(tokens):
+            if tok.newline_before:
+                line_index = 0
+                extras[i].append("bol")
+            if i + 1 == n or tokens[i + 1].newline_before:
+                extras[i].append("eol")
+            extras[i].append(_LINE_POSITION[line_index] if line_index < 4 else "lp=4")
+            line_index += 1
+        for i in range(min(n, 30)):
+            extras[i].append(f"ds={0 if i < 3 else 1 if i < 10 else 2}")
+        for i in range(max(0, n - 30), n):
+            back = n - 1 - i
+            extras[i].append(f"de={0 if back < 3 else 1 if back < 10 else 2}")
+        sections = (self.sections or SectionDetector.default()).find(text)
+        if sections:
+            s = 0
+            for i, tok in enumerate(tokens):
+                while s + 1 < len(sections) and sections[s + 1].start <= tok.start:
+                    s += 1
+                if sections[s].start <= tok.start:
+                    extras[i].append(f"sec={sections[s].name}")
+        for provider in self.providers:
+            spans = sorted(provider.detect(document))
+            if not spans:
+                continue
+            starts = [t.start for t in tokens]
+            for span in spans:
+                i = max(bisect.bisect_right(starts, span.start) - 1, 0)
+                feature = f"hit:{span.source or provider.name}:{span.label.value}"
+                while i < n and tokens[i].start < span.end:
+                    if tokens[i].end > span.start and feature not in extras[i]:
+                        extras[i].append(feature)
+                    i += 1
+        return extras
+
+    def _add_tfidf(
+        self, document: Document, infos: Sequence[_TypeInfo], out: list[list[str]], context: PatientContext
+    ) -> None:
+        pid = document.patient_id
+        if pid is None or context.documents.get(pid, 0) < 2:
+            return
+        total = context.documents[pid]
+        frequencies = context.frequencies.get(pid, {})
+        tf = Counter(info.word for info in infos if info.word[:1].isalpha())
+        scores = {w: c * math.log((total + 1) / (frequencies.get(w, 0) + 1)) for w, c in tf.items()}
+        ranked = sorted(scores, key=lambda w: (-scores[w], w))
+        rank = {w: r for r, w in enumerate(ranked)}
+        for i, info in enumerate(infos):
+            r = rank.get(info.word)
+            if r is not None:
+                out[i].append(f"tfidf={0 if r < 5 else 1 if r < 20 else 2 if r < 50 else 3}")
+
+
+def easyadapt(features: list[list[str]], domain: str) -> list[list[str]]:
+    """EasyAdapt (Daume 2007): a general copy of every feature plus a domain-specific copy."""
+    return [[*feats, *(f"{domain}|{f}" for f in feats)] for feats in features]

@@ -1,0 +1,238 @@
+"""Tagging with trained CRF models: token marginals, thresholded spans, the ``crf`` detector.
+
+A span is proposed over each run of tokens whose PHI probability ``1 - P(O)`` exceeds the model's
+threshold (Benton 2010 used 0.05); its label is the label with the largest summed marginal over
+the run, its score the largest PHI probability in it, and its evidence ``crf:p=0.93``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pycrfsuite
+
+from deident.core.document import Document
+from deident.core.errors import ModelError
+from deident.core.labels import Label
+from deident.core.span import Span, sort_spans
+from deident.detect.crf.align import OUTSIDE, runs, split_tag
+from deident.detect.crf.clusters import load_clusters
+from deident.detect.crf.features import (
+    FEATURE_SET_VERSION,
+    CrfToken,
+    FeatureConfig,
+    FeatureExtractor,
+    PatientContext,
+    SpanProvider,
+    easyadapt,
+)
+from deident.detect.crf.learned import LearnedData, load_lexicon, load_triggers, load_vocabulary
+from deident.model.manifest import read_manifest
+
+TARGET_DOMAIN = "tgt"
+SOURCE_DOMAIN = "src"
+DEFAULT_THRESHOLD = 0.05
+# Tokens below this PHI probability never matter for any threshold we sweep; skip their marginals.
+_FLOOR = 0.001
+
+
+@dataclass(frozen=True)
+class GroupMarginals:
+    """One CRF's output for one document: PHI probability per token, and for tokens above the
+    floor the probability of each label (B and I summed)."""
+
+    phi: tuple[float, ...]
+    labels: Mapping[int, Mapping[str, float]]
+
+
+@dataclass(frozen=True)
+class TaggedDocument:
+    tokens: tuple[CrfToken, ...]
+    groups: tuple[GroupMarginals, ...]
+
+
+def spans_from_marginals(text: str, tagged: TaggedDocument, threshold: float, source: str = "crf") -> list[Span]:
+    """Thresholded spans from precomputed marginals (so a threshold sweep needs one tagging)."""
+    spans: list[Span] = []
+    tokens = tagged.tokens
+    for group in tagged.groups:
+        selected = [p > threshold for p in group.phi]
+        for first, last in runs(text, tokens, selected):
+            totals: dict[str, float] = {}
+            for i in range(first, last + 1):
+                for label, prob in group.labels.get(i, {}).items():
+                    totals[label] = totals.get(label, 0.0) + prob
+            if not totals:
+                continue
+            label = max(sorted(totals), key=lambda k: totals[k])
+            probs = group.phi[first : last + 1]
+            peak = max(probs)
+            mean = sum(probs) / len(probs)
+            spans.append(
+                Span(
+                    tokens[first].start,
+                    tokens[last].end,
+                    Label(label),
+                    source,
+                    round(peak, 4),
+                    (f"crf:p={peak:.2f}", f"crf:mean={mean:.2f}"),
+                )
+            )
+    return list(sort_spans(spans))
+
+
+@dataclass(frozen=True, eq=False)
+class CrfModel:
+    """Trained CRF(s) with their feature extractor and threshold."""
+
+    extractor: FeatureExtractor
+    model_files: tuple[tuple[str, Path], ...]  # (group name, .crfsuite file)
+    threshold: float = DEFAULT_THRESHOLD
+    easyadapt: bool = False
+    manifest: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_local", threading.local())
+
+    @classmethod
+    def load(
+        cls,
+        model_dir: str | Path,
+        providers: Sequence[SpanProvider] | None = None,
+        resolve_provider: Callable[[str], SpanProvider] | None = None,
+    ) -> CrfModel:
+        """Load and verify a model directory. Span providers named in the manifest must be given
+        (``providers``) or found (``resolve_provider``, default: the pattern and lexicon detectors)."""
+        model_dir = Path(model_dir)
+        manifest = read_manifest(model_dir, kind="crf")
+        if manifest.get("feature_set_version") != FEATURE_SET_VERSION:
+            raise ModelError(
+                f"{model_dir}: feature set version {manifest.get('feature_set_version')!r}; "
+                f"this deident computes version {FEATURE_SET_VERSION}; retrain the model"
+            )
+        files = manifest.get("data_files", {})
+        if not isinstance(files, dict) or not {"triggers", "lexicon", "clusters"} <= set(files):
+            raise ModelError(f"{model_dir}: the manifest does not name the learned data files")
+        vocabulary = load_vocabulary(model_dir / files["vocabulary"]) if "vocabulary" in files else frozenset()
+        learned = LearnedData(
+            load_triggers(model_dir / files["triggers"]),
+            load_lexicon(model_dir / files["lexicon"]),
+            vocabulary=vocabulary,
+        )
+        clusters = load_clusters(model_dir / files["clusters"])
+        names = tuple(manifest.get("providers", ()))
+        given = {p.name: p for p in providers or ()}
+        chosen: list[SpanProvider] = []
+        for name in names:
+            if name in given:
+                chosen.append(given[name])
+                continue
+            finder = resolve_provider or find_provider
+            chosen.append(finder(name))
+        extractor = FeatureExtractor(
+            FeatureConfig.from_dict(manifest.get("features", {})), learned, clusters, tuple(chosen)
+        )
+        groups = tuple((g["name"], model_dir / g["file"]) for g in manifest.get("models", ()))
+        if not groups:
+            raise ModelError(f"{model_dir}: the manifest lists no CRF models")
+        return cls(
+            extractor,
+            groups,
+            float(manifest.get("threshold", DEFAULT_THRESHOLD)),
+            bool(manifest.get("easyadapt", False)),
+            manifest,
+        )
+
+    def _taggers(self) -> list[tuple[pycrfsuite.Tagger, list[tuple[str, str]], bool]]:
+        # One set of taggers per thread: a crfsuite tagger holds the sequence it is tagging.
+        local = self._local  # type: ignore[attr-defined]
+        taggers = getattr(local, "taggers", None)
+        if taggers is None:
+            taggers = []
+            for _, path in self.model_files:
+                tagger = pycrfsuite.Tagger()
+                try:
+                    tagger.open(str(path))
+                except Exception:
+                    raise ModelError(f"{path}: cannot open the CRF model file") from None
+                names = tagger.labels()
+                tags = [(tag, split_tag(tag)[1] or "") for tag in names if tag != OUTSIDE]
+                taggers.append((tagger, tags, OUTSIDE in names))
+            local.taggers = taggers
+        return taggers
+
+    def tag(self, document: Document, context: PatientContext | None = None, floor: float = _FLOOR) -> TaggedDocument:
+        """Marginals for a document; per-label probabilities only for tokens above ``floor``."""
+        tokens = self.extractor.tokens(document.text)
+        if not tokens:
+            return TaggedDocument((), tuple(GroupMarginals((), {}) for _ in self.model_files))
+        features = self.extractor.extract(document, tokens, context)
+        if self.easyadapt:
+            features = easyadapt(features, TARGET_DOMAIN)
+        groups: list[GroupMarginals] = []
+        for tagger, tags, has_outside in self._taggers():
+            tagger.set(features)
+            marginal = tagger.marginal
+            phi = tuple(1.0 - marginal(OUTSIDE, t) if has_outside else 0.0 for t in range(len(tokens)))
+            per_label: dict[int, dict[str, float]] = {}
+            for t, p in enumerate(phi):
+                if p > floor:
+                    probs: dict[str, float] = {}
+                    for tag, label in tags:
+                        probs[label] = probs.get(label, 0.0) + marginal(tag, t)
+                    per_label[t] = probs
+            groups.append(GroupMarginals(phi, per_label))
+        return TaggedDocument(tuple(tokens), tuple(groups))
+
+    def spans(
+        self, document: Document, threshold: float | None = None, context: PatientContext | None = None
+    ) -> list[Span]:
+        limit = self.threshold if threshold is None else threshold
+        return spans_from_marginals(document.text, self.tag(document, context, floor=limit), limit)
+
+
+def find_provider(name: str) -> SpanProvider:
+    """A span provider by name among the pattern and lexicon detectors (when those packages exist)."""
+    for provider in available_providers():
+        if provider.name == name:
+            return provider
+    raise ModelError(f"the model uses span provider {name!r}, which this installation does not have")
+
+
+def available_providers() -> tuple[SpanProvider, ...]:
+    """The pattern and lexicon detectors, if their packages are installed and import cleanly."""
+    found: list[SpanProvider] = []
+    try:
+        from deident.detect.patterns import pattern_detectors  # type: ignore[attr-defined]
+
+        found.extend(pattern_detectors())
+    except ImportError:
+        pass
+    try:
+        from deident.detect.lexicon import lexicon_detectors  # type: ignore[attr-defined]
+
+        found.extend(lexicon_detectors())
+    except ImportError:
+        pass
+    return tuple(found)
+
+
+@dataclass(frozen=True, eq=False)
+class CrfDetector:
+    """The ``crf`` detector: a loaded :class:`CrfModel` behind the Detector protocol."""
+
+    model: CrfModel
+    name: str = "crf"
+
+    @classmethod
+    def from_dir(cls, model_dir: str | Path | None = None) -> CrfDetector:
+        from deident.model.manifest import default_model_dir
+
+        return cls(CrfModel.load(model_dir if model_dir is not None else default_model_dir()))
+
+    def detect(self, document: Document) -> list[Span]:
+        return self.model.spans(document)

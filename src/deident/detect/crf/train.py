@@ -1,0 +1,338 @@
+"""Training CRF models into model directories, and patient-grouped cross-validation.
+
+One CRF over all labels, or (Lee 2017) two: quantitative PHI (DATE, AGE, CONTACT, ID) and name-like
+PHI (NAME, LOCATION, PROFESSION). With a source corpus, EasyAdapt (Daume 2007) augments every
+feature with a general and a domain-specific copy. The threshold on the PHI probability is chosen on
+development data when it is given: the highest threshold whose recall reaches ``recall_target``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pycrfsuite
+
+from deident import __version__
+from deident.core.document import AnnotatedDocument
+from deident.core.errors import ConfigurationError, ModelError
+from deident.core.labels import Category, Label
+from deident.detect.crf.align import AlignmentReport, spans_to_tags
+from deident.detect.crf.clusters import learn_clusters, save_clusters
+from deident.detect.crf.features import (
+    FEATURE_SET_VERSION,
+    FeatureConfig,
+    FeatureExtractor,
+    PatientContext,
+    SpanProvider,
+    easyadapt,
+)
+from deident.detect.crf.learned import doc_group, learn, save_lexicon, save_triggers, save_vocabulary
+from deident.detect.crf.scoring import binary_token_scores, evaluate
+from deident.detect.crf.tagger import (
+    DEFAULT_THRESHOLD,
+    SOURCE_DOMAIN,
+    TARGET_DOMAIN,
+    CrfModel,
+    TaggedDocument,
+    spans_from_marginals,
+)
+from deident.model.manifest import MANIFEST, corpus_fingerprint, read_manifest, write_manifest
+
+GROUPS: dict[str, frozenset[Category]] = {
+    "quantitative": frozenset({Category.DATE, Category.AGE, Category.CONTACT, Category.ID}),
+    "namelike": frozenset({Category.NAME, Category.LOCATION, Category.PROFESSION}),
+}
+SWEEP = (0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 0.9)
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Training options; all of them are recorded in the manifest."""
+
+    features: FeatureConfig = field(default_factory=FeatureConfig)
+    split_models: bool = False  # Lee 2017: separate quantitative and name-like CRFs
+    c1: float = 0.01
+    c2: float = 0.01
+    max_iterations: int = 100
+    clusters: int = 64  # 0: no word clusters
+    threshold: float | None = None  # None: choose on dev data (DEFAULT_THRESHOLD without dev)
+    recall_target: float = 0.95
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "split_models": self.split_models,
+            "c1": self.c1,
+            "c2": self.c2,
+            "max_iterations": self.max_iterations,
+            "clusters": self.clusters,
+            "recall_target": self.recall_target,
+        }
+
+
+def _quiet(_: str) -> None:
+    return None
+
+
+def _group_labels(docs: Sequence[AnnotatedDocument], categories: frozenset[Category] | None) -> dict[Label, str]:
+    labels = {s.label for d in docs for s in d.spans}
+    return {lab: lab.value for lab in sorted(labels) if categories is None or lab.category in categories}
+
+
+_OWN_FILES = {"triggers.tsv", "lexicon.tsv", "clusters.tsv", "vocabulary.tsv", "MODEL_CARD.md", MANIFEST}
+
+
+def _prepare_dir(out_dir: Path) -> None:
+    if out_dir.exists():
+        if not out_dir.is_dir():
+            raise ConfigurationError(f"{out_dir}: exists and is not a folder")
+        contents = [p for p in out_dir.iterdir() if p.name not in {"__init__.py", "__pycache__"}]
+        ours = all(
+            p.name in _OWN_FILES or (p.name.startswith("crf.") and p.name.endswith(".crfsuite")) for p in contents
+        )
+        if contents and not (out_dir / MANIFEST).exists() and not ours:
+            raise ConfigurationError(f"{out_dir}: not empty and not a model directory; refusing to overwrite")
+        for p in contents:
+            if p.is_file() and p.name != "MODEL_CARD.md":
+                p.unlink()
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+
+def train_model(
+    train_docs: Sequence[AnnotatedDocument],
+    out_dir: str | Path,
+    config: TrainConfig = TrainConfig(),
+    dev_docs: Sequence[AnnotatedDocument] = (),
+    source_docs: Sequence[AnnotatedDocument] = (),
+    providers: Sequence[SpanProvider] = (),
+    progress: Progress = _quiet,
+) -> dict[str, Any]:
+    """Train, write the model directory (manifest last) and return the manifest."""
+    if not train_docs:
+        raise ConfigurationError("no training documents")
+    out_dir = Path(out_dir)
+    _prepare_dir(out_dir)
+    started = time.perf_counter()
+    all_docs = [*train_docs, *source_docs]
+    tokenizer = FeatureExtractor(config.features)
+    tokens = {id(d): tokenizer.tokens(d.text) for d in all_docs}
+    learned = learn((d, tokens[id(d)]) for d in all_docs)
+    clusters: dict[str, int] = {}
+    if config.clusters:
+        progress(f"learning {config.clusters} word clusters")
+        clusters = learn_clusters(([t.text for t in tokens[id(d)]] for d in all_docs), n_clusters=config.clusters)
+    extractor = FeatureExtractor(config.features, learned, clusters, tuple(providers))
+    contexts = _contexts(config, train_docs, source_docs)
+    files = {
+        "triggers": "triggers.tsv",
+        "lexicon": "lexicon.tsv",
+        "clusters": "clusters.tsv",
+        "vocabulary": "vocabulary.tsv",
+    }
+    save_triggers(learned.triggers, out_dir / files["triggers"])
+    save_lexicon(learned.lexicon, out_dir / files["lexicon"])
+    save_clusters(clusters, out_dir / files["clusters"])
+    save_vocabulary(learned.vocabulary, out_dir / files["vocabulary"])
+
+    progress(f"extracting features of {len(all_docs)} documents")
+    domains = [(d, TARGET_DOMAIN) for d in train_docs] + [(d, SOURCE_DOMAIN) for d in source_docs]
+    sequences = []
+    for doc, domain in domains:
+        feats = extractor.extract(doc.document, tokens[id(doc)], contexts.get(domain), doc_group(doc))
+        sequences.append(easyadapt(feats, domain) if source_docs else feats)
+    group_specs = list(GROUPS.items()) if config.split_models else [("all", None)]
+    models = []
+    report = AlignmentReport()
+    for group, categories in group_specs:
+        label_of = _group_labels(all_docs, categories)
+        trainer = pycrfsuite.Trainer(verbose=False)
+        trainer.set_params(
+            {
+                "c1": config.c1,
+                "c2": config.c2,
+                "max_iterations": config.max_iterations,
+                "feature.possible_transitions": True,
+            }
+        )
+        for (doc, _), feats in zip(domains, sequences, strict=True):
+            tags, doc_report = spans_to_tags(tokens[id(doc)], doc.spans, label_of)
+            if group == group_specs[0][0]:
+                report = report + doc_report
+            trainer.append(feats, tags)
+        name = f"crf.{group}.crfsuite"
+        progress(f"training the {group} CRF ({len(label_of)} labels)")
+        trainer.train(str(out_dir / name))
+        models.append({"name": group, "file": name, "labels": sorted(label_of.values())})
+    seconds = time.perf_counter() - started
+
+    model = CrfModel(
+        extractor, tuple((m["name"], out_dir / m["file"]) for m in models), DEFAULT_THRESHOLD, bool(source_docs)
+    )
+    threshold = config.threshold if config.threshold is not None else DEFAULT_THRESHOLD
+    metrics: dict[str, Any] = {}
+    if dev_docs:
+        progress(f"tagging {len(dev_docs)} development documents")
+        dev_context = PatientContext.build((d.document for d in dev_docs), config.features.aggressive)
+        tagged = [model.tag(d.document, dev_context if config.features.tfidf else None) for d in dev_docs]
+        sweep = threshold_sweep(dev_docs, tagged)
+        if config.threshold is None:
+            threshold = choose_threshold(sweep, config.recall_target)
+        preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(dev_docs, tagged, strict=True)]
+        metrics = {"dev": evaluate(dev_docs, preds), "dev_sweep": sweep, "dev_documents": len(dev_docs)}
+    manifest = {
+        "kind": "crf",
+        "deident_version": __version__,
+        "feature_set_version": FEATURE_SET_VERSION,
+        "features": config.features.as_dict(),
+        "training_config": config.as_dict(),
+        "labels": sorted({lab for m in models for lab in m["labels"]}),
+        "models": models,
+        "threshold": threshold,
+        "threshold_chosen_on": "dev" if dev_docs and config.threshold is None else "preset",
+        "easyadapt": bool(source_docs),
+        "providers": list(extractor.provider_names),
+        "data_files": files,
+        "training_data": {
+            "fingerprint": corpus_fingerprint(train_docs),
+            "documents": len(train_docs),
+            "tokens": sum(len(tokens[id(d)]) for d in train_docs),
+            "spans": sum(len(d.spans) for d in train_docs),
+            "source_fingerprint": corpus_fingerprint(source_docs) if source_docs else None,
+            "source_documents": len(source_docs),
+            "alignment": report.as_dict(),
+        },
+        "learned": {"triggers": len(learned.triggers), "lexicon": len(learned.lexicon), "clusters": len(clusters)},
+        "training_seconds": round(seconds, 1),
+        "metrics": metrics,
+    }
+    return write_manifest(out_dir, manifest)
+
+
+def _contexts(
+    config: TrainConfig, train_docs: Sequence[AnnotatedDocument], source_docs: Sequence[AnnotatedDocument]
+) -> dict[str, PatientContext]:
+    if not config.features.tfidf:
+        return {}
+    return {
+        TARGET_DOMAIN: PatientContext.build((d.document for d in train_docs), config.features.aggressive),
+        SOURCE_DOMAIN: PatientContext.build((d.document for d in source_docs), config.features.aggressive),
+    }
+
+
+def threshold_sweep(
+    gold: Sequence[AnnotatedDocument], tagged: Sequence[TaggedDocument], thresholds: Sequence[float] = SWEEP
+) -> list[dict[str, float]]:
+    """Binary token precision/recall at each threshold (the precision-recall trade-off)."""
+    rows = []
+    for threshold in thresholds:
+        preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(gold, tagged, strict=True)]
+        scores = binary_token_scores(gold, preds)
+        rows.append({"threshold": threshold, **{k: round(float(v), 4) for k, v in scores.items()}})
+    return rows
+
+
+def choose_threshold(sweep: Sequence[dict[str, float]], recall_target: float) -> float:
+    """The highest threshold whose recall reaches the target; else the one with the best F2."""
+    reaching = [row for row in sweep if row["recall"] >= recall_target]
+    if reaching:
+        return float(max(row["threshold"] for row in reaching))
+    return float(max(sweep, key=lambda row: (row["f2"], row["threshold"]))["threshold"])
+
+
+def patient_folds(docs: Sequence[AnnotatedDocument], folds: int, group_by: str = "patient") -> list[list[int]]:
+    """Document indices per fold; every group (patient, or document) lies in exactly one fold.
+    Groups are ordered by a hash of their id and dealt to the fold with the fewest characters."""
+    if folds < 2:
+        raise ConfigurationError("cross-validation needs at least 2 folds")
+    groups: dict[str, list[int]] = {}
+    for i, doc in enumerate(docs):
+        if group_by == "patient":
+            key = doc.document.patient_id or doc.id
+        elif group_by == "document":
+            key = doc.id
+        else:
+            raise ConfigurationError(f"unknown grouping {group_by!r}; use 'patient' or 'document'")
+        groups.setdefault(key, []).append(i)
+    if len(groups) < folds:
+        raise ConfigurationError(f"{len(groups)} groups cannot fill {folds} folds")
+    order = sorted(groups, key=lambda k: hashlib.sha256(k.encode()).hexdigest())
+    order.sort(key=lambda k: -sum(len(docs[i].text) for i in groups[k]))  # largest first, stable
+    sizes = [0] * folds
+    out: list[list[int]] = [[] for _ in range(folds)]
+    for key in order:
+        target = min(range(folds), key=lambda f: (sizes[f], f))
+        out[target].extend(groups[key])
+        sizes[target] += sum(len(docs[i].text) for i in groups[key])
+    return [sorted(f) for f in out]
+
+
+@dataclass(frozen=True)
+class CvResult:
+    folds: list[dict[str, Any]]
+    pooled: dict[str, Any]
+    sweep: list[dict[str, float]]
+    threshold: float
+
+
+def cross_validate(
+    docs: Sequence[AnnotatedDocument],
+    work_dir: str | Path,
+    folds: int = 5,
+    group_by: str = "patient",
+    config: TrainConfig = TrainConfig(),
+    providers: Sequence[SpanProvider] = (),
+    progress: Progress = _quiet,
+) -> CvResult:
+    """Train on k-1 folds, tag the held-out fold; figures per fold and pooled over all folds, and a
+    pooled threshold sweep. The threshold is the preset one (no tuning on the test folds)."""
+    threshold = config.threshold if config.threshold is not None else DEFAULT_THRESHOLD
+    fixed = replace(config, threshold=threshold)
+    work_dir = Path(work_dir)
+    fold_results = []
+    all_gold: list[AnnotatedDocument] = []
+    all_tagged: list[TaggedDocument] = []
+    for k, test_idx in enumerate(patient_folds(docs, folds, group_by)):
+        held = set(test_idx)
+        train = [d for i, d in enumerate(docs) if i not in held]
+        test = [docs[i] for i in test_idx]
+        progress(f"fold {k + 1}/{folds}: training on {len(train)} documents")
+        started = time.perf_counter()
+        fold_dir = work_dir / f"fold{k + 1}"
+        train_model(train, fold_dir, fixed, providers=providers)
+        train_seconds = time.perf_counter() - started
+        model = CrfModel.load(fold_dir, providers=providers)
+        context = PatientContext.build((d.document for d in test), config.features.aggressive)
+        started = time.perf_counter()
+        tagged = [model.tag(d.document, context if config.features.tfidf else None) for d in test]
+        tag_seconds = time.perf_counter() - started
+        preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(test, tagged, strict=True)]
+        figures = evaluate(test, preds)
+        fold_results.append(
+            {
+                **figures,
+                "fold": k + 1,
+                "notes": len(test),
+                "gold_spans": sum(len(d.spans) for d in test),
+                "train_seconds": round(train_seconds, 1),
+                "tag_seconds": round(tag_seconds, 2),
+            }
+        )
+        all_gold.extend(test)
+        all_tagged.extend(tagged)
+    pooled_preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(all_gold, all_tagged, strict=True)]
+    pooled = evaluate(all_gold, pooled_preds)
+    return CvResult(fold_results, pooled, threshold_sweep(all_gold, all_tagged), threshold)
+
+
+def verify_model(model_dir: str | Path) -> dict[str, Any]:
+    """Read and verify a model directory; raises ModelError when it is not a CRF model."""
+    manifest = read_manifest(model_dir, kind="crf")
+    if manifest.get("feature_set_version") != FEATURE_SET_VERSION:
+        raise ModelError(f"{model_dir}: feature set version mismatch")
+    return manifest

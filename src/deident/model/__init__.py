@@ -1,0 +1,21 @@
+"""Model directories: manifest, checksums, the bundled default model."""
+
+from deident.model.manifest import (
+    FORMAT_VERSION,
+    MANIFEST,
+    corpus_fingerprint,
+    default_model_dir,
+    read_manifest,
+    sha256_file,
+    write_manifest,
+)
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MANIFEST",
+    "corpus_fingerprint",
+    "default_model_dir",
+    "read_manifest",
+    "sha256_file",
+    "write_manifest",
+]

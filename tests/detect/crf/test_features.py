@@ -1,0 +1,150 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from deident.core.document import Document
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.detect.crf.features import (
+    FeatureConfig,
+    FeatureExtractor,
+    PatientContext,
+    case_class,
+    crf_tokens,
+    easyadapt,
+    word_shape,
+)
+from deident.detect.crf.learned import LearnedData, token_hash
+from deident.text.tokenize import tokenize
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pt 57yo M, rangeImpression: stable.\n\nSeen by Dr. Smith 3/4/2010 x1234",
+        "ALL CAPS NOTE WITH 2L O2\n",
+        "café Zoë naïve 12ab",  # non-ASCII goes through the foundation tokenizer
+        "",
+        "a_b--c\t\td",
+    ],
+)
+@pytest.mark.parametrize("aggressive", [True, False])
+def test_crf_tokens_match_the_foundation_tokenizer(text: str, aggressive: bool) -> None:
+    expected = [(t.start, t.end, t.text) for t in tokenize(text, aggressive)]
+    assert [(t.start, t.end, t.text) for t in crf_tokens(text, aggressive)] == expected
+
+
+def test_newline_before_marks_line_starts() -> None:
+    tokens = crf_tokens("a b\nc\n\nd")
+    assert [t.newline_before for t in tokens] == [True, False, True, True]
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("Smith", "TI"),
+        ("SMITH", "UP"),
+        ("smith", "LO"),
+        ("McDonald", "MX"),
+        ("A", "U1"),
+        ("123", "DG"),
+        ("x12", "AN"),
+        (".", "PU"),
+    ],
+)
+def test_case_class(word: str, expected: str) -> None:
+    assert case_class(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "short", "long"),
+    [("Smith", "Xx", "Xxxx"), ("12/03/2010", "d/d/d", "dd/dd/ddd"), ("ABC", "X", "XXX"), ("O2", "Xd", "Xd")],
+)
+def test_word_shape(word: str, short: str, long: str) -> None:
+    assert word_shape(word) == (short, long)
+
+
+@dataclass(frozen=True)
+class _FakeProvider:
+    name: str = "fake.names"
+
+    def detect(self, document: Document) -> list[Span]:
+        start = document.text.find("Smith")
+        return [Span(start, start + 5, Label.DOCTOR, "fake.names")] if start >= 0 else []
+
+
+def _features(text: str, extractor: FeatureExtractor) -> dict[str, list[str]]:
+    doc = Document("d1", text)
+    tokens = extractor.tokens(text)
+    return {t.text: f for t, f in zip(tokens, extractor.extract(doc, tokens), strict=True)}
+
+
+def test_token_features_cover_the_issue_list() -> None:
+    learned = LearnedData(triggers={("dr", -2): "NAME"}, lexicon={token_hash("smith"): "NAME"})
+    extractor = FeatureExtractor(FeatureConfig(rare_masking=False), learned, {"smith": 3}, (_FakeProvider(),))
+    feats = _features("Assessment: seen by Dr. Smith today\nplan", extractor)["Smith"]
+    for expected in (
+        "w=smith",
+        "cc=TI",
+        "sh=Xx",
+        "p2=sm",
+        "s3=ith",
+        "len=5",
+        "cl=3",
+        "lex=NAME",
+        "trg-2=NAME",
+        "w-1=.",
+        "w-2=dr",
+        "w1=today",
+        "b-1=.|smith",
+        "b+1=smith|today",
+        "s3=.|Xx|x",
+        "hit:fake.names:DOCTOR",
+        "sec=ASSESSMENT",
+        "lp=4",
+    ):
+        assert expected in feats, expected
+    assert any(f.startswith("fb=") for f in feats)
+    first = _features("Assessment: seen by Dr. Smith today\nplan", extractor)["plan"]
+    assert "bol" in first and "eol" in first and "de=0" in first
+
+
+def test_section_feature_absent_before_any_heading() -> None:
+    feats = _features("seen by Dr. Smith", FeatureExtractor())["Smith"]
+    assert not any(f.startswith("sec=") for f in feats)
+
+
+def test_extractor_is_deterministic_and_memo_free_of_documents() -> None:
+    extractor = FeatureExtractor()
+    doc = Document("d", "Wife Mary called 3/4.")
+    assert extractor.extract(doc) == extractor.extract(doc)
+    assert extractor.extract(Document("e", "")) == []
+
+
+def test_tfidf_rank_needs_several_notes_of_the_patient() -> None:
+    from deident.core.document import DocumentMetadata
+
+    docs = [
+        Document(f"p_{i}", text, DocumentMetadata(patient_id="p"))
+        for i, text in enumerate(["Wife Agatha called", "lungs clear called", "lungs clear"])
+    ]
+    context = PatientContext.build(docs)
+    extractor = FeatureExtractor(FeatureConfig(tfidf=True))
+    feats = extractor.extract(docs[0], context=context)
+    assert "tfidf=0" in feats[1]  # "Agatha" only in this note
+    alone = PatientContext.build(docs[:1])
+    assert not any(f.startswith("tfidf") for f in extractor.extract(docs[0], context=alone)[1])
+
+
+def test_easyadapt_doubles_with_domain_copies() -> None:
+    assert easyadapt([["a", "b"]], "src") == [["a", "b", "src|a", "src|b"]]
+
+
+def test_rare_words_lose_their_identity_but_keep_their_form() -> None:
+    learned = LearnedData(vocabulary=frozenset({token_hash("seen"), token_hash("by")}))
+    feats = _features("seen by Quimby", FeatureExtractor(FeatureConfig(rare_masking=True), learned))
+    assert "w=seen" in feats["seen"] and "w1=by" in feats["seen"]
+    assert "w=__rare__" in feats["Quimby"] and "b-1=by|__rare__" in feats["Quimby"]
+    assert "sh=Xx" in feats["Quimby"] and "s3=mby" in feats["Quimby"]

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deident.core.document import Document
+from deident.core.errors import ModelError
+from deident.core.labels import Label
+from deident.core.pipeline import Detector
+from deident.detect.crf.tagger import CrfDetector, CrfModel, spans_from_marginals
+from deident.model.manifest import write_manifest
+
+from .synthetic import TEST_DOCTORS, synthetic_corpus
+
+NOTE = "Pt seen by Dr. Hargrove this am, plan discussed.\nLungs clear bilaterally, sats 97% on 2L.\n"
+
+
+def test_detector_protocol_and_span_contents(trained_model: Path) -> None:
+    detector = CrfDetector.from_dir(trained_model)
+    assert isinstance(detector, Detector) and detector.name == "crf"
+    spans = detector.detect(Document("n1", NOTE))
+    doctor = [s for s in spans if s.label is Label.DOCTOR]
+    assert [NOTE[s.start : s.end] for s in doctor] == ["Hargrove"]
+    for span in spans:
+        assert span.source == "crf" and span.score is not None and 0 < span.score <= 1
+        assert span.evidence[0].startswith("crf:p=")
+        assert not any(NOTE[span.start : span.end] in note for note in span.evidence)
+
+
+def test_lower_threshold_proposes_a_superset(trained_model: Path) -> None:
+    model = CrfModel.load(trained_model)
+    doc = synthetic_corpus(5, seed=3, doctors=TEST_DOCTORS)[0].document
+    tagged = model.tag(doc)
+    strict = spans_from_marginals(doc.text, tagged, 0.9)
+    loose = spans_from_marginals(doc.text, tagged, 0.01)
+    assert all(any(l.contains(s) for l in loose) for s in strict)  # noqa: E741
+
+
+def test_empty_document(trained_model: Path) -> None:
+    assert CrfDetector.from_dir(trained_model).detect(Document("e", "")) == []
+
+
+def test_same_input_same_output(trained_model: Path) -> None:
+    detector = CrfDetector.from_dir(trained_model)
+    doc = Document("n1", NOTE)
+    assert detector.detect(doc) == detector.detect(doc)
+    assert [s.score for s in detector.detect(doc)] == [s.score for s in detector.detect(doc)]
+
+
+def test_unknown_provider_fails_clearly(trained_model: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "model"
+    shutil.copytree(trained_model, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["providers"] = ["patterns.nonexistent"]
+    write_manifest(copy, manifest)
+    with pytest.raises(ModelError, match="span provider"):
+        CrfModel.load(copy)
+
+
+def test_feature_set_version_mismatch_fails_clearly(trained_model: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "model"
+    shutil.copytree(trained_model, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["feature_set_version"] = 999
+    write_manifest(copy, manifest)
+    with pytest.raises(ModelError, match="feature set version"):
+        CrfModel.load(copy)
+
+
+def test_bundled_default_model_loads_and_tags() -> None:
+    from deident.model import default_model_dir
+
+    if not (default_model_dir() / "manifest.json").exists():
+        pytest.skip("no bundled default model in this checkout")
+    detector = CrfDetector.from_dir()
+    spans = detector.detect(Document("n1", "Pt seen by Dr. Hargrove on 3/14, wife Agatha called 617-555-0134.\n"))
+    assert {s.label.category.value for s in spans} >= {"NAME", "DATE"}
