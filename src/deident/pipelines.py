@@ -3,19 +3,30 @@
 Every caller (CLI, REST, Spark) goes through :class:`deident.api.Deidentifier`, which asks this
 module for a pipeline by name. Imports happen inside the builders so that loading deident stays
 cheap and a pipeline only loads the data it needs.
+
+- ``rules``: stage 1a — pattern and dictionary detectors, the negative-evidence veto.
+- ``crf``: the CRF tagger alone at the model's threshold.
+- ``default``: BoB's two stages — stage 1 (rules + CRF at a low, sensitive threshold, veto),
+  then stage 2 (candidate union, the learned false-positive filter, trusted phrases, global
+  reconciliation) — as trained into the model directory.
+Each ends with the scheme stage of the requested PHI convention (:mod:`deident.schemes`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from deident.core.document import Document
-from deident.core.errors import ConfigurationError
-from deident.core.pipeline import FunctionStage, Pipeline, Stage
+from deident.core.errors import ConfigurationError, ModelError
+from deident.core.pipeline import DetectorStage, FunctionStage, Pipeline, Stage
 from deident.core.span import Span, sort_spans
 from deident.schemes import SchemeStage, get_scheme
 
 PIPELINE_NAMES = ("rules", "crf", "default")
+# Stage 1 keeps CRF spans down to this PHI probability; the span filter decides among them.
+CANDIDATE_THRESHOLD = 0.005
 
 
 def build_pipeline(
@@ -35,22 +46,87 @@ def build_pipeline(
         return rules_pipeline(scheme or "i2b2-2014")
     if name not in PIPELINE_NAMES:
         raise ConfigurationError(f"unknown pipeline {name!r}; choose one of {', '.join(PIPELINE_NAMES)}")
-    raise ConfigurationError(f"pipeline {name!r} is not available in this build yet")
+    from deident.model.manifest import default_model_dir, read_manifest
+
+    directory = model_dir if model_dir is not None else default_model_dir()
+    manifest = read_manifest(directory)
+    chosen_scheme = scheme or str(manifest.get("scheme", "i2b2-2014"))
+    if name == "crf":
+        return crf_pipeline(directory, chosen_scheme)
+    return default_pipeline(directory, chosen_scheme, recall_target, manifest)
+
+
+def rule_stages() -> tuple[Stage, ...]:
+    """The pattern and dictionary detectors as stages (no veto)."""
+    from deident.detect.lexicon import lexicon_detectors
+    from deident.detect.patterns import combined_pattern_detector
+
+    return tuple(DetectorStage(d) for d in (combined_pattern_detector(), *lexicon_detectors()))
 
 
 def rules_pipeline(scheme: str = "i2b2-2014") -> Pipeline:
     """Stage 1a: pattern and dictionary detectors, the negative-evidence veto, the scheme's policy."""
-    from deident.detect.lexicon import lexicon_detectors
-    from deident.detect.patterns import pattern_detectors
     from deident.filter.veto import veto_stage
 
-    stages: list[Stage] = []
-    parts = Pipeline.of([*pattern_detectors(), *lexicon_detectors()])
-    stages.extend(parts.stages)
-    stages.append(veto_stage())
-    stages.append(FunctionStage("dedupe", drop_duplicates))
-    stages.append(SchemeStage(get_scheme(scheme)))
-    return Pipeline(tuple(stages), name="rules")
+    stages = (
+        *rule_stages(),
+        veto_stage(),
+        FunctionStage("dedupe", drop_duplicates),
+        SchemeStage(get_scheme(scheme)),
+    )
+    return Pipeline(stages, name="rules")
+
+
+@dataclass(frozen=True)
+class CrfCandidates:
+    """The CRF as a detector at a chosen threshold (``None``: the model's own)."""
+
+    model: Any  # deident.detect.crf.tagger.CrfModel, imported lazily
+    threshold: float | None = None
+    name: str = "crf"
+
+    def detect(self, document: Document) -> list[Span]:
+        return self.model.spans(document, threshold=self.threshold)
+
+
+def crf_pipeline(model_dir: Path, scheme: str) -> Pipeline:
+    """The CRF tagger alone at the model's threshold."""
+    from deident.detect.crf.tagger import CrfModel
+
+    stages = (DetectorStage(CrfCandidates(CrfModel.load(model_dir))), SchemeStage(get_scheme(scheme)))
+    return Pipeline(stages, name="crf")
+
+
+def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDATE_THRESHOLD) -> Pipeline:
+    """BoB's sensitive stage 1: rules and the CRF at a low threshold, the veto, the scheme.
+
+    The scheme runs before stage 2 so that the learned filter only judges what the convention
+    counts as PHI (it was trained that way: see scripts/train_default_pipeline.py).
+    """
+    from deident.detect.crf.tagger import CrfModel
+    from deident.filter.veto import veto_stage
+
+    crf = CrfCandidates(CrfModel.load(model_dir), crf_threshold)
+    stages = (*rule_stages(), DetectorStage(crf), veto_stage(), SchemeStage(get_scheme(scheme)))
+    return Pipeline(stages, name="stage1")
+
+
+def default_pipeline(
+    model_dir: Path, scheme: str, recall_target: float | None = None, manifest: dict[str, Any] | None = None
+) -> Pipeline:
+    """Stage 1, then union, the span filter, trusted phrases and reconciliation."""
+    from deident.stage2.assemble import stage2_pipeline
+    from deident.stage2.span_classifier import FILTER_FILE, load_filter
+
+    if not (model_dir / FILTER_FILE).exists():
+        raise ModelError(f"{model_dir}: no span filter; train one with scripts/train_default_pipeline.py")
+    span_filter = load_filter(model_dir)
+    if recall_target is not None:
+        span_filter = span_filter.for_recall_target(recall_target)
+    crf_threshold = float((manifest or {}).get("candidate_threshold", CANDIDATE_THRESHOLD))
+    stage1 = stage1_pipeline(model_dir, scheme, crf_threshold)
+    pipeline = stage2_pipeline(stage1, span_filter, name="default")
+    return Pipeline((*pipeline.stages, SchemeStage(get_scheme(scheme))), name="default")
 
 
 def drop_duplicates(document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:

@@ -1,0 +1,207 @@
+"""Train and cross-validate the default pipeline (BoB's two stages) on physionet-dev.
+
+    python scripts/train_default_pipeline.py fold K      # one fold: train a CRF without fold K, tag fold K
+    python scripts/train_default_pipeline.py fit         # after every fold: CV tables, fit the bundled filter
+
+``fold K`` trains a CRF on the other folds' patients (same settings as the bundled CRF) and writes,
+for fold K's notes, the stage-1 candidates (rules + CRF at the candidate threshold, veto, physionet
+scheme) and the CRF's spans at each threshold of a sweep, under bench/out/pipeline/.
+``fit`` reads them all and prints, pooled over the 5 patient-grouped folds, binary-token and
+instance figures for the ablation rules only / CRF only / union / + filter / + trusted phrases and
+reconciliation. The filter of each fold is trained (and its threshold chosen by an inner
+cross-validation for --recall-target) on the other folds' candidates only. Then it fits the final
+filter on every out-of-fold candidate, writes it into the bundled model directory with the
+calibration table, and updates the manifest. Slight optimism remains: the CRF that produced a
+training fold's candidates had seen the evaluated fold (see the model card).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from deident.core.document import AnnotatedDocument, Document
+from deident.core.span import Span
+from deident.detect.crf.features import FeatureConfig
+from deident.detect.crf.tagger import CrfModel, available_providers
+from deident.detect.crf.train import TrainConfig, train_model
+from deident.evaluate import evaluate_corpus
+from deident.io import read_corpus, write_corpus
+from deident.model.manifest import default_model_dir, read_manifest, write_manifest
+from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
+from deident.schemes import SchemeStage, get_scheme
+from deident.stage2.reconcile import reconcile_documents
+from deident.stage2.span_classifier import filter_documents, save_filter
+from deident.stage2.training import OutOfFoldCandidates, fit_span_filter, patient_folds, patient_key
+from deident.stage2.trusted_phrases import TrustedPhraseStage
+from deident.stage2.union import union_candidates
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpora" / "physionet-dev" / "physionet-dev.text"
+WORK = ROOT / "bench" / "out" / "pipeline"
+FOLDS = 5
+SCHEME = "physionet"  # the training corpus's convention; recorded in the manifest
+CRF_THRESHOLD = 0.03  # the bundled CRF's own threshold (scripts/train_default_model.py)
+SWEEP = (0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.5)
+
+
+def crf_config() -> TrainConfig:
+    return TrainConfig(features=FeatureConfig(), threshold=CRF_THRESHOLD, split_models=True)
+
+
+def run_fold(k: int, docs: Sequence[AnnotatedDocument]) -> None:
+    folds = patient_folds(docs, FOLDS)
+    train = [d for d, f in zip(docs, folds, strict=True) if f != k]
+    test = [d for d, f in zip(docs, folds, strict=True) if f == k]
+    crf_dir = WORK / f"crf_{k}"
+    started = time.perf_counter()
+    train_model(train, crf_dir, crf_config(), providers=available_providers())
+    print(f"fold {k}: CRF trained on {len(train)} notes in {time.perf_counter() - started:.0f} s", flush=True)
+    stage1 = stage1_pipeline(crf_dir, SCHEME)
+    write_corpus([d.with_spans(stage1(d.document)) for d in test], WORK / f"fold_{k}.stage1.jsonl")
+    model = CrfModel.load(crf_dir)
+    scheme = SchemeStage(get_scheme(SCHEME))
+    for threshold in SWEEP:
+        preds = [d.with_spans(scheme(d.document, tuple(model.spans(d.document, threshold)))) for d in test]
+        write_corpus(preds, WORK / f"fold_{k}.crf_{threshold}.jsonl")
+    print(f"fold {k}: {len(test)} notes tagged", flush=True)
+
+
+def _load(name: str, docs: Sequence[AnnotatedDocument], folds: Sequence[int]) -> list[tuple[Span, ...]]:
+    by_id: dict[str, tuple[Span, ...]] = {}
+    for k in range(FOLDS):
+        path = WORK / f"fold_{k}.{name}.jsonl"
+        if not path.exists():
+            sys.exit(f"missing {path}: run `fold {k}` first")
+        by_id.update({d.id: d.spans for d in read_corpus(path)})
+    return [by_id[d.id] for d in docs]
+
+
+def _figures(docs: Sequence[AnnotatedDocument], spans: Sequence[Sequence[Span]]) -> dict[str, float]:
+    report = evaluate_corpus(docs, [d.with_spans(tuple(s)) for d, s in zip(docs, spans, strict=True)]).to_dict()
+    bt, inst = report["binary_token"], report["instance"]
+    return {
+        "precision": round(bt["precision"], 4),
+        "recall": round(bt["recall"], 4),
+        "f1": round(bt["f1"], 4),
+        "f2": round(bt["f2"], 4),
+        "recall_fully_contained": round(inst["recall_fully_contained"], 4),
+        "recall_any_overlap": round(inst["recall_any_overlap"], 4),
+    }
+
+
+def _by_patient(documents: Sequence[Document]) -> list[list[int]]:
+    groups: dict[str, list[int]] = {}
+    for i, doc in enumerate(documents):
+        groups.setdefault(patient_key(doc), []).append(i)
+    return list(groups.values())
+
+
+def _stage2_rest(documents: Sequence[Document], spans: list[tuple[Span, ...]]) -> list[tuple[Span, ...]]:
+    """Trusted phrases, then reconciliation across each patient's notes, then the scheme."""
+    trusted = TrustedPhraseStage()
+    scheme = SchemeStage(get_scheme(SCHEME))
+    out = [trusted(doc, s) for doc, s in zip(documents, spans, strict=True)]
+    for group in _by_patient(documents):
+        reconciled = reconcile_documents([documents[i] for i in group], [out[i] for i in group])
+        for i, s in zip(group, reconciled, strict=True):
+            out[i] = scheme(documents[i], s)
+    return out
+
+
+def fit(docs: Sequence[AnnotatedDocument], recall_target: float, model_dir: Path) -> None:
+    folds = patient_folds(docs, FOLDS)
+    documents = [d.document for d in docs]
+    stage1 = _load("stage1", docs, folds)
+    candidates = [union_candidates(s) for s in stage1]
+    rules = [tuple(s for s in spans if s.source != "crf") for spans in stage1]
+    crf_at = {t: _load(f"crf_{t}", docs, folds) for t in SWEEP}
+    union = [union_candidates((*r, *c)) for r, c in zip(rules, crf_at[CRF_THRESHOLD], strict=True)]
+    filtered: list[tuple[Span, ...]] = [()] * len(docs)
+    chosen: list[dict[str, float]] = []
+    for k in range(FOLDS):
+        train = [i for i, f in enumerate(folds) if f != k]
+        oof = OutOfFoldCandidates(
+            tuple(docs[i] for i in train), tuple(candidates[i] for i in train), tuple(folds[i] for i in train)
+        )
+        fold_filter, table = fit_span_filter(oof, recall_target)
+        chosen.append(table["chosen"])
+        test = [i for i, f in enumerate(folds) if f == k]
+        kept = filter_documents(fold_filter, [documents[i] for i in test], [candidates[i] for i in test])
+        for i, spans in zip(test, kept, strict=True):
+            filtered[i] = spans
+    full = _stage2_rest(documents, filtered)
+    no_filter = _stage2_rest(documents, candidates)
+    rows = {
+        "rules only": _figures(docs, rules),
+        f"CRF only (threshold {CRF_THRESHOLD})": _figures(docs, crf_at[CRF_THRESHOLD]),
+        f"union: rules + CRF at {CRF_THRESHOLD}": _figures(docs, union),
+        f"stage 1: rules + CRF at {CANDIDATE_THRESHOLD}": _figures(docs, candidates),
+        "stage 1 + trusted + reconciliation (no filter)": _figures(docs, no_filter),
+        "stage 1 + filter": _figures(docs, filtered),
+        "stage 1 + filter + trusted + reconciliation (default)": _figures(docs, full),
+    }
+    sweep = [{"threshold": t, **_figures(docs, crf_at[t])} for t in SWEEP]
+    print(f"5-fold patient-grouped CV on {len(docs)} notes, scheme {SCHEME}, filter recall target {recall_target}")
+    print(f"{'configuration':56} {'P':>7} {'R':>7} {'F1':>7} {'F2':>7} {'fully':>7} {'overlap':>7}")
+    for name, r in rows.items():
+        print(
+            f"{name:56} {r['precision']:7.4f} {r['recall']:7.4f} {r['f1']:7.4f} {r['f2']:7.4f} "
+            f"{r['recall_fully_contained']:7.4f} {r['recall_any_overlap']:7.4f}"
+        )
+    print("CRF alone across thresholds:")
+    for r in sweep:
+        print(f"  {r['threshold']:<6} P {r['precision']:.4f} R {r['recall']:.4f} F2 {r['f2']:.4f}")
+    print("filter thresholds chosen per fold:", [round(c["threshold"], 4) for c in chosen])
+    # The bundled filter: every out-of-fold candidate.
+    oof = OutOfFoldCandidates(tuple(docs), tuple(candidates), tuple(folds))
+    span_filter, table = fit_span_filter(oof, recall_target)
+    entry = save_filter(span_filter, model_dir)
+    manifest = read_manifest(model_dir)
+    manifest.pop("files", None)
+    manifest["scheme"] = SCHEME
+    manifest["candidate_threshold"] = CANDIDATE_THRESHOLD
+    manifest["span_filter"] = entry
+    manifest.setdefault("metrics", {})["pipeline_cv"] = {
+        "folds": FOLDS,
+        "group_by": "patient",
+        "scheme": SCHEME,
+        "recall_target": recall_target,
+        "ablation": rows,
+        "crf_sweep": sweep,
+        "filter_chosen_per_fold": chosen,
+    }
+    write_manifest(model_dir, manifest)
+    read_manifest(model_dir)
+    results = ROOT / "bench" / "results" / "pipeline_cv.json"
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps(manifest["metrics"]["pipeline_cv"], indent=2) + "\n")
+    print(f"bundled filter: threshold {entry['thresholds']}, expected {entry['expected']}; wrote {model_dir}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("step", choices=("fold", "fit"))
+    parser.add_argument("k", nargs="?", type=int)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--recall-target", type=float, default=0.99)
+    parser.add_argument("--model-dir", type=Path, default=None)
+    args = parser.parse_args()
+    if not args.corpus.exists():
+        sys.exit(f"corpus not found: {args.corpus}")
+    docs = read_corpus(args.corpus)
+    WORK.mkdir(parents=True, exist_ok=True)
+    if args.step == "fold":
+        if args.k is None or not 0 <= args.k < FOLDS:
+            sys.exit(f"fold needs K in 0..{FOLDS - 1}")
+        run_fold(args.k, docs)
+    else:
+        fit(docs, args.recall_target, args.model_dir or default_model_dir())
+
+
+if __name__ == "__main__":
+    main()

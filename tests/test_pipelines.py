@@ -1,0 +1,64 @@
+from pathlib import Path
+
+import pytest
+
+from deident.core import Category, Document
+from deident.core.errors import ConfigurationError
+from deident.io import read_corpus
+from deident.pipelines import build_pipeline, rules_pipeline
+
+NOTE = (
+    "Pt is a 92 yo man admitted 3/14 from Mercy Hospital. Wife Anna called at 617-555-0199.\n"
+    "Dr. Kowalski aware. Lasix 40 mg iv given; Foley in place; BP 120/80."
+)
+
+
+def _covered(text: str, spans) -> set[str]:
+    return {text[s.start : s.end] for s in spans}
+
+
+@pytest.mark.parametrize(
+    ("phi", "category"),
+    [
+        ("3/14", Category.DATE),
+        ("617-555-0199", Category.CONTACT),
+        ("Kowalski", Category.NAME),
+        ("Anna", Category.NAME),
+        ("92", Category.AGE),
+    ],
+)
+def test_rules_pipeline_finds_phi(phi, category):
+    spans = rules_pipeline("physionet")(Document("n", NOTE))
+    hits = [s for s in spans if phi in NOTE[s.start : s.end]]
+    assert hits, phi
+    assert any(s.category is category for s in hits)
+
+
+@pytest.mark.parametrize("clinical", ["Lasix", "Foley", "120/80", "40 mg"])
+def test_rules_pipeline_keeps_clinical_content(clinical):
+    spans = rules_pipeline("physionet")(Document("n", NOTE))
+    start = NOTE.index(clinical)
+    assert not any(s.start < start + len(clinical) and start < s.end for s in spans)
+
+
+def test_rules_pipeline_on_fixture_recovers_most_gold(fixtures: Path):
+    docs = read_corpus(fixtures / "mini.text")
+    pipeline = rules_pipeline("physionet")
+    gold = found = 0
+    for item in docs:
+        predicted = pipeline(item.document)
+        covered = {i for s in predicted for i in range(s.start, s.end)}
+        for span in item.spans:
+            gold += 1
+            found += all(i in covered for i in range(span.start, span.end) if not item.text[i].isspace())
+    assert found / gold >= 0.8
+
+
+def test_unknown_pipeline():
+    with pytest.raises(ConfigurationError):
+        build_pipeline("nope")
+
+
+def test_crf_pipeline_loads_bundled_model():
+    spans = build_pipeline("crf")(Document("n", "SPOKE WITH DR. KOWALSKI ABOUT PLAN. WIFE ANNA AT BEDSIDE."))
+    assert all(s.source == "crf" for s in spans)
