@@ -92,12 +92,17 @@ def test_load_passes_recall_target_and_scheme_to_the_builder(monkeypatch: pytest
     seen: dict[str, object] = {}
 
     def builder(
-        name: str, model_dir: Path | None = None, *, scheme: str | None = None, recall_target: float | None = None
+        name: str,
+        model_dir: Path | None = None,
+        *,
+        scheme: str | None = None,
+        recall_target: float | None = None,
+        stage2: dict[str, bool] | None = None,
     ) -> Pipeline:
-        seen.update(name=name, recall_target=recall_target, scheme=scheme)
+        seen.update(name=name, recall_target=recall_target, scheme=scheme, stage2=stage2)
         return Pipeline.of([NameDetector()])
 
     monkeypatch.setattr("deident.api.build_pipeline", builder)
-    deid = Deidentifier.load(pipeline="crf", recall_target=0.97, scheme="physionet")
-    assert seen == {"name": "crf", "recall_target": 0.97, "scheme": "physionet"}
+    deid = Deidentifier.load(pipeline="crf", recall_target=0.97, scheme="physionet", stage2={"filter": False})
+    assert seen == {"name": "crf", "recall_target": 0.97, "scheme": "physionet", "stage2": {"filter": False}}
     assert deid.recall_target == 0.97 and deid.model_id == "crf:bundled"

@@ -54,11 +54,12 @@ class Deidentifier:
         recall_target: float | None = None,
         scheme: str | None = None,
         options: ReplaceOptions | None = None,
+        stage2: dict[str, bool] | None = None,
     ) -> Deidentifier:
         """The bundled default model, or the model directory ``model``; ``scheme`` names the PHI
         convention of the output (default: the model's own, see :mod:`deident.schemes`)."""
         model_dir = Path(model) if model is not None else None
-        built = build_pipeline(pipeline, model_dir, scheme=scheme, recall_target=recall_target)
+        built = build_pipeline(pipeline, model_dir, scheme=scheme, recall_target=recall_target, stage2=stage2)
         model_id = f"{pipeline}:{model_dir.name if model_dir is not None else 'bundled'}"
         return cls(built, options or ReplaceOptions(), model_id, recall_target)
 

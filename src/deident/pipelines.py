@@ -35,12 +35,15 @@ def build_pipeline(
     *,
     scheme: str | None = None,
     recall_target: float | None = None,
+    stage2: dict[str, bool] | None = None,
 ) -> Pipeline:
     """Build the named pipeline.
 
     ``model_dir`` overrides the bundled default model; ``scheme`` names the PHI convention of the
     output (see :mod:`deident.schemes`; default: i2b2-2014 for rules, the model's own otherwise);
-    ``recall_target`` picks the operating threshold from the model's calibration.
+    ``recall_target`` picks the operating threshold from the model's calibration; ``stage2``
+    switches parts of the default pipeline on or off for ablations ("filter", "trusted_phrases",
+    "reconcile"; default: as the model's manifest says).
     """
     if name == "rules":
         return rules_pipeline(scheme or "i2b2-2014")
@@ -53,7 +56,7 @@ def build_pipeline(
     chosen_scheme = scheme or str(manifest.get("scheme", "i2b2-2014"))
     if name == "crf":
         return crf_pipeline(directory, chosen_scheme)
-    return default_pipeline(directory, chosen_scheme, recall_target, manifest)
+    return default_pipeline(directory, chosen_scheme, recall_target, manifest, stage2)
 
 
 def rule_stages() -> tuple[Stage, ...]:
@@ -112,7 +115,11 @@ def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDA
 
 
 def default_pipeline(
-    model_dir: Path, scheme: str, recall_target: float | None = None, manifest: dict[str, Any] | None = None
+    model_dir: Path,
+    scheme: str,
+    recall_target: float | None = None,
+    manifest: dict[str, Any] | None = None,
+    stage2: dict[str, bool] | None = None,
 ) -> Pipeline:
     """Stage 1, then union, the span filter, trusted phrases and reconciliation."""
     from deident.stage2.assemble import stage2_pipeline
@@ -125,7 +132,15 @@ def default_pipeline(
         span_filter = span_filter.for_recall_target(recall_target)
     crf_threshold = float((manifest or {}).get("candidate_threshold", CANDIDATE_THRESHOLD))
     stage1 = stage1_pipeline(model_dir, scheme, crf_threshold)
-    pipeline = stage2_pipeline(stage1, span_filter, name="default")
+    parts = {"filter": True, **(manifest or {}).get("stage2", {}), **(stage2 or {})}
+    pipeline = stage2_pipeline(
+        stage1,
+        span_filter,
+        use_filter=bool(parts["filter"]),
+        trusted=bool(parts.get("trusted_phrases", True)),
+        reconcile=bool(parts.get("reconcile", True)),
+        name="default",
+    )
     return Pipeline((*pipeline.stages, SchemeStage(get_scheme(scheme))), name="default")
 
 

@@ -43,3 +43,8 @@ def test_helpers():
     assert safe_ratio(1, 4, both_sides_empty=False) == 0.25
     assert f_beta(0.0, 0.0, 1.0) == 0.0
     assert f_beta(1.0, 0.5, 1.0) == pytest.approx(2 / 3)
+
+
+def test_counts_add_field_by_field() -> None:
+    assert Counts(1, 2, 3, 4) + Counts(10, 20, 30, 40) == Counts(11, 22, 33, 44)
+    assert InstanceCounts(1, 2, 3, 4) + InstanceCounts(10, 20, 30, 40) == InstanceCounts(11, 22, 33, 44)

@@ -9,9 +9,18 @@ from typing import Annotated, Any
 
 import typer
 
-from deident.detect.crf.features import FeatureConfig
-from deident.detect.crf.tagger import available_providers
-from deident.detect.crf.train import CvResult, TrainConfig, cross_validate
+from deident.cli.crf_options import (
+    C1Option,
+    C2Option,
+    FormatOption,
+    IterationsOption,
+    ProvidersOption,
+    SplitModelsOption,
+    crf_train_config,
+    echo_progress,
+    feature_providers,
+)
+from deident.detect.crf.train import CvResult, cross_validate
 from deident.io.atomic import atomic_write
 from deident.io.formats import read_corpus
 
@@ -67,34 +76,32 @@ def cv(
     corpus: Annotated[Path, typer.Argument(help="Annotated corpus.")],
     folds: Annotated[int, typer.Option(help="Number of folds.")] = 5,
     group_by: Annotated[str, typer.Option(help="'patient' (default) or 'document'.")] = "patient",
-    fmt: Annotated[str | None, typer.Option("--format", help="Corpus format (default: from the extension).")] = None,
+    fmt: FormatOption = None,
     threshold: Annotated[float | None, typer.Option(help="PHI probability threshold (default 0.05).")] = None,
-    split_models: Annotated[bool, typer.Option(help="Two CRFs: quantitative and name-like PHI (Lee 2017).")] = False,
+    split_models: SplitModelsOption = False,
     clusters: Annotated[int, typer.Option(help="Word clusters learned from the training folds (0: none).")] = 64,
-    iterations: Annotated[int, typer.Option(help="L-BFGS iterations.")] = 100,
-    c1: Annotated[float, typer.Option(help="L1 regularisation.")] = 0.01,
-    c2: Annotated[float, typer.Option(help="L2 regularisation.")] = 0.01,
+    iterations: IterationsOption = 100,
+    c1: C1Option = 0.01,
+    c2: C2Option = 0.01,
     tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes.")] = False,
-    providers: Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")] = True,
+    providers: ProvidersOption = True,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write all figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write the precision-recall plot (PNG) here.")] = None,
 ) -> None:
     """Cross-validate the CRF alone; prints figures per fold, pooled, and a threshold sweep."""
     docs = read_corpus(corpus, fmt)
-    config = TrainConfig(
-        features=FeatureConfig(tfidf=tfidf),
+    config = crf_train_config(
+        tfidf=tfidf,
         split_models=split_models,
         c1=c1,
         c2=c2,
-        max_iterations=iterations,
+        iterations=iterations,
         clusters=clusters,
         threshold=threshold,
     )
-    used = available_providers() if providers else ()
+    used = feature_providers(providers)
     with tempfile.TemporaryDirectory(prefix="deident-cv-") as work:
-        result = cross_validate(
-            docs, work, folds, group_by, config, used, progress=lambda message: typer.echo(message, err=True)
-        )
+        result = cross_validate(docs, work, folds, group_by, config, used, progress=echo_progress)
     typer.echo(f"providers: {', '.join(p.name for p in used) or 'none'}")
     typer.echo(format_result(result))
     if json_out:

@@ -26,6 +26,15 @@ def detect(
         str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or safe-harbor (default: the model's).")
     ] = None,
     recall_target: Annotated[float | None, typer.Option(help="Operating point: the recall to aim for.")] = None,
+    use_filter: Annotated[
+        bool | None, typer.Option("--filter/--no-filter", help="Stage-2 false-positive filter (default: model's).")
+    ] = None,
+    trusted: Annotated[
+        bool | None, typer.Option("--trusted/--no-trusted", help="Trusted-phrase harvesting (default: model's).")
+    ] = None,
+    reconcile: Annotated[
+        bool | None, typer.Option("--reconcile/--no-reconcile", help="Global reconciliation (default: model's).")
+    ] = None,
     text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",
     id_col: Annotated[str | None, typer.Option(help="Id column of CSV/Parquet input.")] = None,
     patient_col: Annotated[str | None, typer.Option(help="Patient-id column of CSV/Parquet input.")] = None,
@@ -38,7 +47,11 @@ def detect(
     console = Console(stderr=True)
     options = ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col)
     docs = read_corpus(input_path, input_format, options)
-    deidentifier = Deidentifier.load(model, pipeline=pipeline, scheme=scheme, recall_target=recall_target)
+    switches = {"filter": use_filter, "trusted_phrases": trusted, "reconcile": reconcile}
+    stage2 = {k: v for k, v in switches.items() if v is not None}
+    deidentifier = Deidentifier.load(
+        model, pipeline=pipeline, scheme=scheme, recall_target=recall_target, stage2=stage2 or None
+    )
     started = time.perf_counter()
     predicted: list[AnnotatedDocument] = []
     chars = 0

@@ -7,9 +7,18 @@ from typing import Annotated
 
 import typer
 
-from deident.detect.crf.features import FeatureConfig
-from deident.detect.crf.tagger import available_providers
-from deident.detect.crf.train import TrainConfig, train_model
+from deident.cli.crf_options import (
+    C1Option,
+    C2Option,
+    FormatOption,
+    IterationsOption,
+    ProvidersOption,
+    SplitModelsOption,
+    crf_train_config,
+    echo_progress,
+    feature_providers,
+)
+from deident.detect.crf.train import train_model
 from deident.io.formats import read_corpus
 
 
@@ -23,38 +32,38 @@ def _read_all(paths: list[Path], fmt: str | None) -> list:  # type: ignore[type-
 def train(
     train_paths: Annotated[list[Path], typer.Argument(help="Annotated training corpora.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Model directory to write.")],
-    fmt: Annotated[str | None, typer.Option("--format", help="Corpus format (default: from the extension).")] = None,
+    fmt: FormatOption = None,
     dev: Annotated[Path | None, typer.Option(help="Development corpus: picks the threshold, gives metrics.")] = None,
     source: Annotated[
         list[Path] | None, typer.Option(help="Source-domain corpus for EasyAdapt (training corpora are the target).")
     ] = None,
-    split_models: Annotated[bool, typer.Option(help="Two CRFs: quantitative and name-like PHI (Lee 2017).")] = False,
+    split_models: SplitModelsOption = False,
     threshold: Annotated[
         float | None, typer.Option(help="PHI probability threshold (default: chosen on --dev).")
     ] = None,
     recall_target: Annotated[float, typer.Option(help="Dev recall the chosen threshold must reach.")] = 0.95,
     clusters: Annotated[int, typer.Option(help="Number of word clusters learned from the texts (0: none).")] = 64,
-    iterations: Annotated[int, typer.Option(help="L-BFGS iterations.")] = 100,
-    c1: Annotated[float, typer.Option(help="L1 regularisation.")] = 0.01,
-    c2: Annotated[float, typer.Option(help="L2 regularisation.")] = 0.01,
+    iterations: IterationsOption = 100,
+    c1: C1Option = 0.01,
+    c2: C2Option = 0.01,
     tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes (Benton).")] = False,
-    providers: Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")] = True,
+    providers: ProvidersOption = True,
 ) -> None:
     """Train a CRF model directory (manifest, CRF files, learned triggers, lexicon and clusters)."""
     train_docs = _read_all(train_paths, fmt)
     dev_docs = read_corpus(dev, fmt) if dev else []
     source_docs = _read_all(source or [], fmt)
-    config = TrainConfig(
-        features=FeatureConfig(tfidf=tfidf),
+    config = crf_train_config(
+        tfidf=tfidf,
         split_models=split_models,
         c1=c1,
         c2=c2,
-        max_iterations=iterations,
+        iterations=iterations,
         clusters=clusters,
         threshold=threshold,
         recall_target=recall_target,
     )
-    used = available_providers() if providers else ()
+    used = feature_providers(providers)
     manifest = train_model(
         train_docs,
         output,
@@ -62,7 +71,7 @@ def train(
         dev_docs=dev_docs,
         source_docs=source_docs,
         providers=used,
-        progress=lambda message: typer.echo(message, err=True),
+        progress=echo_progress,
     )
     typer.echo(
         f"trained on {len(train_docs)} documents in {manifest['training_seconds']} s; "

@@ -27,7 +27,7 @@ from deident.core.document import AnnotatedDocument
 from deident.core.errors import DeidentError
 from deident.core.labels import Category, Label
 from deident.core.span import Span
-from deident.evaluate.counts import Counts, InstanceCounts, f_beta
+from deident.evaluate.counts import Counts, FScores, InstanceCounts, add_fields
 from deident.evaluate.metrics import (
     NONE,
     Breakdown,
@@ -59,13 +59,7 @@ class ViewCounts:
     instance: Breakdown[InstanceCounts]
 
     def __add__(self, other: ViewCounts) -> ViewCounts:
-        return ViewCounts(
-            self.binary_token + other.binary_token,
-            self.typed_token + other.typed_token,
-            self.entity_strict + other.entity_strict,
-            self.entity_relaxed + other.entity_relaxed,
-            self.instance + other.instance,
-        )
+        return add_fields(self, other)
 
 
 def _empty_view() -> ViewCounts:
@@ -110,7 +104,7 @@ def evaluate_document(
 
 
 @dataclass(frozen=True, slots=True)
-class MacroScores:
+class MacroScores(FScores):
     """Macro average over documents, as in the i2b2 2014 evaluation script.
 
     precision and recall are the means over the evaluated (gold) documents of each document's
@@ -133,14 +127,6 @@ class MacroScores:
         precisions = [c.precision for c in per_document]
         recalls = [c.recall for c in per_document]
         return cls(_mean(precisions), _mean(recalls), _sd(precisions), _sd(recalls), len(per_document))
-
-    @property
-    def f1(self) -> float:
-        return f_beta(self.precision, self.recall, 1.0)
-
-    @property
-    def f2(self) -> float:
-        return f_beta(self.precision, self.recall, 2.0)
 
     def to_dict(self) -> dict[str, float | int]:
         return {

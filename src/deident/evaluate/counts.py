@@ -9,7 +9,10 @@ gold units). An F-score whose precision and recall are both 0 is 0.0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import TypeVar
+
+_Summable = TypeVar("_Summable")
 
 
 def safe_ratio(numerator: int, denominator: int, *, both_sides_empty: bool) -> float:
@@ -17,6 +20,11 @@ def safe_ratio(numerator: int, denominator: int, *, both_sides_empty: bool) -> f
     if denominator == 0:
         return 1.0 if both_sides_empty else 0.0
     return numerator / denominator
+
+
+def add_fields(left: _Summable, right: _Summable) -> _Summable:
+    """A dataclass of ``left``'s type whose every field is ``left``'s value plus ``right``'s (counts add up)."""
+    return type(left)(*(getattr(left, f.name) + getattr(right, f.name) for f in fields(left)))
 
 
 def f_beta(precision: float, recall: float, beta: float) -> float:
@@ -27,8 +35,24 @@ def f_beta(precision: float, recall: float, beta: float) -> float:
     return (1 + beta * beta) * precision * recall / denominator
 
 
+class FScores:
+    """F1 and F2 from a class's ``precision`` and ``recall`` (shared by counts and macro averages)."""
+
+    __slots__ = ()
+    precision: float
+    recall: float
+
+    @property
+    def f1(self) -> float:
+        return f_beta(self.precision, self.recall, 1.0)
+
+    @property
+    def f2(self) -> float:
+        return f_beta(self.precision, self.recall, 2.0)
+
+
 @dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(FScores):
     """Match counts between gold and predicted units (tokens, (token, label) pairs or spans).
 
     ``gold``: gold units; ``pred``: predicted units; ``gold_found``: gold units matched by at least
@@ -51,12 +75,7 @@ class Counts:
     pred_correct: int = 0
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(
-            self.gold + other.gold,
-            self.pred + other.pred,
-            self.gold_found + other.gold_found,
-            self.pred_correct + other.pred_correct,
-        )
+        return add_fields(self, other)
 
     @property
     def empty(self) -> bool:
@@ -81,14 +100,6 @@ class Counts:
     @property
     def recall(self) -> float:
         return safe_ratio(self.gold_found, self.gold, both_sides_empty=self.empty)
-
-    @property
-    def f1(self) -> float:
-        return f_beta(self.precision, self.recall, 1.0)
-
-    @property
-    def f2(self) -> float:
-        return f_beta(self.precision, self.recall, 2.0)
 
     def to_dict(self) -> dict[str, float | int]:
         return {
@@ -124,12 +135,7 @@ class InstanceCounts:
     any_overlap: int = 0
 
     def __add__(self, other: InstanceCounts) -> InstanceCounts:
-        return InstanceCounts(
-            self.gold + other.gold,
-            self.pred + other.pred,
-            self.fully_contained + other.fully_contained,
-            self.any_overlap + other.any_overlap,
-        )
+        return add_fields(self, other)
 
     @property
     def recall_fully_contained(self) -> float:

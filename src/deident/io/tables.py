@@ -78,14 +78,7 @@ def rows_to_documents(
         doc_id = values[columns.id] if columns.id is not None else str(number)
         if doc_id is None or doc_id == "":
             raise InputFormatError(path, where, f"column {columns.id!r} is empty")
-        metadata: dict[str, Any] = {}
-        if values.get(METADATA_COLUMN):
-            try:
-                metadata = json.loads(values[METADATA_COLUMN] or "")
-            except json.JSONDecodeError:
-                raise InputFormatError(path, where, f"column {METADATA_COLUMN!r} is not valid JSON") from None
-            if not isinstance(metadata, dict):
-                raise InputFormatError(path, where, f"column {METADATA_COLUMN!r} must hold a JSON object")
+        metadata: dict[str, Any] = _json_column(path, where, values, METADATA_COLUMN, dict, "a JSON object")
         extra = dict(metadata.get("extra") or {})
         extra.update(table_extra)
         for name, value in values.items():
@@ -94,18 +87,30 @@ def rows_to_documents(
         metadata["extra"] = extra
         if columns.patient is not None and values[columns.patient] not in (None, ""):
             metadata["patient_id"] = values[columns.patient]
-        spans: Any = []
-        if values.get(SPANS_COLUMN):
-            try:
-                spans = json.loads(values[SPANS_COLUMN] or "")
-            except json.JSONDecodeError:
-                raise InputFormatError(path, where, f"column {SPANS_COLUMN!r} is not valid JSON") from None
-            if not isinstance(spans, list):
-                raise InputFormatError(path, where, f"column {SPANS_COLUMN!r} must hold a JSON list")
+        spans: list[Any] = _json_column(path, where, values, SPANS_COLUMN, list, "a JSON list")
         record = {"id": doc_id, "text": text, "metadata": metadata, "spans": spans}
         docs.append(record_to_document(record, path, where))
     check_unique([d.id for d in docs], path)
     return docs
+
+
+def _json_column(
+    path: Path, where: str, values: dict[str, str | None], column: str, kind: type[dict] | type[list], kind_name: str
+) -> Any:
+    """The JSON value held in ``column`` (an empty ``kind`` when the column is absent, null or empty).
+
+    InputFormatError naming the file, row and column when it is not JSON or not a ``kind``.
+    """
+    raw = values.get(column)
+    if not raw:
+        return kind()
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        raise InputFormatError(path, where, f"column {column!r} is not valid JSON") from None
+    if not isinstance(value, kind):
+        raise InputFormatError(path, where, f"column {column!r} must hold {kind_name}")
+    return value
 
 
 @dataclass(frozen=True)

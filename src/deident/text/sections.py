@@ -33,17 +33,7 @@ class SectionDetector:
 
     @classmethod
     def from_table(cls, table: str) -> SectionDetector:
-        pairs: list[tuple[str, str]] = []
-        for raw in table.splitlines():
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            name, _, variants = line.partition("\t")
-            for variant in variants.split("|"):
-                variant = variant.strip().lower().rstrip(":")
-                if variant:
-                    pairs.append((variant, name.strip()))
-        return cls(tuple(pairs))
+        return cls(parse_heading_table(table))
 
     @classmethod
     def default(cls) -> SectionDetector:
@@ -81,5 +71,28 @@ def section_at(sections: list[Section], offset: int) -> str | None:
 
 @lru_cache(maxsize=1)
 def _default_detector() -> SectionDetector:
-    table = resources.files("deident.resources").joinpath("sections.tsv").read_text(encoding="utf-8")
-    return SectionDetector.from_table(table)
+    return SectionDetector.from_table(read_heading_table())
+
+
+def read_heading_table() -> str:
+    """The packaged heading table, ``resources/sections.tsv``."""
+    return resources.files("deident.resources").joinpath("sections.tsv").read_text(encoding="utf-8")
+
+
+def parse_heading_table(table: str) -> tuple[tuple[str, str], ...]:
+    """(heading lower case, canonical name) pairs in table order.
+
+    The table's format: ``NAME<TAB>variant|variant``; '#' starts a comment line; a variant's trailing ":"
+    is dropped. Where a variant repeats, lookups built with ``dict`` keep the last row's name.
+    """
+    pairs: list[tuple[str, str]] = []
+    for raw in table.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, _, variants = line.partition("\t")
+        for variant in variants.split("|"):
+            variant = variant.strip().lower().rstrip(":")
+            if variant:
+                pairs.append((variant, name.strip()))
+    return tuple(pairs)

@@ -148,3 +148,45 @@ def test_rare_words_lose_their_identity_but_keep_their_form() -> None:
     assert "w=seen" in feats["seen"] and "w1=by" in feats["seen"]
     assert "w=__rare__" in feats["Quimby"] and "b-1=by|__rare__" in feats["Quimby"]
     assert "sh=Xx" in feats["Quimby"] and "s3=mby" in feats["Quimby"]
+
+
+@dataclass(frozen=True)
+class _FixedProvider:
+    name: str
+    found: tuple[Span, ...]
+
+    def detect(self, document: Document) -> list[Span]:
+        return list(self.found)
+
+
+def test_extract_with_given_hits_equals_running_providers() -> None:
+    text = "Seen by Dr. Smith on 3/4 and Dr. Jones.\n"
+    date = Span(21, 24, Label.DATE, "p.date")
+    names = (Span(12, 17, Label.DOCTOR, "p.name"), Span(33, 38, Label.DOCTOR, "p.name"))
+    providers = (_FixedProvider("p.name", names), _FixedProvider("p.date", (date,)))
+    extractor = FeatureExtractor(providers=providers)
+    doc = Document("d", text)
+    expected = extractor.extract(doc)
+    assert any("hit:p.date:DATE" in f for f in expected)
+    unrelated = Span(0, 4, Label.DATE, "someone.else")
+    assert extractor.extract(doc, hits=(unrelated, date, *reversed(names))) == expected
+    assert extractor.extract(doc, hits=()) == FeatureExtractor().extract(doc)
+
+
+@pytest.mark.parametrize(
+    "keep",
+    [
+        frozenset({"bias", "cc=TI", "w-1=dr", "b-1=.|smith", "sh+1=d/d", "lp=0", "bol", "dc=MX|TI", "lex=NAME"}),
+        frozenset({"w=seen", "s3=x|X.|Xx", "eol", "hit:p.date:DATE", "de=0"}),
+        frozenset(),
+    ],
+)
+def test_extract_with_keep_equals_filtered_extract(keep: frozenset[str]) -> None:
+    learned = LearnedData(lexicon={token_hash("smith"): "NAME"})
+    date = _FixedProvider("p.date", (Span(21, 24, Label.DATE, "p.date"),))
+    full = FeatureExtractor(learned=learned, providers=(date,))
+    kept = FeatureExtractor(learned=learned, providers=(date,), keep=keep)
+    doc = Document("d", "Seen by Dr. Smith on 3/4 and Dr. Jones.\nSMITH called 3/5.\n")
+    expected = [[f for f in feats if f in keep] for feats in full.extract(doc)]
+    assert any(expected) or not keep
+    assert kept.extract(doc) == expected

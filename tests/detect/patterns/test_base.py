@@ -23,6 +23,7 @@ from deident.detect.patterns.base import (
     detect_with,
     digit_run_matches,
     find_hits,
+    search_before,
 )
 
 SAMPLE = (
@@ -221,3 +222,19 @@ def test_combined_detector_equals_the_families_run_in_turn(text: str) -> None:
     expected = sort_spans([s for d in pattern_detectors() for s in d.detect(document)])
     assert combined_pattern_detector().detect(document) == expected
     assert expected or text not in (SAMPLE, SAMPLE.upper(), SAMPLE.lower())
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "end", "width", "expected"),
+    [
+        (r"(?r)\bthe[ \t]{1,2}\Z", "on the 11th", 7, 5, (3, 7)),  # nearest match, anchored at end
+        (r"(?r)\bthe[ \t]{1,2}\Z", "on the 11th", 7, 3, None),  # "the" starts outside the window
+        (r"(?r)\bthe[ \t]{1,2}\Z", "the 11th", 4, 30, (0, 4)),  # a window past the start is clipped
+        (r"(?r)(?<!x)ab\Z", "xab", 3, 2, None),  # the lookbehind sees the text before the window
+    ],
+)
+def test_search_before_looks_only_at_the_window(
+    source: str, text: str, end: int, width: int, expected: tuple[int, int] | None
+) -> None:
+    found = search_before(source, text, end, width)
+    assert (found.span() if found else None) == expected

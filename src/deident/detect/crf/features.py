@@ -192,6 +192,7 @@ class _TypeInfo:
     word: str  # lower-cased word (tf-idf)
     lexicon_key: str | None = None  # learned-lexicon hash, for alphabetic tokens in the lexicon
     lexicon_category: str | None = None
+    case: str = ""  # the case-class feature "cc=..." (for the document-case conjunction)
 
 
 def _doc_case(text: str) -> str:
@@ -216,16 +217,23 @@ class FeatureExtractor:
     clusters: Mapping[str, int] = field(default_factory=dict)
     providers: tuple[SpanProvider, ...] = ()
     sections: SectionDetector | None = None
+    # Tagging only: return just these feature strings (a model's attributes; the CRF ignores the
+    # rest), in the same order, filtered once per word type instead of once per token.
+    keep: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         # A memo of a pure function of the token text (not per-document state).
         object.__setattr__(self, "_types", {})
-        boundary = tuple((f"w{off}=__B__", f"sh{off}=__B__") for off in OFFSETS)
+        boundary = tuple(self._kept((f"w{off}=__B__", f"sh{off}=__B__")) for off in OFFSETS)
         object.__setattr__(self, "_boundary", _TypeInfo((), boundary, "__B__", "__B__", "__B__"))
 
     @property
     def provider_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.providers)
+
+    def _kept(self, features: Iterable[str]) -> tuple[str, ...]:
+        keep = self.keep
+        return tuple(features) if keep is None else tuple(f for f in features if f in keep)
 
     def tokens(self, text: str) -> list[CrfToken]:
         return crf_tokens(text, aggressive=self.config.aggressive)
@@ -267,7 +275,16 @@ class FeatureExtractor:
             context.append(tuple(items))
         key = token_hash(lower) if word[:1].isalpha() and self.learned.lexicon else None
         category = self.learned.lexicon.get(key) if key is not None else None
-        info = _TypeInfo(tuple(own), tuple(context), ident, short, lower, key if category else None, category)
+        info = _TypeInfo(
+            self._kept(own),
+            tuple(self._kept(c) for c in context),
+            ident,
+            short,
+            lower,
+            key if category else None,
+            category,
+            f"cc={cc}",
+        )
         types[word] = info
         return info
 
@@ -277,11 +294,14 @@ class FeatureExtractor:
         tokens: Sequence[CrfToken] | None = None,
         context: PatientContext | None = None,
         exclude_group: str | None = None,
+        hits: Iterable[Span] | None = None,
     ) -> list[list[str]]:
         """One feature list per token (tokens default to :meth:`tokens` of the text).
 
         ``exclude_group`` (training only) hides learned-lexicon entries seen only in that patient's
         notes, so the CRF does not learn to trust a feature that is perfect on its own training data.
+        ``hits``: the span providers' spans when a pipeline has already found them (those whose source
+        names one of :attr:`providers`; others are ignored); None runs the providers here.
         """
         text = document.text
         if tokens is None:
@@ -293,8 +313,50 @@ class FeatureExtractor:
         boundary: _TypeInfo = self._boundary  # type: ignore[attr-defined]
         padded = [boundary, boundary, *infos, boundary, boundary]
         doc_case = _doc_case(text)
-        extras = self._positional(document, tokens)
+        extras = self._positional(document, tokens, hits)
+        keep = self.keep
         out: list[list[str]] = []
+        if keep is None:
+            self._extract_all(padded, infos, extras, doc_case, out)
+        else:
+            self._extract_kept(keep, padded, infos, extras, doc_case, out)
+        if self.learned.lexicon:
+            groups = self.learned.lexicon_groups
+            for i, info in enumerate(infos):
+                category = info.lexicon_category
+                if category is None:
+                    continue
+                if exclude_group is not None and not (
+                    groups.get(info.lexicon_key or "", frozenset()) - {exclude_group}
+                ):
+                    continue
+                feature = f"lex={category}"
+                if keep is None or feature in keep:
+                    out[i].append(feature)
+        if context is not None and self.config.tfidf:
+            self._add_tfidf(document, infos, out, context)
+        return out
+
+    def provider_hits(self, document: Document, hits: Iterable[Span] | None = None) -> list[tuple[str, list[Span]]]:
+        """(provider name, its spans in order) per provider: from ``hits`` by source, else by running it."""
+        if hits is None:
+            return [(p.name, sorted(p.detect(document))) for p in self.providers]
+        by_source: dict[str, list[Span]] = {p.name: [] for p in self.providers}
+        for span in hits:
+            found = by_source.get(span.source)
+            if found is not None:
+                found.append(span)
+        return [(name, sorted(spans)) for name, spans in by_source.items()]
+
+    @staticmethod
+    def _extract_all(
+        padded: Sequence[_TypeInfo],
+        infos: Sequence[_TypeInfo],
+        extras: Sequence[list[str]],
+        doc_case: str,
+        out: list[list[str]],
+    ) -> None:
+        """The loop of :meth:`extract`: every feature of every token (training and the reference)."""
         append = out.append
         for m2, m1, me, p1, p2, extra in zip(padded, padded[1:], infos, padded[3:], padded[4:], extras, strict=False):
             feats = [
@@ -312,26 +374,52 @@ class FeatureExtractor:
                 f"s+1={me.shape}|{p1.shape}",
                 f"s3={m1.shape}|{me.shape}|{p1.shape}",
                 f"s5={m2.shape}|{m1.shape}|{me.shape}|{p1.shape}|{p2.shape}",
-                f"dc={doc_case}|{me.own[1]}",
+                f"dc={doc_case}|{me.case}",
             ]
             feats.extend(extra)
             append(feats)
-        if self.learned.lexicon:
-            groups = self.learned.lexicon_groups
-            for i, info in enumerate(infos):
-                category = info.lexicon_category
-                if category is None:
-                    continue
-                if exclude_group is not None and not (
-                    groups.get(info.lexicon_key or "", frozenset()) - {exclude_group}
-                ):
-                    continue
-                out[i].append(f"lex={category}")
-        if context is not None and self.config.tfidf:
-            self._add_tfidf(document, infos, out, context)
-        return out
 
-    def _positional(self, document: Document, tokens: Sequence[CrfToken]) -> list[list[str]]:
+    @staticmethod
+    def _extract_kept(
+        keep: frozenset[str],
+        padded: Sequence[_TypeInfo],
+        infos: Sequence[_TypeInfo],
+        extras: Sequence[list[str]],
+        doc_case: str,
+        out: list[list[str]],
+    ) -> None:
+        """The loop of :meth:`extract` keeping only ``keep`` (own and context already filtered)."""
+        append = out.append
+        kept = keep.__contains__
+        bias = ("bias",) if "bias" in keep else ()
+        for m2, m1, me, p1, p2, extra in zip(padded, padded[1:], infos, padded[3:], padded[4:], extras, strict=False):
+            built = (
+                f"b-2={m2.lower}|{m1.lower}",
+                f"b-1={m1.lower}|{me.lower}",
+                f"b+1={me.lower}|{p1.lower}",
+                f"b+2={p1.lower}|{p2.lower}",
+                f"s-1={m1.shape}|{me.shape}",
+                f"s+1={me.shape}|{p1.shape}",
+                f"s3={m1.shape}|{me.shape}|{p1.shape}",
+                f"s5={m2.shape}|{m1.shape}|{me.shape}|{p1.shape}|{p2.shape}",
+                f"dc={doc_case}|{me.case}",
+                *extra,
+            )
+            append(
+                [
+                    *bias,
+                    *me.own,
+                    *m2.context[0],
+                    *m1.context[1],
+                    *p1.context[2],
+                    *p2.context[3],
+                    *filter(kept, built),
+                ]
+            )
+
+    def _positional(
+        self, document: Document, tokens: Sequence[CrfToken], hits: Iterable[Span] | None = None
+    ) -> list[list[str]]:
         text = document.text
         n = len(tokens)
         extras: list[list[str]] = [[] for _ in range(n)]
@@ -358,14 +446,15 @@ class FeatureExtractor:
                     s += 1
                 if sections[s].start <= tok.start:
                     extras[i].append(f"sec={sections[s].name}")
-        for provider in self.providers:
-            spans = sorted(provider.detect(document))
+        starts: list[int] | None = None
+        for provider_name, spans in self.provider_hits(document, hits):
             if not spans:
                 continue
-            starts = [t.start for t in tokens]
+            if starts is None:
+                starts = [t.start for t in tokens]
             for span in spans:
                 i = max(bisect.bisect_right(starts, span.start) - 1, 0)
-                feature = f"hit:{span.source or provider.name}:{span.label.value}"
+                feature = f"hit:{span.source or provider_name}:{span.label.value}"
                 while i < n and tokens[i].start < span.end:
                     if tokens[i].end > span.start and feature not in extras[i]:
                         extras[i].append(feature)
@@ -387,7 +476,9 @@ class FeatureExtractor:
         for i, info in enumerate(infos):
             r = rank.get(info.word)
             if r is not None:
-                out[i].append(f"tfidf={0 if r < 5 else 1 if r < 20 else 2 if r < 50 else 3}")
+                feature = f"tfidf={0 if r < 5 else 1 if r < 20 else 2 if r < 50 else 3}"
+                if self.keep is None or feature in self.keep:
+                    out[i].append(feature)
 
 
 def easyadapt(features: list[list[str]], domain: str) -> list[list[str]]:

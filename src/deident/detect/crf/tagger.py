@@ -7,9 +7,11 @@ the run, its score the largest PHI probability in it, and its evidence ``crf:p=0
 
 from __future__ import annotations
 
+import tempfile
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -165,17 +167,49 @@ class CrfModel:
             local.taggers = taggers
         return taggers
 
-    def tag(self, document: Document, context: PatientContext | None = None, floor: float = _FLOOR) -> TaggedDocument:
-        """Marginals for a document; per-label probabilities only for tokens above ``floor``."""
+    def known_attributes(self) -> frozenset[str]:
+        """Every attribute (feature string) that has a weight in at least one of the model's CRFs."""
+        cached: frozenset[str] | None = getattr(self._local, "known", None)  # type: ignore[attr-defined]
+        if cached is None:
+            cached = frozenset().union(*(model_attributes(path) for _, path in self.model_files))
+            self._local.known = cached  # type: ignore[attr-defined]
+        return cached
+
+    def _tagging_extractor(self) -> FeatureExtractor:
+        """The extractor with ``keep`` set to the model's attributes (built once, memo per word type)."""
+        extractor: FeatureExtractor | None = getattr(self, "_kept_extractor", None)
+        if extractor is None:
+            extractor = replace(self.extractor, keep=self.known_attributes())
+            object.__setattr__(self, "_kept_extractor", extractor)
+        return extractor
+
+    def tag(
+        self,
+        document: Document,
+        context: PatientContext | None = None,
+        floor: float = _FLOOR,
+        hits: Iterable[Span] | None = None,
+    ) -> TaggedDocument:
+        """Marginals for a document; per-label probabilities only for tokens above ``floor``.
+
+        ``hits``: the span providers' spans if already found (see :meth:`FeatureExtractor.extract`).
+        """
         tokens = self.extractor.tokens(document.text)
         if not tokens:
             return TaggedDocument((), tuple(GroupMarginals((), {}) for _ in self.model_files))
-        features = self.extractor.extract(document, tokens, context)
+        taggers = self._taggers()
+        # crfsuite drops attributes that are not in its dictionary and keeps the others in order, so
+        # leaving them out here gives the same scores; converting once for all CRFs saves the rest.
+        known = self.known_attributes()
         if self.easyadapt:
-            features = easyadapt(features, TARGET_DOMAIN)
+            features = easyadapt(self.extractor.extract(document, tokens, context, hits=hits), TARGET_DOMAIN)
+            features = [[f for f in feats if f in known] for feats in features]
+        else:
+            features = self._tagging_extractor().extract(document, tokens, context, hits=hits)
+        sequence = pycrfsuite.ItemSequence(features)
         groups: list[GroupMarginals] = []
-        for tagger, tags, has_outside in self._taggers():
-            tagger.set(features)
+        for tagger, tags, has_outside in taggers:
+            tagger.set(sequence)
             marginal = tagger.marginal
             phi = tuple(1.0 - marginal(OUTSIDE, t) if has_outside else 0.0 for t in range(len(tokens)))
             per_label: dict[int, dict[str, float]] = {}
@@ -189,10 +223,79 @@ class CrfModel:
         return TaggedDocument(tuple(tokens), tuple(groups))
 
     def spans(
-        self, document: Document, threshold: float | None = None, context: PatientContext | None = None
+        self,
+        document: Document,
+        threshold: float | None = None,
+        context: PatientContext | None = None,
+        hits: Iterable[Span] | None = None,
     ) -> list[Span]:
         limit = self.threshold if threshold is None else threshold
-        return spans_from_marginals(document.text, self.tag(document, context, floor=limit), limit)
+        return spans_from_marginals(document.text, self.tag(document, context, floor=limit, hits=hits), limit)
+
+
+def tag_reference(
+    model: CrfModel, document: Document, context: PatientContext | None = None, floor: float = _FLOOR
+) -> TaggedDocument:
+    """:meth:`CrfModel.tag` the plain way (providers run here, every feature string handed to each
+    CRF, every label's marginal asked for): slow, kept to check the fast path against."""
+    tokens = model.extractor.tokens(document.text)
+    if not tokens:
+        return TaggedDocument((), tuple(GroupMarginals((), {}) for _ in model.model_files))
+    features = model.extractor.extract(document, tokens, context)
+    if model.easyadapt:
+        features = easyadapt(features, TARGET_DOMAIN)
+    groups: list[GroupMarginals] = []
+    for _, path in model.model_files:
+        tagger = pycrfsuite.Tagger()
+        tagger.open(str(path))
+        tagger.set(features)
+        names = tagger.labels()
+        phi: list[float] = []
+        per_label: dict[int, dict[str, float]] = {}
+        for t in range(len(tokens)):
+            marginals = {tag: tagger.marginal(tag, t) for tag in names}
+            p = 1.0 - marginals[OUTSIDE] if OUTSIDE in marginals else 0.0
+            phi.append(p)
+            if p > floor:
+                probs: dict[str, float] = {}
+                for tag in names:
+                    if tag != OUTSIDE:
+                        label = split_tag(tag)[1] or ""
+                        probs[label] = probs.get(label, 0.0) + marginals[tag]
+                per_label[t] = probs
+        tagger.close()
+        groups.append(GroupMarginals(tuple(phi), per_label))
+    return TaggedDocument(tuple(tokens), tuple(groups))
+
+
+@lru_cache(maxsize=16)
+def _attributes_of(path: str, size: int, mtime_ns: int) -> frozenset[str]:
+    tagger = pycrfsuite.Tagger()
+    tagger.open(path)
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / "model.txt"
+        tagger.dump(str(dump))
+        tagger.close()
+        attributes: set[str] = set()
+        in_section = False
+        with dump.open(encoding="utf-8", errors="surrogateescape") as lines:
+            for line in lines:
+                if not in_section:
+                    in_section = line.startswith("ATTRIBUTES = {")
+                    continue
+                if line.startswith("}"):
+                    break
+                attributes.add(line.rstrip("\n").split(": ", 1)[1])  # "      12: w=pt"
+    if not attributes:
+        raise ModelError(f"{path}: the CRF model dump lists no attributes")
+    return frozenset(attributes)
+
+
+def model_attributes(path: Path) -> frozenset[str]:
+    """The attribute dictionary of a crfsuite model file (from its text dump): the only feature
+    strings the tagger does not drop."""
+    stat = path.stat()
+    return _attributes_of(str(path), stat.st_size, stat.st_mtime_ns)
 
 
 def find_provider(name: str) -> SpanProvider:
@@ -236,3 +339,23 @@ class CrfDetector:
 
     def detect(self, document: Document) -> list[Span]:
         return self.model.spans(document)
+
+
+@dataclass(frozen=True, eq=False)
+class CrfStage:
+    """The ``crf`` stage: like :class:`CrfDetector`, but takes the span-provider features from the
+    pattern and lexicon spans already found (spans whose source is a provider the model names)
+    instead of running those detectors again; returns the spans so far plus the CRF's spans.
+
+    Equal to the detector's output when the stages before it ran the model's providers, with the
+    same settings, and removed none of their spans."""
+
+    model: CrfModel
+    name: str = "crf"
+
+    @classmethod
+    def from_dir(cls, model_dir: str | Path | None = None) -> CrfStage:
+        return cls(CrfDetector.from_dir(model_dir).model)
+
+    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        return sort_spans((*spans, *self.model.spans(document, hits=spans)))

@@ -11,7 +11,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
 import regex
@@ -47,6 +46,7 @@ from deident.detect.lexicon.data import (
 )
 from deident.detect.lexicon.fuzzy import fuzzy_name
 from deident.detect.lexicon.matcher import CaseShape, LexiconMatch, LexiconMatcher, case_shape, normalise_document
+from deident.text.sections import parse_heading_table, read_heading_table
 
 NAME_LEXICONS = ("first_names", "last_names")
 PLACE_LABELS: dict[str, Label] = {
@@ -367,23 +367,7 @@ _LINE_HEADING = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{0,28}?)[ \t]*(?::|-(
 def _heading_names() -> dict[str, str]:
     """Heading (lower case) -> section name, from the section table. Read directly: building
     deident.text.SectionDetector compiles a large alternation (~0.4 s) that this lookup does not need."""
-    table = resources.files("deident.resources").joinpath("sections.tsv").read_text(encoding="utf-8")
-    return _parse_headings(table)
-
-
-def _parse_headings(table: str) -> dict[str, str]:
-    """The heading table's format: ``NAME<TAB>variant|variant``; '#' starts a comment line."""
-    out: dict[str, str] = {}
-    for raw in table.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        name, _, variants = line.partition("\t")
-        for variant in variants.split("|"):
-            variant = variant.strip().lower().rstrip(":")
-            if variant:
-                out[variant] = name.strip()  # the last row wins, as in SectionDetector
-    return out
+    return dict(parse_heading_table(read_heading_table()))  # the last row wins, as in SectionDetector
 
 
 def _person_section_ranges(text: str) -> list[tuple[int, int]]:

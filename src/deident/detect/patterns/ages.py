@@ -10,7 +10,7 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, unit_follows, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, search_before, unit_follows, words
 
 MAX_AGE = 125
 HIPAA_AGE_LIMIT = 89
@@ -34,7 +34,7 @@ def _age(text: str, m: regex.Match[str]) -> list[Hit]:
 
 def _decade(text: str, m: regex.Match[str]) -> list[Hit]:
     before = r"(?r)\bin[ \t]{1,2}(?:his|her|their|the)[ \t]{1,2}(?:(?:early|mid|late)[ \t-]{1,2})?\Z"
-    if rx(before).search(text, max(0, m.start() - 30), m.start()) is None:
+    if search_before(before, text, m.start(), 30) is None:
         return []
     return _age(text, m)
 

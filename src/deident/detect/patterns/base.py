@@ -87,6 +87,15 @@ def unit_follows(text: str, end: int) -> bool:
     return rx(UNIT_AFTER).match(text, end) is not None
 
 
+def search_before(source: str, text: str, end: int, width: int) -> regex.Match[str] | None:
+    """``rx(source)`` searched in the ``width`` characters before ``end`` (a validator's look at the context).
+
+    Searched with pos/endpos rather than on a slice, so ``\\Z`` anchors at ``end`` and lookbehinds still see
+    the text before the window; write ``source`` as a reverse pattern (``(?r)``) to get the nearest match.
+    """
+    return rx(source).search(text, max(0, end - width), end)
+
+
 def _validated(pattern: Pattern, text: str, match: regex.Match[str]) -> list[Hit]:
     if pattern.validator is not None:
         return pattern.validator(text, match)

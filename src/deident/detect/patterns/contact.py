@@ -9,7 +9,7 @@ import phonenumbers
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, unit_follows, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, search_before, unit_follows, words
 
 PHONE_TRIGGER_WORDS = (
     "phone", "ph", "tel", "telephone", "cell", "cell phone", "cellphone", "mobile", "home", "work", "office",
@@ -75,14 +75,12 @@ def _international(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _email(text: str, m: regex.Match[str]) -> list[Hit]:
-    local = rx(r"(?r)(?<![\w.+-])[a-z0-9][a-z0-9._%+-]{0,63}\Z").search(text, max(0, m.start() - 64), m.start())
+    local = search_before(r"(?r)(?<![\w.+-])[a-z0-9][a-z0-9._%+-]{0,63}\Z", text, m.start(), 64)
     return [] if local is None else [Hit(local.start(), m.end())]
 
 
 def _domain(text: str, m: regex.Match[str]) -> list[Hit]:
-    head = rx(r"(?r)(?<![\w@.-])(?:[a-z0-9-]{1,63}\.){0,3}[a-z0-9][a-z0-9-]{0,62}\Z").search(
-        text, max(0, m.start() - 260), m.start()
-    )
+    head = search_before(r"(?r)(?<![\w@.-])(?:[a-z0-9-]{1,63}\.){0,3}[a-z0-9][a-z0-9-]{0,62}\Z", text, m.start(), 260)
     if head is None or not any(c.isalpha() for c in head[0]):
         return []
     return [Hit(head.start(), m.end())]

@@ -13,7 +13,7 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, unit_follows, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, unit_follows, words
 
 MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -68,10 +68,6 @@ def _before(text: str, start: int, width: int = 30) -> str:
     return text[max(0, start - width) : start]
 
 
-def _unit_follows(text: str, end: int) -> bool:
-    return unit_follows(text, end)
-
-
 def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
     a, b, y = int(m["a"]), int(m["b"]), m["y"]
     year = _full_year(y)
@@ -79,14 +75,14 @@ def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if not (_valid_day(a, b, year) or _valid_day(b, a, year)):
         return []
-    if _unit_follows(text, m.end()):
+    if unit_follows(text, m.end()):
         return []
     return [Hit(m.start(), m.end())]
 
 
 def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
     month, day = int(m["a"]), int(m["b"])
-    if _unit_follows(text, m.end()):
+    if unit_follows(text, m.end()):
         return []
     before = _before(text, m.start())
     if m["sep"] == "/" and 1 <= month <= 12 and 32 <= day <= 99 and len(m["b"]) == 2:
@@ -100,7 +96,7 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if day == 10 and (rx(_PAIN_NEAR).search(text, m.end(), m.end() + 30) or rx(_PAIN_NEAR).search(before)):
         return []  # a pain score "6/10"
-    if rx(_VENT_BEFORE).search(text, max(0, m.start() - 40), m.start()) and not rx(_DATE_CONTEXT_BEFORE).search(before):
+    if search_before(_VENT_BEFORE, text, m.start(), 40) and not rx(_DATE_CONTEXT_BEFORE).search(before):
         return []  # ventilator settings "SIMV 500x10, 40%, & 5/8"
     if rx(_VENT_AFTER).match(text, m.end()) or rx(_CLINICAL_BEFORE).search(before):
         return []
@@ -132,24 +128,27 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if year is not None and not 1900 <= _full_year(year.lstrip("'")) <= 2099:
         return []
-    if _unit_follows(text, m.end()) and year is None:
+    if unit_follows(text, m.end()) and year is None:
         return []
     return [Hit(m.start(), m.end())]
 
 
 def _year_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
-    context = rx(
-        r"(?r)\b(?P<ctx>" + YEAR_CONTEXT + r")[ \t]{1,3}(?:of[ \t]{1,2}|the[ \t]{1,2}year[ \t]{1,2})?\Z"
-    ).search(text, max(0, m.start() - 30), m.start())
+    context = search_before(
+        r"(?r)\b(?P<ctx>" + YEAR_CONTEXT + r")[ \t]{1,3}(?:of[ \t]{1,2}|the[ \t]{1,2}year[ \t]{1,2})?\Z",
+        text,
+        m.start(),
+        30,
+    )
     if context is None:
-        procedure = rx(r"(?r)\b(?:" + _PROCEDURE_WORD + r")[ \t,]{1,3}(?:in[ \t]{1,2})?\Z")
-        if procedure.search(text, max(0, m.start() - 30), m.start()) is None:
+        procedure = r"(?r)\b(?:" + _PROCEDURE_WORD + r")[ \t,]{1,3}(?:in[ \t]{1,2})?\Z"
+        if search_before(procedure, text, m.start(), 30) is None:
             return []
         context = rx(r"(?P<ctx>)").match(text, m.start())
     year = int(m["y"])
     if not 1900 <= year <= 2049:
         return []
-    if _unit_follows(text, m.end()) or rx(_TIME_AFTER).match(text, m.end()):
+    if unit_follows(text, m.end()) or rx(_TIME_AFTER).match(text, m.end()):
         return []
     # 1900-1959 and 2000-2059 are also clock times (HHMM); after a time preposition they are times.
     # A year after 2000 is written where no clock time can be meant: "since 2006)" or "since 2006 but".
@@ -172,13 +171,13 @@ def _event_year(text: str, m: regex.Match[str]) -> list[Hit]:
             return []
     elif not (value >= 30 or y.startswith("0")):
         return []
-    if _unit_follows(text, m.end()) or rx(_TIME_AFTER).match(text, m.end()):
+    if unit_follows(text, m.end()) or rx(_TIME_AFTER).match(text, m.end()):
         return []
     return [Hit(m.start("y"), m.end("y"))]
 
 
 def _apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
-    if _unit_follows(text, m.end()):
+    if unit_follows(text, m.end()):
         return []
     return [Hit(m.start("y"), m.end("y"))]
 
@@ -190,16 +189,13 @@ _PROCEDURE_WORD = r"[a-z]{2,20}(?:ectomy|otomy|ostomy|plasty|pexy|section|scopy|
 def _event_apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
     # "74'" is also 74 feet or minutes: only after a medical event ("CVA 74'", "cholecystectomy 77'") or "in".
     before = r"(?r)\b(?:" + EVENT_WORDS + "|" + _PROCEDURE_WORD + r"|in)[ \t,]{1,3}\Z"
-    if rx(before).search(text, max(0, m.start() - 30), m.start()) is None:
+    if search_before(before, text, m.start(), 30) is None:
         return []
     return [Hit(m.start("y"), m.end("y"))]
 
 
 def _ordinal_day(text: str, m: regex.Match[str]) -> list[Hit]:
-    if (
-        not 1 <= int(m["d"][:-2]) <= 31
-        or rx(r"(?r)\bthe[ \t]{1,2}\Z").search(text, max(0, m.start() - 5), m.start()) is None
-    ):
+    if not 1 <= int(m["d"][:-2]) <= 31 or search_before(r"(?r)\bthe[ \t]{1,2}\Z", text, m.start(), 5) is None:
         return []
     return [Hit(m.start("d"), m.end("d"))]
 
@@ -217,7 +213,7 @@ _MONTH_CONTEXT_BEFORE = (
 
 
 def _month_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
-    if rx(_MONTH_CONTEXT_BEFORE).search(text, max(0, m.start() - 20), m.start()) is None:
+    if search_before(_MONTH_CONTEXT_BEFORE, text, m.start(), 20) is None:
         return []
     if m["mon"].lower() == "may" and not rx(r"\.?[ \t]{0,2}(?:[,;)\n]|$)").match(text, m.end()):
         return []  # "in may be", "since may have": the verb

@@ -13,7 +13,7 @@ import regex
 from stdnum.us import ssn as us_ssn
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, unit_follows, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, unit_follows, words
 
 # An ID-shaped token: letters, digits and inner separators, with at least one digit (checked below).
 ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){2,24})"
@@ -104,7 +104,7 @@ def _hash_number(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _long_number(text: str, m: regex.Match[str]) -> list[Hit]:
-    if unit_follows(text, m.end()) or rx(_NOT_ID_BEFORE).search(text, max(0, m.start() - 20), m.start()):
+    if unit_follows(text, m.end()) or search_before(_NOT_ID_BEFORE, text, m.start(), 20):
         return []
     return [Hit(m.start(), m.end())]
 

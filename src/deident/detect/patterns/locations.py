@@ -15,6 +15,7 @@ from deident.detect.patterns.base import (
     anchor_words,
     compile_source,
     rx,
+    search_before,
     unit_follows,
     words,
 )
@@ -100,7 +101,7 @@ def _street(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _po_box(text: str, m: regex.Match[str]) -> list[Hit]:
-    head = rx(r"(?r)\b(?:p\.?[ \t]?o\.?|post[ \t]office)[ \t]{0,2}\Z").search(text, max(0, m.start() - 20), m.start())
+    head = search_before(r"(?r)\b(?:p\.?[ \t]?o\.?|post[ \t]office)[ \t]{0,2}\Z", text, m.start(), 20)
     return [] if head is None else [Hit(head.start(), m.end())]
 
 
@@ -227,10 +228,13 @@ def _hospital_name(text: str, m: regex.Match[str]) -> list[Hit]:
     following = rx(r"[ \t]{1,2}(?P<w>[A-Za-z]{1,24})").match(text, m.end())
     if name_part and following and following["w"].lower() not in STOP_WORDS | {"hosp", "med", "center", "ctr"}:
         return []  # "regional anesthesia", "memorial service": the suffix word is used as an adjective
-    before = rx(
+    before = search_before(
         r"(?r)(?<![\w'])(?P<n>[A-Za-z][A-Za-z.'\-]{0,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{0,24}){0,2})"
-        r"[ \t]{1,2}\Z"
-    ).search(text, max(0, m.start() - 80), m.start())
+        r"[ \t]{1,2}\Z",
+        text,
+        m.start(),
+        80,
+    )
     if before is None:
         return []
     mode = _case_mode(text, m.start())

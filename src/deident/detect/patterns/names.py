@@ -16,7 +16,7 @@ import regex
 from wordfreq import zipf_frequency
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, words
 
 # One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
 TOKEN = r"[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z])?\.?"
@@ -243,8 +243,7 @@ def _names_before(
     """
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
-        offset = max(0, m.start() - 90)
-        found = rx(r"(?r)(?<![\w'])(?P<n>" + CHAIN + ")" + glue + r"\Z").search(text, offset, m.start())
+        found = search_before(r"(?r)(?<![\w'])(?P<n>" + CHAIN + ")" + glue + r"\Z", text, m.start(), 90)
         if found is None:
             return []
         start = found.start("n")

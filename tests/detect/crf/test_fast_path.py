@@ -1,0 +1,99 @@
+"""The fast tagging path (known-attribute filter, one item sequence for all CRFs, per-label
+marginals only above the floor) and the ``crf`` stage (provider hits taken from the spans so far)
+must give exactly what the plain path gives: the lead trains models on these features."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from deident.core.document import Document
+from deident.core.labels import Label
+from deident.core.pipeline import Stage
+from deident.core.span import Span, sort_spans
+from deident.detect.crf.tagger import CrfDetector, CrfModel, CrfStage, spans_from_marginals, tag_reference
+from deident.detect.crf.train import TrainConfig, train_model
+
+from .synthetic import TEST_DOCTORS, TEST_RELATIVES, synthetic_corpus
+
+
+@dataclass(frozen=True)
+class RegexProvider:
+    """A stand-in for a pattern detector: every match of ``pattern`` (group 1) gets ``label``."""
+
+    name: str
+    pattern: str
+    label: Label
+
+    def detect(self, document: Document) -> list[Span]:
+        return [Span(m.start(1), m.end(1), self.label, self.name) for m in re.finditer(self.pattern, document.text)]
+
+
+PROVIDERS = (
+    RegexProvider("test.title", r"\b(?:Dr\.?|Wife|Son) ([A-Z][a-z]+)", Label.DOCTOR),
+    RegexProvider("test.date", r"\b(\d{1,2}/\d{1,2})\b", Label.DATE),
+)
+
+
+@pytest.fixture(scope="module")
+def provider_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two CRFs (quantitative and name-like) that use the two regex providers as features."""
+    out = tmp_path_factory.mktemp("crf-providers") / "model"
+    config = TrainConfig(max_iterations=60, clusters=0, split_models=True)
+    train_model(synthetic_corpus(80), out, config, providers=PROVIDERS)
+    return out
+
+
+def _documents() -> list[Document]:
+    docs = [d.document for d in synthetic_corpus(12, seed=5, doctors=TEST_DOCTORS, relatives=TEST_RELATIVES)]
+    docs += [d.document for d in synthetic_corpus(4, seed=6, caps=True)]
+    docs.append(Document("odd", "Dr. Quimby 3/14\n\n  x1234 (unknown-word) café Zoë 12ab\n"))
+    docs.append(Document("empty", ""))
+    return docs
+
+
+@pytest.mark.parametrize("which", ["plain", "providers"])
+def test_fast_tag_equals_reference(which: str, trained_model: Path, provider_model: Path) -> None:
+    model = CrfModel.load(trained_model if which == "plain" else provider_model, providers=PROVIDERS)
+    for doc in _documents():
+        for floor in (0.001, 0.03, 0.5):
+            fast = model.tag(doc, floor=floor)
+            assert fast == tag_reference(model, doc, floor=floor), doc.doc_id
+        reference = spans_from_marginals(doc.text, tag_reference(model, doc, floor=model.threshold), model.threshold)
+        assert model.spans(doc) == reference
+
+
+def test_known_attributes_are_the_model_dictionary(provider_model: Path) -> None:
+    model = CrfModel.load(provider_model, providers=PROVIDERS)
+    known = model.known_attributes()
+    assert "bias" in known and "hit:test.date:DATE" in known
+    assert "w=no-such-word-anywhere" not in known
+
+
+def test_stage_after_provider_spans_equals_detector(provider_model: Path) -> None:
+    model = CrfModel.load(provider_model, providers=PROVIDERS)
+    detector, stage = CrfDetector(model), CrfStage(model)
+    assert isinstance(stage, Stage) and stage.name == "crf"
+    found_any = False
+    for doc in _documents():
+        hits = sort_spans(s for p in PROVIDERS for s in p.detect(doc))
+        expected = sort_spans((*hits, *detector.detect(doc)))
+        assert stage(doc, hits) == expected, doc.doc_id
+        found_any = found_any or any(s.source == "crf" for s in expected)
+    assert found_any
+
+
+def test_stage_uses_only_provider_sources(provider_model: Path) -> None:
+    model = CrfModel.load(provider_model, providers=PROVIDERS)
+    stage = CrfStage(model)
+    doc = Document("n", "Seen by Dr. Hargrove on 3/14, plan discussed.\n")
+    hits = sort_spans(s for p in PROVIDERS for s in p.detect(doc))
+    other = Span(0, 4, Label.DATE, "other.detector")
+    with_other = stage(doc, (*hits, other))
+    assert other in with_other
+    assert [s for s in with_other if s.source == "crf"] == [s for s in stage(doc, hits) if s.source == "crf"]
+    # The hits matter: without them the CRF sees different features (so the test above can fail).
+    assert model.tag(doc, hits=()) != model.tag(doc, hits=hits)
