@@ -62,3 +62,20 @@ def test_unknown_pipeline():
 def test_crf_pipeline_loads_bundled_model():
     spans = build_pipeline("crf")(Document("n", "SPOKE WITH DR. KOWALSKI ABOUT PLAN. WIFE ANNA AT BEDSIDE."))
     assert all(s.source == "crf" for s in spans)
+
+
+def test_default_pipeline_uses_bundled_filter_and_scheme():
+    pipeline = build_pipeline("default")
+    names = pipeline.stage_names
+    assert "filter" in names and names[-1] == "scheme.physionet"
+    text = "SPOKE WITH DR. KOWALSKI ABOUT PLAN. WIFE ANNA CALLED 617-555-0199. LASIX 40 MG GIVEN."
+    spans = pipeline(Document("n", text))
+    covered = {text[s.start : s.end] for s in spans}
+    assert any("617-555-0199" in c for c in covered)
+    assert not any("LASIX" in c for c in covered)
+
+
+def test_default_pipeline_ablation_switches():
+    names = build_pipeline("default", stage2={"filter": False, "reconcile": True}).stage_names
+    assert "filter" not in names
+    assert any("reconcil" in n for n in names)

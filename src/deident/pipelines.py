@@ -82,21 +82,27 @@ def rules_pipeline(scheme: str = "i2b2-2014") -> Pipeline:
 
 @dataclass(frozen=True)
 class CrfCandidates:
-    """The CRF as a detector at a chosen threshold (``None``: the model's own)."""
+    """The CRF as a stage at a chosen threshold (``None``: the model's own).
+
+    The pattern and lexicon spans already found by earlier stages serve as the CRF's provider-hit
+    features (matched by source), so the rules do not run twice; with no earlier stages the model
+    runs its providers itself.
+    """
 
     model: Any  # deident.detect.crf.tagger.CrfModel, imported lazily
     threshold: float | None = None
     name: str = "crf"
 
-    def detect(self, document: Document) -> list[Span]:
-        return self.model.spans(document, threshold=self.threshold)
+    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        found = self.model.spans(document, threshold=self.threshold, hits=spans if spans else None)
+        return sort_spans((*spans, *found))
 
 
 def crf_pipeline(model_dir: Path, scheme: str) -> Pipeline:
     """The CRF tagger alone at the model's threshold."""
     from deident.detect.crf.tagger import CrfModel
 
-    stages = (DetectorStage(CrfCandidates(CrfModel.load(model_dir))), SchemeStage(get_scheme(scheme)))
+    stages = (CrfCandidates(CrfModel.load(model_dir)), SchemeStage(get_scheme(scheme)))
     return Pipeline(stages, name="crf")
 
 
@@ -110,7 +116,7 @@ def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDA
     from deident.filter.veto import veto_stage
 
     crf = CrfCandidates(CrfModel.load(model_dir), crf_threshold)
-    stages = (*rule_stages(), DetectorStage(crf), veto_stage(), SchemeStage(get_scheme(scheme)))
+    stages = (*rule_stages(), crf, veto_stage(), SchemeStage(get_scheme(scheme)))
     return Pipeline(stages, name="stage1")
 
 

@@ -2,7 +2,7 @@
 
 from deident.detect.crf.align import AlignmentReport, spans_to_tags, tags_to_spans
 from deident.detect.crf.features import FEATURE_SET_VERSION, FeatureConfig, FeatureExtractor, SpanProvider
-from deident.detect.crf.tagger import CrfDetector, CrfModel, available_providers
+from deident.detect.crf.tagger import CrfDetector, CrfModel, CrfStage, available_providers
 from deident.detect.crf.train import TrainConfig, cross_validate, train_model
 
 __all__ = [
@@ -10,6 +10,7 @@ __all__ = [
     "AlignmentReport",
     "CrfDetector",
     "CrfModel",
+    "CrfStage",
     "FeatureConfig",
     "FeatureExtractor",
     "SpanProvider",
