@@ -217,3 +217,15 @@ def test_physionet_dev_every_mode(shared_corpus: Path) -> None:
     assert sum(p == q for p, q in names) / len(names) < 0.02
     changed = sum(a.text != b.text for a, b in zip(same, other, strict=True) if a.spans)
     assert changed / sum(1 for r in same if r.spans) > 0.98
+
+
+def test_output_spans_carry_no_evidence_about_the_original():
+    from deident.core import Document, Label, Span
+    from deident.replace import Mode, ReplaceOptions, Replacer
+
+    text = "Seen by Dr. Kowalski today."
+    start = text.index("Kowalski")
+    span = Span(start, start + 8, Label.DOCTOR, "crf", 0.9, evidence=(f"part:crf|DOCTOR|{start}|{start + 8}|1",))
+    replaced = Replacer(ReplaceOptions(mode=Mode.TAG)).replace(Document("d", text), (span,))
+    assert [s.evidence for s in replaced.spans] == [()]
+    assert replaced.spans[0].label is Label.DOCTOR and replaced.spans[0].score == 0.9

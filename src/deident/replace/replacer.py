@@ -110,7 +110,9 @@ class Replacer:
             new = self._replacement(span, span.text_of(text), table, offset)
             pieces.append(new)
             if new:
-                new_spans.append(span.moved(length, length + len(new)))
+                # Evidence describes the original text (its parts' offsets reveal original lengths),
+                # so the spans of the output keep only label, source and score.
+                new_spans.append(Span(length, length + len(new), span.label, span.source, span.score))
             length += len(new)
             cursor = span.end
         pieces.append(text[cursor:])
