@@ -6,7 +6,16 @@ import pytest
 
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.stage2.calibration import calibration_table, choose_threshold, expected_at, token_scores, with_choice
+from deident.stage2.calibration import (
+    calibration_table,
+    choose_threshold,
+    expected_at,
+    per_group_thresholds,
+    recall_precision_at,
+    token_group_scores,
+    token_scores,
+    with_choice,
+)
 
 TABLE = {
     "level": "binary-token",
@@ -50,3 +59,53 @@ def test_token_scores_use_max_probability_and_count_misses():
     candidates = [Span(8, 12, Label.DOCTOR), Span(8, 18, Label.DOCTOR), Span(26, 31, Label.DATE)]
     scores = token_scores(text, gold, candidates, [0.9, 0.4, 0.2])
     assert sorted(scores) == sorted([(0.9, True), (0.4, True), (-math.inf, True), (0.2, False)])
+
+
+def test_token_group_scores_keep_each_groups_best_probability():
+    text = "Dr Qwer on 3/4 ok"
+    gold = [Span(3, 7, Label.DOCTOR, "gold"), Span(11, 14, Label.DATE, "gold")]
+    candidates = [
+        Span(3, 7, Label.DOCTOR, "crf"),
+        Span(3, 7, Label.DOCTOR, "lexicon.last"),
+        Span(11, 14, Label.DATE, "patterns.date"),
+        Span(15, 17, Label.CITY, "crf"),
+    ]
+    groups = ["names", "names", "numeric", "locations"]
+    out = token_group_scores(text, gold, candidates, groups, [0.2, 0.6, None, 0.1])
+    assert out == [({"names": 0.6}, True), ({"numeric": 1.0}, True), ({"locations": 0.1}, False)]
+
+
+# (best probability per group, is gold) per token: numeric false positives score high, names low.
+GROUP_TOKENS = [
+    *[({"names": 0.9}, True)] * 8,
+    ({"names": 0.3}, True),
+    *[({"numeric": 0.9}, True)] * 8,
+    *[({"numeric": 0.5}, False)] * 4,
+    *[({"names": 0.2}, False)] * 2,
+]
+
+
+@pytest.mark.parametrize(
+    ("thresholds", "recall", "precision"),
+    [
+        ({"names": 0.1, "numeric": 0.1}, 1.0, 17 / 23),
+        ({"names": 0.25, "numeric": 0.6}, 1.0, 1.0),
+        ({"names": 0.5, "numeric": 0.6}, 16 / 17, 1.0),
+        ({}, 1.0, 17 / 23),  # a group without a threshold keeps everything
+    ],
+)
+def test_recall_precision_at(thresholds, recall, precision):
+    assert recall_precision_at(GROUP_TOKENS, thresholds) == pytest.approx((recall, precision))
+
+
+def test_per_group_thresholds_drop_false_positives_without_losing_recall():
+    grid = (0.1, 0.25, 0.4, 0.6, 0.95)
+    chosen = per_group_thresholds(GROUP_TOKENS, ("names", "numeric"), 0.9, 0.1, grid)
+    assert chosen == {"names": 0.25, "numeric": 0.6}
+    # Recall never falls below what the global threshold kept, even when the target would allow it.
+    assert recall_precision_at(GROUP_TOKENS, chosen)[0] == 1.0
+
+
+def test_per_group_thresholds_leave_a_start_that_misses_the_target():
+    chosen = per_group_thresholds(GROUP_TOKENS, ("names", "numeric"), 0.99, 0.95, (0.1, 0.95))
+    assert chosen == {"names": 0.95, "numeric": 0.95}

@@ -9,8 +9,10 @@ from deident.stage2.candidate_features import (
     build_contexts,
     candidate_features,
     case_class,
+    crf_features,
     normalise_key,
     note_context,
+    scaled_logit,
     word_shape,
 )
 from deident.stage2.union import union_candidates
@@ -68,6 +70,10 @@ def test_normalise_key(text, key):
         ("same_in_note_any", 1.0),
         ("ev=lexicon.last: list=surnames", 1.0),
         ("has_digit", 0.0),
+        ("fams=crf+lexicon&cat=NAME", 1.0),
+        ("fams=crf+lexicon&note=mixed", 1.0),
+        ("crf_p=<0.9&fams=crf+lexicon", 1.0),
+        ("crf_logit", scaled_logit(0.7, 1e-4)),
     ],
 )
 def test_candidate_features_table(feature, value):
@@ -115,3 +121,48 @@ def test_patient_context_counts_other_notes_of_the_same_patient():
     assert feats["same_in_patient_any"] == 1.0
     alone = candidate_features(docs[3], union_candidates(cands[3]), contexts[3])[0]
     assert alone["same_in_patient_any"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("p", "eps", "expected"),
+    [(0.5, 1e-4, 0.0), (1e-4, 1e-4, -1.0), (1.0, 1e-4, 1.0), (0.0, 1e-3, -1.0), (0.9, 1e-3, 0.3181)],
+)
+def test_scaled_logit_is_bounded_and_centred(p, eps, expected):
+    assert scaled_logit(p, eps) == pytest.approx(expected, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("spans", "expected"),
+    [
+        # A lone CRF span keeps its own evidence unprefixed.
+        (
+            [Span(16, 24, Label.DOCTOR, "crf", 0.02, ("crf:p=0.02", "crf:mean=0.01"))],
+            {
+                "crf_p=<0.03&fams=crf": 1.0,
+                "crf_logit": scaled_logit(0.02, 1e-4),
+                "crf_mean_logit": scaled_logit(0.01, 1e-3),
+            },
+        ),
+        # Merged with a lexicon span: the union prefixes the CRF's notes with "crf: ".
+        (
+            [
+                Span(16, 24, Label.DOCTOR, "crf", 0.95, ("crf:p=0.95", "crf:mean=0.90")),
+                Span(16, 24, Label.DOCTOR, "lexicon.last", 0.4, ("crf:mean=0.10",)),
+            ],
+            {
+                "crf_p=<0.99&fams=crf+lexicon": 1.0,
+                "crf_logit": scaled_logit(0.95, 1e-4),
+                "crf_mean_logit": scaled_logit(0.9, 1e-3),
+            },
+        ),
+        # No CRF part: only the absence is a feature (another detector's look-alike note is ignored).
+        ([Span(16, 24, Label.DOCTOR, "lexicon.last", 0.4, ("crf:mean=0.10",))], {"crf_absent": 1.0}),
+    ],
+)
+def test_crf_features(spans, expected):
+    (candidate,) = union_candidates(spans)
+    fams = "+".join(sorted({s.source.split(".")[0] for s in spans}))
+    feats = crf_features(candidate, fams)
+    assert set(feats) == set(expected)
+    for key, value in expected.items():
+        assert feats[key] == pytest.approx(value, abs=1e-4)

@@ -9,7 +9,13 @@ from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.span import Span
 from deident.stage2.span_classifier import load_filter, save_filter
-from deident.stage2.training import fit_filter_out_of_fold, patient_folds, patient_key
+from deident.stage2.training import (
+    fit_filter_out_of_fold,
+    fit_span_filter,
+    out_of_fold_candidates,
+    patient_folds,
+    patient_key,
+)
 
 SURNAMES = ["Zyxwerth", "Quorble", "Brantisk", "Mervalo", "Stoddaq", "Plinkett"]
 WORDS = ["Heparin", "Lasix", "Monday", "Foley", "Tylenol", "Vanc"]
@@ -87,6 +93,20 @@ def test_out_of_fold_training_learns_and_calibrates(tmp_path, patient_context, k
     kept = span_filter.apply(corpus[0].document, oof.candidates[0])
     gold = {(s.start, s.end) for s in corpus[0].spans}
     assert {(s.start, s.end) for s in kept} == gold
+
+
+@pytest.mark.parametrize("per_group", [False, True])
+def test_per_group_thresholds_are_stored_and_used(per_group):
+    oof = out_of_fold_candidates(_corpus(), _capitalised_words, n_folds=5)
+    span_filter, table = fit_span_filter(oof, recall_target=0.99, per_group=per_group)
+    chosen = table["chosen"]
+    assert span_filter.info["per_group_thresholds"] is per_group
+    if per_group:
+        assert dict(span_filter.thresholds) == {g: chosen["per_group"][g] for g in span_filter.models}
+    else:
+        assert "per_group" not in chosen
+        assert set(span_filter.thresholds.values()) == {chosen["threshold"]}
+    assert chosen["recall"] >= 0.99
 
 
 def test_unknown_kind_is_rejected():

@@ -106,3 +106,72 @@ def with_choice(table: Mapping[str, Any], recall_target: float) -> dict[str, Any
         "precision": row["precision"],
     }
     return {**table, "chosen": chosen}
+
+
+def token_group_scores(
+    text: str,
+    gold: Sequence[Span],
+    candidates: Sequence[Span],
+    groups: Sequence[str],
+    probabilities: Sequence[float | None],
+) -> list[tuple[dict[str, float], bool]]:
+    """Like :func:`token_scores`, but keeps each group's best probability per token (``groups[i]`` is
+    the filter group of ``candidates[i]``), so that per-group thresholds can be tried."""
+    out: list[tuple[dict[str, float], bool]] = []
+    for start, end in whitespace_tokens(text):
+
+        def touches(s: Span, start: int = start, end: int = end) -> bool:
+            lo, hi = max(s.start, start), min(s.end, end)
+            return lo < hi and bool(text[lo:hi].strip())
+
+        is_gold = any(touches(g) for g in gold)
+        best: dict[str, float] = {}
+        for span, group, p in zip(candidates, groups, probabilities, strict=True):
+            if touches(span):
+                best[group] = max(best.get(group, -math.inf), 1.0 if p is None else p)
+        if is_gold or best:
+            out.append((best, is_gold))
+    return out
+
+
+def recall_precision_at(
+    tokens: Sequence[tuple[Mapping[str, float], bool]], thresholds: Mapping[str, float]
+) -> tuple[float, float]:
+    """Token recall and precision when a token is PHI if any group's score reaches its threshold."""
+    n_gold = tp = fp = 0
+    for best, is_gold in tokens:
+        hit = any(p >= thresholds.get(g, 0.0) for g, p in best.items())
+        n_gold += is_gold
+        tp += hit and is_gold
+        fp += hit and not is_gold
+    return (tp / n_gold if n_gold else 1.0), (tp / (tp + fp) if tp + fp else 1.0)
+
+
+def per_group_thresholds(
+    tokens: Sequence[tuple[Mapping[str, float], bool]],
+    groups: Sequence[str],
+    recall_target: float,
+    start: float,
+    thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
+    rounds: int = 2,
+) -> dict[str, float]:
+    """Coordinate ascent from the global threshold ``start``: each group's threshold in turn moves to the
+    tabulated value with the best precision that keeps every gold token ``start`` keeps (ties keep the
+    current value). Recall on ``tokens`` never drops (a looser rule, recall >= ``recall_target``, overfit
+    the few gold tokens of slack and lost recall in outer cross-validation); nothing moves when ``start``
+    misses ``recall_target``."""
+    chosen = dict.fromkeys(groups, start)
+    floor, precision = recall_precision_at(tokens, chosen)
+    if floor < recall_target:
+        return chosen
+    for _ in range(rounds):
+        changed = False
+        for group in groups:
+            for t in sorted(set(thresholds)):
+                trial = {**chosen, group: t}
+                r, p = recall_precision_at(tokens, trial)
+                if r >= floor and p > precision:
+                    chosen, precision, changed = trial, p, True
+        if not changed:
+            break
+    return chosen

@@ -30,6 +30,10 @@ WINDOW = 2
 EVIDENCE_MAX_CHARS = 80
 TRIGGER_WINDOW = 4
 CONTEXT_CHARS = 60
+CRF_SOURCE = "crf"
+CRF_MEAN_NOTE = "crf:mean="  # the CRF's evidence; the union keeps it as "crf: crf:mean=0.42"
+CRF_P_EDGES = (0.01, 0.03, 0.1, 0.3, 0.7, 0.9, 0.99)
+ZIPF_EDGES = (1, 2, 3, 4, 5, 6)
 TRIGGERS: frozenset[str] = frozenset(
     {
         # names
@@ -141,6 +145,39 @@ def _context_word(word: str) -> str:
     return "<" + word_shape(word) + ">"
 
 
+def scaled_logit(p: float, eps: float) -> float:
+    """log(p / (1 - p)) with p clipped to [eps, 1 - eps], divided by its bound: a value in [-1, 1]."""
+    p = min(max(p, eps), 1.0 - eps)
+    return math.log(p / (1.0 - p)) / math.log((1.0 - eps) / eps)
+
+
+def crf_features(span: Span, fams: str) -> dict[str, float]:
+    """The CRF's peak and mean marginal as scaled log-odds, and the peak's bucket per detector set.
+
+    Candidates mostly sit at the extremes of the CRF's probability, where a raw probability hardly
+    varies; log-odds spread out the low end (0.005 .. 0.1) where stage-1-only CRF proposals live.
+    """
+    f: dict[str, float] = {}
+    peaks = [p.score for p in parts_of(span) if p.source == CRF_SOURCE and p.score is not None]
+    if not peaks:
+        f["crf_absent"] = 1.0
+        return f
+    peak = max(peaks)
+    f["crf_logit"] = scaled_logit(peak, 1e-4)
+    f[f"crf_p={_bucket(peak, CRF_P_EDGES)}&fams={fams}"] = 1.0
+    means = []
+    for note in own_evidence(span):
+        body = note.removeprefix(f"{CRF_SOURCE}: ")  # the union's prefix, absent on a lone CRF span
+        if body.startswith(CRF_MEAN_NOTE):
+            try:
+                means.append(float(body[len(CRF_MEAN_NOTE) :]))
+            except ValueError:
+                continue
+    if means:
+        f["crf_mean_logit"] = scaled_logit(max(means), 1e-3)
+    return f
+
+
 def _bucket(value: float, edges: Sequence[float]) -> str:
     for edge in edges:
         if value < edge:
@@ -187,7 +224,10 @@ class FeatureExtractor:
             f[f"fam={fam}"] = 1.0
         f["n_families"] = float(len(families))
         f[f"n_families={len(families)}"] = 1.0
-        f["fams=" + "+".join(sorted(families))] = 1.0
+        fams = "+".join(sorted(families))
+        f["fams=" + fams] = 1.0
+        f[f"fams={fams}&cat={span.category.value}"] = 1.0
+        f.update(crf_features(span, fams))
         for note in own_evidence(span):
             # Only rule and lexicon evidence (names of lists and rules); other detectors may cite words.
             if note.startswith(("lexicon.", "patterns.", "known.")) and len(note) <= EVIDENCE_MAX_CHARS:
@@ -204,6 +244,7 @@ class FeatureExtractor:
         f[f"note_case={note_case}"] = 1.0
         f[f"case={cls}&note={note_case}"] = 1.0
         f[f"case={cls}&cat={span.category.value}"] = 1.0
+        f[f"fams={fams}&note={note_case}"] = 1.0
         f["note_upper_frac"] = note_upper
         f[f"n_tokens={min(len(_TOKEN_TEXT.findall(surface)), 5)}"] = 1.0
         f[f"length={_bucket(span.length, (2, 4, 7, 12, 20))}"] = 1.0
@@ -215,8 +256,8 @@ class FeatureExtractor:
             f["zipf_max"] = max(zipfs) / 8.0
             whole = zipf(" ".join(words))
             f["zipf_whole"] = whole / 8.0
-            f[f"zipf_whole={_bucket(whole, (1, 2, 3, 4, 5, 6))}"] = 1.0
-            f[f"zipf_whole={_bucket(whole, (1, 2, 3, 4, 5, 6))}&cat={span.category.value}"] = 1.0
+            f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}"] = 1.0
+            f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}&cat={span.category.value}"] = 1.0
 
         # Tokenize only a window around the span: cost grows with candidates, not with note length.
         before = _TOKEN_TEXT.findall(text, max(0, span.start - CONTEXT_CHARS), span.start)[-TRIGGER_WINDOW:]
