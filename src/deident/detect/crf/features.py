@@ -366,15 +366,7 @@ class FeatureExtractor:
                 *m1.context[1],
                 *p1.context[2],
                 *p2.context[3],
-                f"b-2={m2.lower}|{m1.lower}",
-                f"b-1={m1.lower}|{me.lower}",
-                f"b+1={me.lower}|{p1.lower}",
-                f"b+2={p1.lower}|{p2.lower}",
-                f"s-1={m1.shape}|{me.shape}",
-                f"s+1={me.shape}|{p1.shape}",
-                f"s3={m1.shape}|{me.shape}|{p1.shape}",
-                f"s5={m2.shape}|{m1.shape}|{me.shape}|{p1.shape}|{p2.shape}",
-                f"dc={doc_case}|{me.case}",
+                *_window_features(m2, m1, me, p1, p2, doc_case),
             ]
             feats.extend(extra)
             append(feats)
@@ -393,18 +385,7 @@ class FeatureExtractor:
         kept = keep.__contains__
         bias = ("bias",) if "bias" in keep else ()
         for m2, m1, me, p1, p2, extra in zip(padded, padded[1:], infos, padded[3:], padded[4:], extras, strict=False):
-            built = (
-                f"b-2={m2.lower}|{m1.lower}",
-                f"b-1={m1.lower}|{me.lower}",
-                f"b+1={me.lower}|{p1.lower}",
-                f"b+2={p1.lower}|{p2.lower}",
-                f"s-1={m1.shape}|{me.shape}",
-                f"s+1={me.shape}|{p1.shape}",
-                f"s3={m1.shape}|{me.shape}|{p1.shape}",
-                f"s5={m2.shape}|{m1.shape}|{me.shape}|{p1.shape}|{p2.shape}",
-                f"dc={doc_case}|{me.case}",
-                *extra,
-            )
+            built = (*_window_features(m2, m1, me, p1, p2, doc_case), *extra)
             append(
                 [
                     *bias,
@@ -484,3 +465,20 @@ class FeatureExtractor:
 def easyadapt(features: list[list[str]], domain: str) -> list[list[str]]:
     """EasyAdapt (Daume 2007): a general copy of every feature plus a domain-specific copy."""
     return [[*feats, *(f"{domain}|{f}" for f in feats)] for feats in features]
+
+
+def _window_features(
+    m2: _TypeInfo, m1: _TypeInfo, me: _TypeInfo, p1: _TypeInfo, p2: _TypeInfo, doc_case: str
+) -> tuple[str, ...]:
+    """Bigrams and shape n-grams of the +-2 window and the note/token case pair, in feature order."""
+    return (
+        f"b-2={m2.lower}|{m1.lower}",
+        f"b-1={m1.lower}|{me.lower}",
+        f"b+1={me.lower}|{p1.lower}",
+        f"b+2={p1.lower}|{p2.lower}",
+        f"s-1={m1.shape}|{me.shape}",
+        f"s+1={me.shape}|{p1.shape}",
+        f"s3={m1.shape}|{me.shape}|{p1.shape}",
+        f"s5={m2.shape}|{m1.shape}|{me.shape}|{p1.shape}|{p2.shape}",
+        f"dc={doc_case}|{me.case}",
+    )
