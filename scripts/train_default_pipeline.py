@@ -75,7 +75,7 @@ def run_fold(k: int, docs: Sequence[AnnotatedDocument]) -> None:
     print(f"fold {k}: {len(test)} notes tagged", flush=True)
 
 
-def _load(name: str, docs: Sequence[AnnotatedDocument], folds: Sequence[int]) -> list[tuple[Span, ...]]:
+def _load(name: str, docs: Sequence[AnnotatedDocument]) -> list[tuple[Span, ...]]:
     by_id: dict[str, tuple[Span, ...]] = {}
     for k in range(FOLDS):
         path = WORK / f"fold_{k}.{name}.jsonl"
@@ -125,10 +125,10 @@ def fit(
 ) -> None:
     folds = patient_folds(docs, FOLDS)
     documents = [d.document for d in docs]
-    stage1 = _load("stage1", docs, folds)
+    stage1 = _load("stage1", docs)
     candidates = [union_candidates(s) for s in stage1]
     rules = [tuple(s for s in spans if s.source != "crf") for spans in stage1]
-    crf_at = {t: _load(f"crf_{t}", docs, folds) for t in SWEEP}
+    crf_at = {t: _load(f"crf_{t}", docs) for t in SWEEP}
     union = [union_candidates((*r, *c)) for r, c in zip(rules, crf_at[CRF_THRESHOLD], strict=True)]
     filtered: list[tuple[Span, ...]] = [()] * len(docs)
     chosen: list[dict[str, float]] = []

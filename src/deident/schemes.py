@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import regex
 
 from deident.core.document import Document
+from deident.core.errors import ConfigurationError
 from deident.core.labels import Label, SafeHarbor
 from deident.core.span import Span
 
@@ -73,8 +74,6 @@ SCHEMES: dict[str, Scheme] = {
 
 
 def get_scheme(name: str) -> Scheme:
-    from deident.core.errors import ConfigurationError
-
     try:
         return SCHEMES[name]
     except KeyError:

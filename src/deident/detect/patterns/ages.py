@@ -18,6 +18,9 @@ HIPAA_AGE_LIMIT = 89
 # The first digit of an age, not glued to a word, decimal or ratio; digit-first so the engine skips quickly.
 _D1 = r"\d(?<![\w.,/-]\d)"
 _SEP = r"[ \t]{0,2}-?[ \t]{0,2}"
+# What may follow an age number before its year word ("58 yo", "58-year-old", "58 y"):
+# the digit-run prefilter only tries age rules where this matches.
+_YEAR_WORD_NEXT = r"[ \t]{0,2}-?[ \t]{0,2}[yY]"
 PERSON_WORDS = words(
     "m", "f", "male", "female", "man", "woman", "gentleman", "gent", "lady", "boy", "girl", "wm", "wf", "bm", "bf",
     "hm", "hf", "yo", "y/o", "s/p", "w/", "with", "admitted", "presents", "presented", "pt", "patient", "old",
@@ -57,7 +60,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             0.95,
             _age,
             digit_run=(1, 3),
-            run_next=r"[ \t]{0,2}-?[ \t]{0,2}[yY]",
+            run_next=_YEAR_WORD_NEXT,
             run_followers=" \t-yY",
         ),
         Pattern(
@@ -67,7 +70,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             0.95,
             _age,
             digit_run=(1, 3),
-            run_next=r"[ \t]{0,2}-?[ \t]{0,2}[yY]",
+            run_next=_YEAR_WORD_NEXT,
             run_followers=" \t-yY",
         ),
         Pattern(
@@ -77,7 +80,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             0.95,
             _age,
             digit_run=(1, 3),
-            run_next=r"[ \t]{0,2}-?[ \t]{0,2}[yY]",
+            run_next=_YEAR_WORD_NEXT,
             run_followers=" \tyY",
         ),
         Pattern(
@@ -87,7 +90,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             0.6,
             _bare_y,
             digit_run=(1, 3),
-            run_next=r"[ \t]{0,2}-?[ \t]{0,2}[yY]",
+            run_next=_YEAR_WORD_NEXT,
             run_followers=" \tyY",
         ),
         Pattern(
