@@ -1,0 +1,5 @@
+"""``python -m deident``: the same as the ``deident`` command."""
+
+from deident.cli.app import main
+
+main()

@@ -1,0 +1,59 @@
+"""``deident serve``: the REST service on a host and port (needs the ``service`` extra)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from deident.core.errors import ConfigurationError
+from deident.replace import Mode, ReplaceOptions, SecretKey
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on (default: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
+    model: Annotated[Path | None, typer.Option(help="Model folder (default: the bundled model).")] = None,
+    scheme: Annotated[
+        str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or safe-harbor (default: the model's).")
+    ] = None,
+    recall_target: Annotated[
+        float | None, typer.Option(help="Operating point from the model's calibration, e.g. 0.99.")
+    ] = None,
+    mode: Annotated[
+        str, typer.Option(help="Default replacement: tag, redact, mask, surrogate or safe-harbor.")
+    ] = "tag",
+    key: Annotated[Path | None, typer.Option(help="Secret key file for surrogate modes.")] = None,
+    ephemeral_key: Annotated[
+        bool, typer.Option("--ephemeral-key", help="A random key for this service's lifetime.")
+    ] = False,
+    max_chars: Annotated[int, typer.Option(help="Largest note accepted, in characters.")] = 1_000_000,
+    max_documents: Annotated[int, typer.Option(help="Most notes per batch request.")] = 1_000,
+) -> None:
+    """Serve the de-identifier over HTTP (JSON). Request bodies are never logged.
+
+    One process serves requests on a thread pool; for more throughput run several processes with the
+    same --key file behind a load balancer (surrogates then agree across them)."""
+    try:
+        import uvicorn
+
+        from deident.service.app import ServiceLimits, create_app
+    except ImportError:
+        raise ConfigurationError('the REST service needs fastapi and uvicorn: pip install "deident[service]"') from None
+    from deident.api import Deidentifier
+
+    try:
+        parsed_mode = Mode.parse(mode)
+    except ValueError as err:
+        raise ConfigurationError(str(err)) from None
+    if key is not None and ephemeral_key:
+        raise ConfigurationError("give either --key or --ephemeral-key, not both")
+    secret = SecretKey.from_file(key) if key is not None else SecretKey.generate() if ephemeral_key else None
+    options = ReplaceOptions(mode=parsed_mode, key=secret)
+    deidentifier = Deidentifier.load(model, pipeline, recall_target=recall_target, scheme=scheme, options=options)
+    app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents))
+    typer.echo(f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {parsed_mode.value})", err=True)
+    # Access logs name method, path and status only; bodies are never logged.
+    uvicorn.run(app, host=host, port=port, log_level="info")

@@ -1,0 +1,191 @@
+"""The REST service: the :class:`~deident.api.Deidentifier` facade behind FastAPI.
+
+Endpoints (JSON in, JSON out):
+
+- ``GET /health``: liveness, the model id and the deident version.
+- ``GET /v1/info``: the pipeline's stages, the replacement mode, the label set and limits.
+- ``POST /v1/detect``: PHI spans (offsets, label, category, HIPAA identifier, detector, score; with
+  ``explain`` a PHI-free explanation per span) of one text.
+- ``POST /v1/deidentify``: the de-identified text and the spans of the replacements.
+- ``POST /v1/deidentify/batch``: several notes at once; notes of one patient share surrogates and a
+  date shift.
+
+Privacy: responses never echo the submitted text except as its de-identified form, and validation
+errors are reported without the offending input (FastAPI's default 422 body repeats it). The secret
+key of the surrogate modes is configured when the service starts; clients cannot send one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from deident import __version__
+from deident.api import Deidentifier
+from deident.core.document import Document, DocumentMetadata
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.replace import Mode
+from deident.stage2.explain import explain as explain_span
+
+DEFAULT_MAX_CHARS = 1_000_000
+DEFAULT_MAX_DOCUMENTS = 1_000
+
+
+@dataclass(frozen=True)
+class ServiceLimits:
+    """Request size limits: characters per note, notes per batch."""
+
+    max_chars: int = DEFAULT_MAX_CHARS
+    max_documents: int = DEFAULT_MAX_DOCUMENTS
+
+
+class NoteIn(BaseModel):
+    text: str
+    patient_id: str | None = Field(default=None, max_length=200)
+
+
+class DetectIn(NoteIn):
+    explain: bool = False
+
+
+class DeidentifyIn(NoteIn):
+    mode: str | None = Field(default=None, description="tag, redact, mask, surrogate or safe-harbor")
+
+
+class BatchNoteIn(NoteIn):
+    id: str | None = Field(default=None, max_length=200)
+
+
+class BatchIn(BaseModel):
+    documents: list[BatchNoteIn]
+    mode: str | None = None
+
+
+class SpanOut(BaseModel):
+    start: int
+    end: int
+    label: str
+    category: str
+    hipaa: str
+    source: str
+    score: float | None
+    explanation: str | None = None
+
+
+class DetectOut(BaseModel):
+    spans: list[SpanOut]
+
+
+class DeidentifiedOut(BaseModel):
+    id: str | None = None
+    text: str
+    spans: list[SpanOut]
+    replaced: int
+
+
+class BatchOut(BaseModel):
+    documents: list[DeidentifiedOut]
+
+
+def _span_out(span: Span, with_explanation: bool = False) -> SpanOut:
+    return SpanOut(
+        start=span.start,
+        end=span.end,
+        label=span.label.value,
+        category=span.category.value,
+        hipaa=span.label.safe_harbor.value,
+        source=span.source,
+        score=span.score,
+        explanation=explain_span(span) if with_explanation else None,
+    )
+
+
+def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None) -> FastAPI:
+    """A FastAPI application serving ``deidentifier`` (loaded once, shared by every request)."""
+    limits = limits or ServiceLimits()
+    app = FastAPI(
+        title="deident",
+        version=__version__,
+        summary="Find and remove protected health information in clinical free text.",
+    )
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_: Request, err: RequestValidationError) -> JSONResponse:
+        # Location and message only: the default body would repeat the submitted value (PHI).
+        problems = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in err.errors()]
+        return JSONResponse(status_code=422, content={"detail": problems})
+
+    def check_sizes(texts: Sequence[str]) -> None:
+        if len(texts) > limits.max_documents:
+            raise HTTPException(413, f"at most {limits.max_documents} documents per request")
+        for i, text in enumerate(texts):
+            if len(text) > limits.max_chars:
+                raise HTTPException(413, f"document {i}: {len(text)} characters; the limit is {limits.max_chars}")
+
+    def parse_mode(mode: str | None) -> Mode | None:
+        if mode is None:
+            return None
+        try:
+            parsed = Mode.parse(mode)
+        except ValueError as err:
+            raise HTTPException(422, str(err)) from None
+        if parsed.needs_key and deidentifier.options.key is None:
+            raise HTTPException(
+                422, f"mode {parsed.value!r} needs a secret key; start the service with --key or --ephemeral-key"
+            )
+        return parsed
+
+    @app.get("/health")
+    def health() -> dict[str, str]:
+        return {"status": "ok", "model": deidentifier.model_id, "version": __version__}
+
+    @app.get("/v1/info")
+    def info() -> dict[str, Any]:
+        pipeline = deidentifier.pipeline
+        return {
+            "version": __version__,
+            "model": deidentifier.model_id,
+            "pipeline": pipeline.name if pipeline is not None else None,
+            "stages": list(pipeline.stage_names) if pipeline is not None else [],
+            "mode": deidentifier.options.mode.value,
+            "surrogate_key": deidentifier.options.key.key_id if deidentifier.options.key is not None else None,
+            "recall_target": deidentifier.recall_target,
+            "labels": [label.value for label in Label],
+            "limits": {"max_chars": limits.max_chars, "max_documents": limits.max_documents},
+        }
+
+    @app.post("/v1/detect")
+    def detect(note: DetectIn) -> DetectOut:
+        check_sizes([note.text])
+        spans = deidentifier.detect(note.text, note.patient_id)
+        return DetectOut(spans=[_span_out(s, note.explain) for s in spans])
+
+    @app.post("/v1/deidentify")
+    def deidentify(note: DeidentifyIn) -> DeidentifiedOut:
+        check_sizes([note.text])
+        result = deidentifier.deidentify(note.text, note.patient_id, mode=parse_mode(note.mode))
+        return DeidentifiedOut(text=result.text, spans=[_span_out(s) for s in result.spans], replaced=len(result.spans))
+
+    @app.post("/v1/deidentify/batch")
+    def deidentify_batch(batch: BatchIn) -> BatchOut:
+        check_sizes([d.text for d in batch.documents])
+        documents = [
+            Document(d.id or str(i), d.text, DocumentMetadata(patient_id=d.patient_id))
+            for i, d in enumerate(batch.documents)
+        ]
+        results = deidentifier.deidentify_many(documents, mode=parse_mode(batch.mode))
+        return BatchOut(
+            documents=[
+                DeidentifiedOut(id=doc.id, text=r.text, spans=[_span_out(s) for s in r.spans], replaced=len(r.spans))
+                for doc, r in zip(documents, results, strict=True)
+            ]
+        )
+
+    return app

@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+import pytest
+import regex
+from fastapi.testclient import TestClient
+
+from deident.api import Deidentifier
+from deident.core.document import Document
+from deident.core.labels import Label
+from deident.core.pipeline import Pipeline
+from deident.core.span import Span
+from deident.replace import ReplaceOptions, SecretKey
+from deident.service.app import ServiceLimits, create_app
+
+NOTE = "Seen by Dr. Kowalski on 3/14."
+
+
+class ToyDetector:
+    name = "toy.names"
+    _pattern = regex.compile(r"(?<=Dr\.? )[A-Z][A-Za-z]+|\d{1,2}/\d{1,2}")
+
+    def detect(self, document: Document) -> list[Span]:
+        return [
+            Span(m.start(), m.end(), Label.DATE if "/" in m.group() else Label.DOCTOR, source=self.name, score=0.9)
+            for m in self._pattern.finditer(document.text)
+        ]
+
+
+def client(key: SecretKey | None = None, limits: ServiceLimits | None = None) -> TestClient:
+    deid = Deidentifier(Pipeline.of([ToyDetector()], name="toy"), ReplaceOptions(key=key), "toy")
+    return TestClient(create_app(deid, limits))
+
+
+def test_health_and_info() -> None:
+    c = client()
+    assert c.get("/health").json()["status"] == "ok"
+    info = c.get("/v1/info").json()
+    assert info["model"] == "toy" and info["stages"] == ["toy.names"] and info["mode"] == "tag"
+    assert "DOCTOR" in info["labels"] and info["surrogate_key"] is None
+
+
+def test_detect_returns_offsets_not_text() -> None:
+    response = client().post("/v1/detect", json={"text": NOTE})
+    assert response.status_code == 200
+    spans = response.json()["spans"]
+    assert [(s["start"], s["end"], s["label"], s["category"]) for s in spans] == [
+        (12, 20, "DOCTOR", "NAME"),
+        (24, 28, "DATE", "DATE"),
+    ]
+    assert spans[0]["source"] == "toy.names" and spans[0]["explanation"] is None
+    assert "Kowalski" not in response.text
+
+
+def test_detect_explain() -> None:
+    spans = client().post("/v1/detect", json={"text": NOTE, "explain": True}).json()["spans"]
+    assert spans[0]["explanation"].startswith("DOCTOR [12, 20)")
+    assert "Kowalski" not in spans[0]["explanation"]
+
+
+def test_deidentify_tag_by_default() -> None:
+    body = client().post("/v1/deidentify", json={"text": NOTE}).json()
+    assert body["text"] == "Seen by Dr. [**DOCTOR**] on [**DATE**]." and body["replaced"] == 2
+    assert [body["text"][s["start"] : s["end"]] for s in body["spans"]] == ["[**DOCTOR**]", "[**DATE**]"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        ("redact", "Seen by Dr. [REDACTED] on [REDACTED]."),
+        ("mask", "Seen by Dr. ******** on ****."),
+    ],
+)
+def test_deidentify_modes(mode: str, expected: str) -> None:
+    body = client().post("/v1/deidentify", json={"text": NOTE, "mode": mode}).json()
+    assert body["text"] == expected
+
+
+def test_surrogate_needs_server_key() -> None:
+    response = client().post("/v1/deidentify", json={"text": NOTE, "mode": "surrogate"})
+    assert response.status_code == 422 and "key" in response.json()["detail"]
+
+
+def test_surrogates_consistent_per_patient_in_a_batch() -> None:
+    c = client(SecretKey.from_text("service-test-key-000001"))
+    docs = [
+        {"id": "a", "text": "Dr Kowalski saw him.", "patient_id": "7"},
+        {"id": "b", "text": "Dr Kowalski called.", "patient_id": "7"},
+        {"id": "c", "text": "Dr Kowalski saw him.", "patient_id": "8"},
+    ]
+    out = c.post("/v1/deidentify/batch", json={"documents": docs, "mode": "surrogate"}).json()["documents"]
+    assert [d["id"] for d in out] == ["a", "b", "c"]
+    names = [d["text"][d["spans"][0]["start"] : d["spans"][0]["end"]] for d in out]
+    assert "Kowalski" not in "".join(d["text"] for d in out)
+    assert names[0] == names[1]
+    single = c.post("/v1/deidentify", json={"text": "Dr Kowalski saw him.", "patient_id": "7", "mode": "surrogate"})
+    assert single.json()["text"] == out[0]["text"]
+
+
+def test_unknown_mode_is_a_clear_error() -> None:
+    response = client().post("/v1/deidentify", json={"text": NOTE, "mode": "shred"})
+    assert response.status_code == 422 and "unknown mode" in response.json()["detail"]
+
+
+def test_validation_errors_do_not_echo_input() -> None:
+    response = client().post("/v1/detect", json={"text": NOTE, "patient_id": "Kowalski" * 40})
+    assert response.status_code == 422
+    assert "Kowalski" not in response.text
+    assert response.json()["detail"][0]["loc"] == ["body", "patient_id"]
+
+
+@pytest.mark.parametrize(
+    ("path", "payload"),
+    [
+        ("/v1/detect", {"text": "x" * 101}),
+        ("/v1/deidentify", {"text": "x" * 101}),
+        ("/v1/deidentify/batch", {"documents": [{"text": "a"}] * 3}),
+    ],
+)
+def test_size_limits(path: str, payload: dict[str, object]) -> None:
+    response = client(limits=ServiceLimits(max_chars=100, max_documents=2)).post(path, json=payload)
+    assert response.status_code == 413
+
+
+def test_bundled_default_model_serves() -> None:
+    deid = Deidentifier.load(pipeline="rules")
+    c = TestClient(create_app(deid))
+    body = c.post("/v1/deidentify", json={"text": "Pt seen by Dr. Kowalski, call 617-555-0123."}).json()
+    assert "617-555-0123" not in body["text"] and "Kowalski" not in body["text"]
