@@ -8,7 +8,17 @@ import typer
 from rich.console import Console
 
 from deident import __version__
-from deident.cli import convert_cmd, cv_cmd, detect_cmd, evaluate_cmd, run_cmd, serve_cmd, synth_cmd, train_cmd
+from deident.cli import (
+    convert_cmd,
+    cv_cmd,
+    detect_cmd,
+    evaluate_cmd,
+    run_cmd,
+    serve_cmd,
+    spark_cmd,
+    synth_cmd,
+    train_cmd,
+)
 from deident.core.errors import DeidentError
 
 app = typer.Typer(
@@ -26,6 +36,7 @@ app.command("train")(train_cmd.train)
 app.command("cv")(cv_cmd.cv)
 app.command("synth")(synth_cmd.synth)
 app.command("serve")(serve_cmd.serve)
+app.command("spark")(spark_cmd.spark)
 
 
 @app.command("version")

@@ -1,0 +1,73 @@
+"""``deident spark``: de-identify a table with Apache Spark (needs the ``spark`` extra)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from deident.core.errors import ConfigurationError
+from deident.replace import Mode, ReplaceOptions, SecretKey
+
+
+def spark(
+    input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Table path or URI (a file or a folder).")],
+    output: Annotated[str, typer.Option("-o", "--output", help="Output Parquet folder (must not exist).")],
+    input_format: Annotated[str, typer.Option("--format", help="parquet, csv (with header) or json (lines).")] = (
+        "parquet"
+    ),
+    text_col: Annotated[str, typer.Option(help="Column holding the note text.")] = "text",
+    id_col: Annotated[str | None, typer.Option(help="Column holding the note id.")] = None,
+    patient_col: Annotated[
+        str | None, typer.Option(help="Column holding the patient id (consistent surrogates per patient).")
+    ] = None,
+    output_col: Annotated[str, typer.Option(help="New column for the de-identified text.")] = "text_deid",
+    spans_col: Annotated[str, typer.Option(help="New column for the replaced spans ('' for none).")] = "phi_spans",
+    mode: Annotated[str, typer.Option(help="tag, redact, mask, surrogate or safe-harbor.")] = "tag",
+    key: Annotated[Path | None, typer.Option(help="Secret key file for surrogate modes.")] = None,
+    pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
+    model: Annotated[str | None, typer.Option(help="Model folder, at the same path on every executor.")] = None,
+    scheme: Annotated[str | None, typer.Option(help="PHI convention (default: the model's).")] = None,
+    recall_target: Annotated[float | None, typer.Option(help="Operating point from the model's calibration.")] = None,
+    master: Annotated[
+        str | None, typer.Option(help="Spark master, e.g. local[4] (default: spark-submit's or local[*]).")
+    ] = None,
+) -> None:
+    """De-identify a table with Spark and write Parquet with the de-identified column added."""
+    from deident.spark.dataframe import run_spark, spark_sql
+    from deident.spark.partition import SparkJob
+
+    sql = spark_sql()
+    try:
+        parsed_mode = Mode.parse(mode)
+    except ValueError as err:
+        raise ConfigurationError(str(err)) from None
+    options = ReplaceOptions(mode=parsed_mode, key=SecretKey.from_file(key) if key is not None else None)
+    job = SparkJob(
+        options=options,
+        model=model,
+        pipeline=pipeline,
+        scheme=scheme,
+        recall_target=recall_target,
+        text_col=text_col,
+        id_col=id_col,
+        patient_col=patient_col,
+        output_col=output_col,
+        spans_col=spans_col or None,
+        source=input_path,
+    )
+    builder = sql.SparkSession.builder.appName("deident")
+    if master is not None:
+        builder = builder.master(master)
+    if master is None or master.startswith("local"):
+        # Local workers should run this interpreter (the one with deident installed), not PATH's python3.
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    session = builder.getOrCreate()
+    try:
+        rows = run_spark(session, input_path, output, job, input_format)
+    finally:
+        session.stop()
+    typer.echo(f"{rows:,} rows de-identified ({parsed_mode.value}) -> {output}")

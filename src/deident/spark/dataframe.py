@@ -1,0 +1,80 @@
+"""De-identify a Spark DataFrame column: :func:`deidentify_dataframe`, and the files-to-files :func:`run_spark`.
+
+Every executor needs deident installed (and the model directory, if not the bundled one, at the same
+path). Rows of one patient are brought into one partition and next to each other, so they share
+surrogates and a date shift; output rows keep every input column.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from deident.core.errors import ConfigurationError
+from deident.spark.partition import SparkJob, deidentify_rows
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+INPUT_FORMATS = ("parquet", "csv", "json")
+
+
+def spark_sql() -> Any:
+    try:
+        import pyspark.sql
+    except ImportError:
+        raise ConfigurationError('the Spark path needs pyspark: pip install "deident[spark]"') from None
+    return pyspark.sql
+
+
+def deidentify_dataframe(df: DataFrame, job: SparkJob) -> DataFrame:
+    """``df`` with ``job.output_col`` (de-identified text) and ``job.spans_col`` (spans) added."""
+    sql = spark_sql()
+    types = sql.types
+    columns = set(df.columns)
+    for needed in (job.text_col, job.id_col, job.patient_col):
+        if needed is not None and needed not in columns:
+            raise ConfigurationError(f"{job.source}: no column {needed!r} (columns: {', '.join(df.columns)})")
+    for added in (job.output_col, job.spans_col):
+        if added is not None and added in columns:
+            raise ConfigurationError(f"{job.source}: the output column {added!r} exists already")
+    if job.patient_col:
+        order = [job.patient_col, *([job.id_col] if job.id_col else [])]
+        df = df.repartition(job.patient_col).sortWithinPartitions(*order)
+    fields = [*df.schema.fields, types.StructField(job.output_col, types.StringType(), True)]
+    if job.spans_col:
+        span_type = types.StructType(
+            [
+                types.StructField("start", types.IntegerType(), False),
+                types.StructField("end", types.IntegerType(), False),
+                types.StructField("label", types.StringType(), False),
+                types.StructField("source", types.StringType(), False),
+                types.StructField("score", types.DoubleType(), True),
+            ]
+        )
+        fields.append(types.StructField(job.spans_col, types.ArrayType(span_type), True))
+    schema = types.StructType(fields)
+    names = [f.name for f in fields]
+
+    def task(rows: Any) -> Any:
+        for out in deidentify_rows(job, (row.asDict() for row in rows)):
+            yield tuple(out[name] for name in names)
+
+    return df.sparkSession.createDataFrame(df.rdd.mapPartitions(task), schema)
+
+
+def run_spark(
+    spark: SparkSession, input_path: str, output_path: str, job: SparkJob, input_format: str = "parquet"
+) -> int:
+    """Read a table (parquet, csv with a header row, or JSON lines), de-identify it, write Parquet.
+
+    Spark's output committer writes ``_SUCCESS`` only when every part is in place, so an interrupted
+    job never leaves an output that looks finished. Returns the number of rows written."""
+    if input_format not in INPUT_FORMATS:
+        raise ConfigurationError(f"unknown input format {input_format!r}; choose one of {', '.join(INPUT_FORMATS)}")
+    reader = spark.read
+    if input_format == "csv":
+        reader = reader.option("header", True).option("multiLine", True).option("escape", '"')
+    df = reader.format(input_format).load(input_path)
+    result = deidentify_dataframe(df, job).cache()
+    result.write.mode("errorifexists").parquet(output_path)
+    return int(result.count())

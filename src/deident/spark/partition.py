@@ -1,0 +1,95 @@
+"""What each Spark task does, as plain Python: de-identify an iterator of row dictionaries.
+
+A :class:`SparkJob` is the whole configuration a task needs (it travels to the executors inside the
+task closure, the secret key included, so enable Spark's RPC encryption on shared clusters). Each
+executor process loads the model once (:func:`load_deidentifier`, a cache keyed by the job's model
+settings) and reuses it for every partition. Rows arrive grouped by patient (the DataFrame side
+repartitions and sorts by the patient column), so a patient's notes are replaced together and share
+surrogates and a date shift; with the same key they agree across partitions and runs anyway, because
+every surrogate is an HMAC of (key, patient, value).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from deident.api import Deidentifier
+from deident.core.document import Document, DocumentMetadata
+from deident.core.errors import InputFormatError
+from deident.replace import ReplaceOptions
+
+SPAN_FIELDS = ("start", "end", "label", "source", "score")
+
+
+@dataclass(frozen=True)
+class SparkJob:
+    """Model, replacement and column settings of a Spark de-identification job."""
+
+    options: ReplaceOptions = field(default_factory=ReplaceOptions)
+    model: str | None = None  # a model directory visible to every executor; None: the bundled model
+    pipeline: str = "default"
+    scheme: str | None = None
+    recall_target: float | None = None
+    text_col: str = "text"
+    id_col: str | None = None
+    patient_col: str | None = None
+    output_col: str = "text_deid"
+    spans_col: str | None = "phi_spans"
+    source: str = "dataframe"  # named in error messages instead of a file
+
+    def model_settings(self) -> tuple[str | None, str, str | None, float | None, ReplaceOptions]:
+        return (self.model, self.pipeline, self.scheme, self.recall_target, self.options)
+
+
+@lru_cache(maxsize=4)
+def load_deidentifier(
+    model: str | None, pipeline: str, scheme: str | None, recall_target: float | None, options: ReplaceOptions
+) -> Deidentifier:
+    """The executor's de-identifier for these settings (loaded on first use, then reused)."""
+    return Deidentifier.load(model, pipeline, scheme=scheme, recall_target=recall_target, options=options)
+
+
+def _document(job: SparkJob, row: dict[str, Any], number: int) -> Document:
+    text = row.get(job.text_col)
+    identifier = row.get(job.id_col) if job.id_col else None
+    where = f"row {number} of a partition"  # not the id: an id column may itself be an identifier
+    if text is None:
+        text = ""  # a null note has nothing to replace; kept so the output keeps every row
+    elif not isinstance(text, str):
+        raise InputFormatError(job.source, where, f"column {job.text_col!r} holds {type(text).__name__}, not text")
+    patient = row.get(job.patient_col) if job.patient_col else None
+    return Document(
+        str(identifier) if identifier is not None else str(number),
+        text,
+        DocumentMetadata(patient_id=None if patient is None else str(patient)),
+    )
+
+
+def deidentify_rows(job: SparkJob, rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Each row with ``output_col`` (the de-identified text) and, if set, ``spans_col`` (the replaced
+    spans: offsets into the original text, label, detector, score) added; rows keep their order.
+
+    Consecutive rows of one patient are de-identified together."""
+    deidentifier = load_deidentifier(*job.model_settings())
+    numbered = enumerate(rows)
+
+    def patient_of(item: tuple[int, dict[str, Any]]) -> object:
+        return item[1].get(job.patient_col) if job.patient_col else item[0]
+
+    for _, group in itertools.groupby(numbered, key=patient_of):
+        batch = list(group)
+        documents = [_document(job, row, number) for number, row in batch]
+        results = deidentifier.deidentify_many(documents)
+        for (_, row), result in zip(batch, results, strict=True):
+            out = dict(row)
+            out[job.output_col] = result.text if row.get(job.text_col) is not None else None
+            if job.spans_col:
+                out[job.spans_col] = [
+                    {"start": s.start, "end": s.end, "label": s.label.value, "source": s.source, "score": s.score}
+                    for s in result.detected
+                ]
+            yield out

@@ -1,0 +1,95 @@
+"""The Spark path end to end on a local one-core Spark (skipped without pyspark or Java)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deident.core.errors import ConfigurationError
+from deident.replace import Mode, ReplaceOptions, SecretKey
+from deident.spark.partition import SparkJob
+
+pyspark_sql = pytest.importorskip("pyspark.sql")
+if shutil.which("java") is None:
+    pytest.skip("Spark needs Java", allow_module_level=True)
+
+from deident.spark.dataframe import deidentify_dataframe, run_spark  # noqa: E402
+
+KEY = SecretKey.from_text("spark-dataframe-test-key-01")
+ROWS = [
+    ("n1", "p1", "Seen by Dr. Kowalski today; call 617-555-0123."),
+    ("n3", "p2", "Dr. Kowalski saw him."),
+    ("n2", "p1", "Dr. Kowalski called back."),
+]
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    os.environ["PYSPARK_PYTHON"] = sys.executable  # workers need this interpreter, the one with deident
+    session = (
+        pyspark_sql.SparkSession.builder.master("local[1]")
+        .appName("deident-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
+
+
+def job(mode: Mode = Mode.TAG) -> SparkJob:
+    options = ReplaceOptions(mode=mode, key=KEY if mode.needs_key else None)
+    return SparkJob(options=options, pipeline="rules", id_col="note", patient_col="pid")
+
+
+def test_dataframe_columns_and_content(spark: Any) -> None:
+    df = spark.createDataFrame(ROWS, ["note", "pid", "text"])
+    out = {r["note"]: r for r in deidentify_dataframe(df, job(Mode.SURROGATE)).collect()}
+    assert set(out) == {"n1", "n2", "n3"}
+    assert all("Kowalski" not in r["text_deid"] for r in out.values())
+    assert "617-555-0123" not in out["n1"]["text_deid"]
+    name = out["n2"]["text_deid"].split()[1]
+    assert name in out["n1"]["text_deid"]  # one patient, one surrogate across notes
+    span = out["n1"]["phi_spans"][0]
+    assert out["n1"]["text"][span["start"] : span["end"]] == "Kowalski" and span["label"] == "DOCTOR"
+
+
+def test_missing_column_is_a_clear_error(spark: Any) -> None:
+    df = spark.createDataFrame(ROWS, ["note", "pid", "body"])
+    with pytest.raises(ConfigurationError, match="no column 'text'"):
+        deidentify_dataframe(df, job())
+
+
+def test_run_spark_csv_to_parquet(spark: Any, tmp_path: Path) -> None:
+    source = tmp_path / "notes.csv"
+    source.write_text("note,pid,text\n" + "".join(f'{a},{b},"{c}"\n' for a, b, c in ROWS), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_spark(spark, str(source), str(out), job(), "csv") == 3
+    assert (out / "_SUCCESS").exists()
+    written = spark.read.parquet(str(out)).orderBy("note").collect()
+    assert [r["note"] for r in written] == ["n1", "n2", "n3"]
+    assert written[0]["text_deid"].startswith("Seen by Dr. [**DOCTOR**]")
+    with pytest.raises(Exception, match="already exists"):
+        run_spark(spark, str(source), str(out), job(), "csv")
+
+
+def test_cli_spark_command(spark: Any, tmp_path: Path) -> None:
+    # Last in this module: the command stops the (shared, local) Spark session when it ends.
+    from typer.testing import CliRunner
+
+    from deident.cli.app import app
+
+    source = tmp_path / "notes.jsonl"
+    source.write_text("".join(f'{{"note": "{a}", "pid": "{b}", "body": "{c}"}}\n' for a, b, c in ROWS))
+    out = tmp_path / "out"
+    args = ["spark", str(source), "-o", str(out), "--format", "json", "--text-col", "body", "--id-col", "note"]
+    result = CliRunner().invoke(app, [*args, "--patient-col", "pid", "--pipeline", "rules", "--master", "local[1]"])
+    assert result.exit_code == 0, result.output
+    assert "3 rows de-identified (tag)" in result.output
+    assert (out / "_SUCCESS").exists()
