@@ -38,7 +38,7 @@ def startup_breakdown(pipeline: str, runs: int) -> dict[str, float]:
     samples = []
     for _ in range(runs):
         out = subprocess.run(
-            [sys.executable, "-c", STARTUP.format(pipeline=pipeline)], check=True, capture_output=True, text=True
+            [sys.executable, "-c", STARTUP.format(pipeline=pipeline)], check=True, stdout=subprocess.PIPE, text=True
         ).stdout.split()
         samples.append([float(x) for x in out])
     return {part: min(s[i] for s in samples) for i, part in enumerate(STARTUP_PARTS)}

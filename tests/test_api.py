@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,18 @@ def test_load_passes_recall_target_and_scheme_to_the_builder(monkeypatch: pytest
     deid = Deidentifier.load(pipeline="crf", recall_target=0.97, scheme="physionet", stage2={"filter": False})
     assert seen == {"name": "crf", "recall_target": 0.97, "scheme": "physionet", "stage2": {"filter": False}}
     assert deid.recall_target == 0.97 and deid.model_id == "crf:bundled"
+
+
+# Packages the default pipeline must not import to detect PHI: each costs start-up time (the drug
+# list ships as package data; training, plotting and serving libraries are extras).
+NOT_IMPORTED_BY_DETECTION = ("drug_named_entity_recognition", "sklearn", "matplotlib", "fastapi", "pyspark")
+
+
+def test_default_detection_does_not_import_build_or_training_packages():
+    code = (
+        "import sys; from deident.api import Deidentifier; "
+        "Deidentifier.load().detect('Seen by Dr. Kowalski on 3/14 at Mercy Hospital.'); "
+        f"print(' '.join(m for m in {NOT_IMPORTED_BY_DETECTION!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == ""

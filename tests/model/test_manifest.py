@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +78,13 @@ def test_bundled_default_model_verifies() -> None:
         pytest.skip("no bundled default model in this checkout")
     manifest = read_manifest(path, kind="crf")
     assert "MODEL_CARD.md" in manifest["files"]
+
+
+def test_reading_a_model_does_not_import_the_corpus_formats():
+    # deident.io imports every corpus format (pyarrow too): only writing a manifest needs it.
+    code = (
+        "import sys; from deident.model.manifest import default_model_dir, read_manifest; "
+        "read_manifest(default_model_dir()); print('deident.io' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "False"

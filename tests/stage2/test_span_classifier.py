@@ -175,3 +175,14 @@ def test_boosting_round_trip_matches_sklearn(tmp_path):
     expected = reference.predict_proba(vec.transform(test_x))[:, 1]
     got = [loaded.probability(x) for x in test_x]
     assert max(abs(a - b) for a, b in zip(got, expected, strict=True)) < 1e-9
+
+
+def test_loading_the_bundled_filter_does_not_import_the_corpus_formats():
+    # deident.io imports every corpus format (pyarrow too): only save_filter needs it.
+    code = (
+        "import sys; from deident.model.manifest import default_model_dir; "
+        "from deident.stage2.span_classifier import load_filter; load_filter(default_model_dir()); "
+        "print('deident.io' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "False"

@@ -11,15 +11,18 @@ import datetime as dt
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import InputFormatError
 from deident.io.atomic import atomic_write
 from deident.io.tables import choose_columns, documents_to_table, rows_to_documents
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+# pyarrow is imported where a Parquet file is read or written: importing it costs ~0.2 s, which every
+# de-identification would otherwise pay through deident.io.
 
 
 def _as_text(value: Any) -> str | None:
@@ -42,6 +45,9 @@ def read_parquet(
     id_col: str | None = None,
     patient_col: str | None = None,
 ) -> list[AnnotatedDocument]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     path = Path(path)
     try:
         table = pq.read_table(path)
@@ -59,6 +65,8 @@ def read_parquet(
 
 
 def _column(values: list[str | None], type_name: str | None) -> pa.Array:
+    import pyarrow as pa
+
     strings = pa.array(values, pa.string())
     if type_name is None or type_name in ("string", "large_string"):
         return strings
@@ -69,6 +77,9 @@ def _column(values: list[str | None], type_name: str | None) -> pa.Array:
 
 
 def write_parquet(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     path = Path(path)
     table = documents_to_table(list(documents))
     arrays = [_column([row[i] for row in table.rows], table.types[i]) for i in range(len(table.columns))]

@@ -18,7 +18,6 @@ from typing import Any
 
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import ModelError
-from deident.io.atomic import atomic_write
 
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
@@ -53,6 +52,9 @@ def write_manifest(model_dir: Path, manifest: Mapping[str, Any]) -> dict[str, An
     """Write ``manifest.json`` with checksums of every file now in ``model_dir``; returns it."""
     data = dict(manifest)
     data["format_version"] = FORMAT_VERSION
+    # Imported here: deident.io loads every corpus format (pyarrow too), which loading a model never needs.
+    from deident.io.atomic import atomic_write
+
     data["files"] = {p.name: sha256_file(p) for p in _content_files(model_dir)}
     with atomic_write(model_dir / MANIFEST) as fh:
         json.dump(data, fh, indent=2, sort_keys=True)

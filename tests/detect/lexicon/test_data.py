@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import subprocess
+import sys
 from importlib import resources
 
 import pytest
 
 from deident.core.errors import ConfigurationError
-from deident.detect.lexicon.data import LEXICON_NAMES, load_lexicon, load_veto_terms
+from deident.detect.lexicon.data import LEXICON_NAMES, load_drug_names, load_lexicon, load_veto_terms
 
 ROOT = resources.files("deident.resources.lexicons")
 
@@ -59,3 +61,35 @@ def test_veto_terms_have_kinds():
     assert terms["foley"] == "device"
     assert terms["parkinson"] == "eponym"
     assert terms["perrla"] == "abbreviation"
+
+
+def test_drug_names_file_is_sorted_lower_case_unique_and_short():
+    lines = (ROOT / "drug_names.txt").read_text(encoding="utf-8").splitlines()
+    header = [line for line in lines if line.startswith("#")]
+    items = lines[len(header) :]
+    assert header and "drug-named-entity-recognition" in header[0]  # provenance
+    assert len(items) > 50_000
+    assert items == sorted(set(items))
+    assert all(item == item.lower() and item.strip() == item and not item.startswith("#") for item in items)
+    assert all(len(item.split()) <= 3 and len(item) <= 40 for item in items)
+
+
+@pytest.mark.parametrize("drug", ["metoprolol", "levophed", "heparin", "propofol", "vancomycin", "lasix"])
+def test_drug_names_present(drug: str):
+    assert drug in load_drug_names()
+
+
+@pytest.mark.parametrize("name", ["camila", "hana"])
+def test_drug_names_that_are_given_names_are_removed(name: str):
+    assert name in (ROOT / "drug_names.txt").read_text(encoding="utf-8").splitlines()
+    assert name not in load_drug_names()
+
+
+def test_drug_names_load_without_the_drug_package():
+    # Importing drug_named_entity_recognition takes seconds: the shipped list must not need it.
+    code = (
+        "import sys; from deident.detect.lexicon.data import load_drug_names; load_drug_names(); "
+        "print('drug_named_entity_recognition' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "False"

@@ -90,9 +90,13 @@ def load_stop_words() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def load_drug_names() -> frozenset[str]:
-    """Lower-case drug names and synonyms from drug-named-entity-recognition (loaded on first use:
-    it takes seconds), minus the few that are also given names or surnames ("Camila", "Hana")."""
-    from drug_named_entity_recognition import drugs_finder
+    """Lower-case drug names and synonyms, minus the few that are also given names or surnames
+    ("Camila", "Hana").
 
-    drugs = {k.lower() for k in drugs_finder.drug_variant_to_canonical}
+    The list ships as drug_names.txt, written by scripts/build_lexicons.py from the PyPI package
+    drug-named-entity-recognition (MIT licence, Fast Data Science Ltd; data from DrugBank open data
+    (CC0), MeSH, MedlinePlus, NHS, PubChem and Wikipedia (CC BY-SA 3.0)); names of at most three
+    words and 40 characters. Importing that package takes seconds, so it is a build-time dependency.
+    """
+    drugs = set(_read_lines("drug_names.txt"))
     return frozenset(drugs - load_lexicon("first_names") - load_lexicon("last_names"))
