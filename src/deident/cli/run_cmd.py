@@ -19,9 +19,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from deident.core.errors import ConfigurationError
+from deident.cli.key_options import replace_options
 from deident.io.formats import ReadOptions
-from deident.replace import Mode, ReplaceOptions, SecretKey
 from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE
 from deident.run.runner import DEFAULT_CHUNK_SIZE, RunConfig, report_paths
 from deident.run.runner import run as run_corpus
@@ -77,16 +76,10 @@ def run(
 ) -> None:
     """De-identify corpora; the output keeps each input's format and order. Resumable: rerun the
     same command after an interruption and it continues where it stopped."""
-    try:
-        parsed_mode = Mode.parse(mode)
-    except ValueError as err:
-        raise ConfigurationError(str(err)) from None
-    if key is not None and ephemeral_key:
-        raise ConfigurationError("give either --key or --ephemeral-key, not both")
-    secret = SecretKey.from_file(key) if key is not None else SecretKey.generate() if ephemeral_key else None
-    options = ReplaceOptions(
-        mode=parsed_mode,
-        key=secret,
+    options = replace_options(
+        mode,
+        key,
+        ephemeral_key,
         tag_template=tag_template,
         redaction=redaction,
         mask_char=mask_char,

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.key_options import replace_options
 from deident.core.errors import ConfigurationError
-from deident.replace import Mode, ReplaceOptions, SecretKey
 
 
 def serve(
@@ -44,16 +44,9 @@ def serve(
         raise ConfigurationError('the REST service needs fastapi and uvicorn: pip install "deident[service]"') from None
     from deident.api import Deidentifier
 
-    try:
-        parsed_mode = Mode.parse(mode)
-    except ValueError as err:
-        raise ConfigurationError(str(err)) from None
-    if key is not None and ephemeral_key:
-        raise ConfigurationError("give either --key or --ephemeral-key, not both")
-    secret = SecretKey.from_file(key) if key is not None else SecretKey.generate() if ephemeral_key else None
-    options = ReplaceOptions(mode=parsed_mode, key=secret)
+    options = replace_options(mode, key, ephemeral_key)
     deidentifier = Deidentifier.load(model, pipeline, recall_target=recall_target, scheme=scheme, options=options)
     app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents))
-    typer.echo(f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {parsed_mode.value})", err=True)
+    typer.echo(f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {options.mode.value})", err=True)
     # Access logs name method, path and status only; bodies are never logged.
     uvicorn.run(app, host=host, port=port, log_level="info")

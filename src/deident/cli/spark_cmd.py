@@ -9,8 +9,7 @@ from typing import Annotated
 
 import typer
 
-from deident.core.errors import ConfigurationError
-from deident.replace import Mode, ReplaceOptions, SecretKey
+from deident.cli.key_options import replace_options
 
 
 def spark(
@@ -41,11 +40,7 @@ def spark(
     from deident.spark.partition import SparkJob
 
     sql = spark_sql()
-    try:
-        parsed_mode = Mode.parse(mode)
-    except ValueError as err:
-        raise ConfigurationError(str(err)) from None
-    options = ReplaceOptions(mode=parsed_mode, key=SecretKey.from_file(key) if key is not None else None)
+    options = replace_options(mode, key)
     job = SparkJob(
         options=options,
         model=model,
@@ -70,4 +65,4 @@ def spark(
         rows = run_spark(session, input_path, output, job, input_format)
     finally:
         session.stop()
-    typer.echo(f"{rows:,} rows de-identified ({parsed_mode.value}) -> {output}")
+    typer.echo(f"{rows:,} rows de-identified ({options.mode.value}) -> {output}")
