@@ -22,3 +22,35 @@ def test_parse_heading_table(table: str, expected: tuple[tuple[str, str], ...]) 
 def test_packaged_heading_table_parses() -> None:
     pairs = parse_heading_table(read_heading_table())
     assert pairs and all(heading == heading.lower() and name for heading, name in pairs)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "HPI: x\nPlan: y",
+        "hpi:  x. Plan: y;  meds - z;\tNeuro :a",
+        "no heading here. plan to call\n   PLAN - later\nPlanning: not a heading",
+        "a.\n\nPlan: y. \r Meds: z.   \tGU: ok.    CV: too far",
+        "Assessment and plan: long first.  A/P: short",
+        "x.\x0bPlan: y\x1cMeds: z",  # white space the ASCII and Unicode engines class differently
+        "café. Plan: y",  # non-ASCII text takes the detector's own path
+        "Plan:Plan: twice\nHPI:",
+    ],
+)
+def test_fast_heading_search_equals_the_full_scan(text: str) -> None:
+    detector = SectionDetector.default()
+    assert detector._hits(text) == detector._scan_hits(text)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_heading_search_equals_the_full_scan_on_random_text(seed: int) -> None:
+    import random
+
+    detector = SectionDetector.default()
+    rng = random.Random(seed)
+    pieces = ["Plan", "plan", "HPI", "a/p", "Meds", "neuro", "x", ":", " -", " - ", ".", ";", " ", "  "]
+    pieces += ["\t", "\n", "\r", "\x0b"]
+    for _ in range(200):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
+        assert detector._hits(text) == detector._scan_hits(text), repr(text)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from dataclasses import dataclass
 
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.labels import Label
@@ -72,3 +74,21 @@ def synthetic_corpus(
         meta = DocumentMetadata(patient_id=patient, note_id=str(number))
         docs.append(AnnotatedDocument(Document(f"{patient}_{number}", text, meta), tuple(spans)))
     return docs
+
+
+@dataclass(frozen=True)
+class RegexProvider:
+    """A stand-in for a pattern detector: every match of ``pattern`` (group 1) gets ``label``."""
+
+    name: str
+    pattern: str
+    label: Label
+
+    def detect(self, document: Document) -> list[Span]:
+        return [Span(m.start(1), m.end(1), self.label, self.name) for m in re.finditer(self.pattern, document.text)]
+
+
+PROVIDERS = (
+    RegexProvider("test.title", r"\b(?:Dr\.?|Wife|Son) ([A-Z][a-z]+)", Label.DOCTOR),
+    RegexProvider("test.date", r"\b(\d{1,2}/\d{1,2})\b", Label.DATE),
+)

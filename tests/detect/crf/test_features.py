@@ -28,6 +28,9 @@ from deident.text.tokenize import tokenize
         "café Zoë naïve 12ab",  # non-ASCII goes through the foundation tokenizer
         "",
         "a_b--c\t\td",
+        "ABCdefGHI aBC1d 2L.O2 x1234y rangeImpression5",  # every aggressive split point
+        "  \r\n\x0b\x0c\x1c\x1d tail \n",  # white space of every kind, trailing spaces
+        "||| a|b 12|34 __B__",
     ],
 )
 @pytest.mark.parametrize("aggressive", [True, False])
@@ -190,3 +193,16 @@ def test_extract_with_keep_equals_filtered_extract(keep: frozenset[str]) -> None
     expected = [[f for f in feats if f in keep] for feats in full.extract(doc)]
     assert any(expected) or not keep
     assert kept.extract(doc) == expected
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("aggressive", [True, False])
+def test_crf_tokens_match_the_foundation_tokenizer_on_random_text(seed: int, aggressive: bool) -> None:
+    import random
+
+    rng = random.Random(seed)
+    alphabet = "aZbYcX09 1\t\n\r_.-|/:;'\x0b\x1c"
+    for _ in range(50):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        expected = [(t.start, t.end, t.text) for t in tokenize(text, aggressive)]
+        assert [(t.start, t.end, t.text) for t in crf_tokens(text, aggressive)] == expected, repr(text)

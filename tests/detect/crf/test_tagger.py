@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 
@@ -10,7 +11,10 @@ from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.pipeline import Detector
-from deident.detect.crf.tagger import CrfDetector, CrfModel, spans_from_marginals
+from deident.core.span import Span, sort_spans
+from deident.detect.crf.align import runs
+from deident.detect.crf.features import crf_tokens
+from deident.detect.crf.tagger import CrfDetector, CrfModel, GroupMarginals, TaggedDocument, spans_from_marginals
 from deident.model.manifest import write_manifest
 
 from .synthetic import TEST_DOCTORS, synthetic_corpus
@@ -78,3 +82,39 @@ def test_bundled_default_model_loads_and_tags() -> None:
     detector = CrfDetector.from_dir()
     spans = detector.detect(Document("n1", "Pt seen by Dr. Hargrove on 3/14, wife Agatha called 617-555-0134.\n"))
     assert {s.label.category.value for s in spans} >= {"NAME", "DATE"}
+
+
+def _spans_by_runs(text: str, tagged: TaggedDocument, threshold: float) -> list[Span]:
+    """spans_from_marginals written over :func:`runs` (how it was first written), to check it against."""
+    spans: list[Span] = []
+    for group in tagged.groups:
+        for first, last in runs(text, tagged.tokens, [p > threshold for p in group.phi]):
+            totals: dict[str, float] = {}
+            for i in range(first, last + 1):
+                for label, prob in group.labels.get(i, {}).items():
+                    totals[label] = totals.get(label, 0.0) + prob
+            if not totals:
+                continue
+            label = max(sorted(totals), key=lambda k: totals[k])
+            probs = group.phi[first : last + 1]
+            peak, mean = max(probs), sum(probs) / len(probs)
+            evidence = (f"crf:p={peak:.2f}", f"crf:mean={mean:.2f}")
+            spans.append(
+                Span(tagged.tokens[first].start, tagged.tokens[last].end, Label(label), "crf", round(peak, 4), evidence)
+            )
+    return list(sort_spans(spans))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_spans_from_marginals_join_runs_of_joinable_tokens(seed: int) -> None:
+    rng = random.Random(seed)
+    text = "Dr. Hargrove  saw\tMary Ann\n Smith,Jones x\n\nOK at 3/14 - Lakeview"
+    tokens = tuple(crf_tokens(text))
+    groups = []
+    for _ in range(2):
+        phi = tuple(rng.choice([0.0, 0.02, 0.3, 0.9]) for _ in tokens)
+        labels = {i: {"DOCTOR": p * rng.random(), "DATE": p * rng.random()} for i, p in enumerate(phi) if p > 0.01}
+        groups.append(GroupMarginals(phi, labels))
+    tagged = TaggedDocument(tokens, tuple(groups))
+    for threshold in (0.01, 0.1, 0.5):
+        assert spans_from_marginals(text, tagged, threshold) == _spans_by_runs(text, tagged, threshold)

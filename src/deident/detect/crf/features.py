@@ -40,11 +40,12 @@ _SHAPE_TABLE = str.maketrans(
 )
 _RUN = re.compile(r"(.)\1+")
 _LONG_RUN = re.compile(r"(.)\1{3,}")
-_ASCII_TOKEN = re.compile(r"(\n)|[^\W_]+|[^\s]", re.ASCII)
-_ASCII_SPLIT = re.compile(r"(?<=[0-9])(?=[A-Za-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[a-z])(?=[A-Z])")
-_NEEDS_SPLIT = re.compile(r"[0-9][A-Za-z]|[A-Za-z][0-9]|[a-z][A-Z]")
-_UPPER = re.compile(r"[A-Z]")
-_LOWER = re.compile(r"[a-z]")
+# ASCII tokens with the whitespace before each: a word is a run of letters and digits (the aggressive
+# tokenizer splits it between digits and letters and before an upper-case letter that follows a
+# lower-case one, so its pieces are digit runs, upper-case runs with a lower-case tail, lower-case
+# runs); any other non-space character is a token of its own.
+_ASCII_WORD = re.compile(r"(\s*)([^\W_]+|\S)", re.ASCII)
+_ASCII_PIECE = re.compile(r"(\s*)([0-9]+|[A-Z]+[a-z]*|[a-z]+|\S)", re.ASCII)
 
 
 class CrfToken(NamedTuple):
@@ -60,41 +61,28 @@ class CrfToken(NamedTuple):
 def crf_tokens(text: str, aggressive: bool = True) -> list[CrfToken]:
     """The tokens of :func:`deident.text.tokenize`, found with the standard ``re`` engine when the
     text is ASCII (several times faster); other texts go through the foundation tokenizer."""
+    starts, ends, texts, newlines = crf_token_columns(text, aggressive)
+    make = tuple.__new__  # twice as fast as the NamedTuple constructor
+    return [make(CrfToken, t) for t in zip(starts, ends, texts, newlines, strict=True)]
+
+
+def crf_token_columns(text: str, aggressive: bool = True) -> tuple[list[int], list[int], list[str], list[bool]]:
+    """The tokens of :func:`crf_tokens` as parallel lists (starts, ends, texts, newline before)."""
     if not text.isascii():
-        out: list[CrfToken] = []
+        tokens: list[CrfToken] = []
         previous = 0
         for tok in tokenize(text, aggressive):
-            out.append(CrfToken(tok.start, tok.end, tok.text, "\n" in text[previous : tok.start] or not out))
+            tokens.append(CrfToken(tok.start, tok.end, tok.text, "\n" in text[previous : tok.start] or not tokens))
             previous = tok.end
-        return out
-    out = []
-    append = out.append
-    make = tuple.__new__  # twice as fast as the NamedTuple constructor
-    newline = True
-    for match in _ASCII_TOKEN.finditer(text):
-        if match.group(1):
-            newline = True
-            continue
-        word = match.group()
-        start = match.start()
-        pieces = _pieces(word) if aggressive and len(word) > 1 else None
-        if pieces is not None:
-            for offset, piece in pieces:
-                append(make(CrfToken, (start + offset, start + offset + len(piece), piece, newline)))
-                newline = False
-        else:
-            append(make(CrfToken, (start, match.end(), word, newline)))
-        newline = False
-    return out
-
-
-@lru_cache(maxsize=65536)
-def _pieces(word: str) -> tuple[tuple[int, str], ...] | None:
-    """Where the aggressive tokenizer splits an ASCII word: (offset, piece) pairs, None if it does not."""
-    if not _NEEDS_SPLIT.search(word):
-        return None
-    cuts = [0, *(m.start() for m in _ASCII_SPLIT.finditer(word)), len(word)]
-    return tuple((a, word[a:b]) for a, b in itertools.pairwise(cuts))
+        return [t.start for t in tokens], [t.end for t in tokens], [t.text for t in tokens], [t[3] for t in tokens]
+    # One findall of (whitespace before, token) pairs; offsets are the running sums of their lengths.
+    found = (_ASCII_PIECE if aggressive else _ASCII_WORD).findall(text)
+    if not found:
+        return [], [], [], []
+    offsets = list(itertools.accumulate(map(len, itertools.chain.from_iterable(found))))
+    newlines = ["\n" in space for space, _ in found]
+    newlines[0] = True
+    return offsets[0::2], offsets[1::2], [token for _, token in found], newlines
 
 
 @runtime_checkable
@@ -195,9 +183,15 @@ class _TypeInfo:
     case: str = ""  # the case-class feature "cc=..." (for the document-case conjunction)
 
 
+_UPPER_BYTES = bytes(range(ord("A"), ord("Z") + 1))
+_LOWER_BYTES = bytes(range(ord("a"), ord("z") + 1))
+
+
 def _doc_case(text: str) -> str:
-    upper = len(_UPPER.findall(text))
-    lower = len(_LOWER.findall(text))
+    # ASCII letters counted on the UTF-8 bytes (other characters never encode to ASCII bytes).
+    data = text.encode("utf-8", "surrogatepass")
+    upper = len(data) - len(data.translate(None, _UPPER_BYTES))
+    lower = len(data) - len(data.translate(None, _LOWER_BYTES))
     letters = upper + lower
     if letters == 0:
         return "NONE"

@@ -3,6 +3,9 @@
 A span is proposed over each run of tokens whose PHI probability ``1 - P(O)`` exceeds the model's
 threshold (Benton 2010 used 0.05); its label is the label with the largest summed marginal over
 the run, its score the largest PHI probability in it, and its evidence ``crf:p=0.93``.
+
+Tagging computes the marginals from the CRFs' weights (:mod:`deident.detect.crf.compiled`, no feature
+strings); :func:`tag_reference` hands every feature string to crfsuite and is kept to check it against.
 """
 
 from __future__ import annotations
@@ -15,14 +18,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pycrfsuite
 
 from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span, sort_spans
-from deident.detect.crf.align import OUTSIDE, runs, split_tag
+from deident.detect.crf.align import OUTSIDE, joinable, split_tag
 from deident.detect.crf.clusters import load_clusters
+from deident.detect.crf.compiled import CompiledCrf, NotCompilable, compile_model, group_label_matrix
 from deident.detect.crf.features import (
     FEATURE_SET_VERSION,
     CrfToken,
@@ -60,31 +65,56 @@ class TaggedDocument:
 def spans_from_marginals(text: str, tagged: TaggedDocument, threshold: float, source: str = "crf") -> list[Span]:
     """Thresholded spans from precomputed marginals (so a threshold sweep needs one tagging)."""
     spans: list[Span] = []
-    tokens = tagged.tokens
     for group in tagged.groups:
-        selected = [p > threshold for p in group.phi]
-        for first, last in runs(text, tokens, selected):
-            totals: dict[str, float] = {}
-            for i in range(first, last + 1):
-                for label, prob in group.labels.get(i, {}).items():
-                    totals[label] = totals.get(label, 0.0) + prob
-            if not totals:
-                continue
-            label = max(sorted(totals), key=lambda k: totals[k])
-            probs = group.phi[first : last + 1]
-            peak = max(probs)
-            mean = sum(probs) / len(probs)
-            spans.append(
-                Span(
-                    tokens[first].start,
-                    tokens[last].end,
-                    Label(label),
-                    source,
-                    round(peak, 4),
-                    (f"crf:p={peak:.2f}", f"crf:mean={mean:.2f}"),
-                )
-            )
+        selected = [i for i, p in enumerate(group.phi) if p > threshold]
+        spans.extend(_group_spans(text, tagged.tokens, group.phi, group.labels, selected, source))
     return list(sort_spans(spans))
+
+
+def _group_spans(
+    text: str,
+    tokens: Sequence[CrfToken],
+    phi: Sequence[float],
+    labels: Mapping[int, Mapping[str, float]],
+    selected: Sequence[int],
+    source: str,
+) -> list[Span]:
+    """One CRF's spans: a run of selected tokens (ascending indices) separated only by spaces or tabs
+    is one span."""
+    found: list[tuple[int, int]] = []
+    first = previous = -2
+    for i in selected:
+        if i == previous + 1 and joinable(text, tokens[previous], tokens[i]):
+            previous = i
+            continue
+        if first >= 0:
+            found.append((first, previous))
+        first = previous = i
+    if first >= 0:
+        found.append((first, previous))
+    spans: list[Span] = []
+    for first, last in found:
+        totals: dict[str, float] = {}
+        for i in range(first, last + 1):
+            for label, prob in labels.get(i, {}).items():
+                totals[label] = totals.get(label, 0.0) + prob
+        if not totals:
+            continue
+        label = max(sorted(totals), key=lambda k: totals[k])
+        probs = list(phi[first : last + 1])
+        peak = max(probs)
+        mean = sum(probs) / len(probs)
+        spans.append(
+            Span(
+                tokens[first].start,
+                tokens[last].end,
+                Label(label),
+                source,
+                round(peak, 4),
+                (f"crf:p={peak:.2f}", f"crf:mean={mean:.2f}"),
+            )
+        )
+    return spans
 
 
 @dataclass(frozen=True, eq=False)
@@ -183,6 +213,17 @@ class CrfModel:
             object.__setattr__(self, "_kept_extractor", extractor)
         return extractor
 
+    def _compiled(self) -> CompiledTagging | None:
+        """The compiled form of the CRFs (built once; None where the model cannot be compiled)."""
+        compiled: CompiledTagging | bool | None = getattr(self, "_compiled_form", False)
+        if compiled is False:
+            with _COMPILE_LOCK:
+                compiled = getattr(self, "_compiled_form", False)
+                if compiled is False:
+                    compiled = CompiledTagging.build(self)
+                    object.__setattr__(self, "_compiled_form", compiled)
+        return compiled  # type: ignore[return-value]
+
     def tag(
         self,
         document: Document,
@@ -193,7 +234,30 @@ class CrfModel:
         """Marginals for a document; per-label probabilities only for tokens above ``floor``.
 
         ``hits``: the span providers' spans if already found (see :meth:`FeatureExtractor.extract`).
+        Computed from the CRFs' weights (:mod:`deident.detect.crf.compiled`); equal to crfsuite's
+        marginals (:func:`tag_reference`) up to floating-point rounding.
         """
+        compiled = self._compiled()
+        if compiled is None:
+            return self._tag_crfsuite(document, context, floor, hits)
+        result = compiled.crf.marginals(document, context, hits)
+        groups = []
+        for matrix, (outside, names, sum_tags) in zip(result.marginals, compiled.groups, strict=True):
+            phi = 1.0 - matrix[:, outside] if outside is not None else np.zeros(len(matrix))
+            above = np.flatnonzero(phi > floor)
+            sums = (matrix[above] @ sum_tags).tolist()
+            per_label = {t: dict(zip(names, row, strict=True)) for t, row in zip(above.tolist(), sums, strict=True)}
+            groups.append(GroupMarginals(tuple(phi.tolist()), per_label))
+        return TaggedDocument(tuple(result.tokens.tokens()), tuple(groups))
+
+    def _tag_crfsuite(
+        self,
+        document: Document,
+        context: PatientContext | None = None,
+        floor: float = _FLOOR,
+        hits: Iterable[Span] | None = None,
+    ) -> TaggedDocument:
+        """:meth:`tag` through crfsuite (for models the compiled path cannot take)."""
         tokens = self.extractor.tokens(document.text)
         if not tokens:
             return TaggedDocument((), tuple(GroupMarginals((), {}) for _ in self.model_files))
@@ -230,7 +294,40 @@ class CrfModel:
         hits: Iterable[Span] | None = None,
     ) -> list[Span]:
         limit = self.threshold if threshold is None else threshold
-        return spans_from_marginals(document.text, self.tag(document, context, floor=limit, hits=hits), limit)
+        compiled = self._compiled()
+        if compiled is None:
+            return spans_from_marginals(document.text, self._tag_crfsuite(document, context, limit, hits), limit)
+        # As spans_from_marginals(text, tag(...)), without building what the spans do not need.
+        result = compiled.crf.marginals(document, context, hits)
+        spans: list[Span] = []
+        for matrix, (outside, names, sum_tags) in zip(result.marginals, compiled.groups, strict=True):
+            phi = 1.0 - matrix[:, outside] if outside is not None else np.zeros(len(matrix))
+            selected = np.flatnonzero(phi > limit)
+            if not len(selected):
+                continue
+            sums = (matrix[selected] @ sum_tags).tolist()
+            labels = {t: dict(zip(names, row, strict=True)) for t, row in zip(selected.tolist(), sums, strict=True)}
+            spans.extend(_group_spans(document.text, result.tokens, phi, labels, selected.tolist(), "crf"))
+        return list(sort_spans(spans))
+
+
+_COMPILE_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class CompiledTagging:
+    """A model's compiled CRFs and, per CRF, (column of O, label names, tag-to-label sum matrix)."""
+
+    crf: CompiledCrf
+    groups: tuple[tuple[int | None, tuple[str, ...], np.ndarray], ...]
+
+    @classmethod
+    def build(cls, model: CrfModel) -> CompiledTagging | None:
+        try:
+            crf = compile_model(model.extractor, [path for _, path in model.model_files], model.easyadapt)
+        except NotCompilable:
+            return None
+        return cls(crf, tuple(group_label_matrix(w.labels) for w in crf.weights))
 
 
 def tag_reference(

@@ -1,0 +1,640 @@
+"""CRF tagging without feature strings: crfsuite's weights as matrices, emissions summed from per-word
+tables, marginals by forward-backward (numba when installed, the same code as plain Python otherwise).
+
+crfsuite (first-order, ``crf1d``) scores a label sequence as the sum over tokens of the state weights
+of the token's attributes (value 1 each here) for its label, plus the transition weight from the
+previous label; there are no start or end weights. Only attributes in the model's dictionary matter,
+so every feature that depends only on a token's text is summed into a per-word-type weight vector once
+(its own features, plus what it contributes to each neighbour in the +-2 window), and the n-gram
+features (word bigrams, shape n-grams) are looked up as integer keys built from the model's attributes.
+The result equals crfsuite's marginals up to floating-point rounding (tests check 1e-9).
+
+Everything cached here (per-word tables) is a pure function of the word and the model.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import struct
+import threading
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, overload
+
+import numpy as np
+import pycrfsuite
+
+from deident.core.document import Document
+from deident.core.errors import ModelError
+from deident.core.span import Span
+from deident.detect.crf.align import OUTSIDE, split_tag
+from deident.detect.crf.features import (
+    OFFSETS,
+    CrfToken,
+    FeatureExtractor,
+    PatientContext,
+    _doc_case,
+    crf_token_columns,
+)
+from deident.text.sections import SectionDetector
+
+_EASYADAPT_PREFIX = "tgt|"
+_CASE_FEATURES = ("cc=U1", "cc=UP", "cc=LO", "cc=TI", "cc=MX", "cc=DG", "cc=AN", "cc=PU")
+_DOC_CASES = ("NONE", "UP", "LO", "MX")
+# Positional features in the order the kernel indexes them.
+_POSITIONAL = (
+    "bol",
+    "eol",
+    *(f"lp={i}" for i in range(5)),
+    *(f"ds={i}" for i in range(3)),
+    *(f"de={i}" for i in range(3)),
+)
+# (attribute prefix, 0 = word (lower-cased or rare mask) / 1 = shape, token offsets) per n-gram feature.
+_NGRAMS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
+    ("b-2=", 0, (-2, -1)),
+    ("b-1=", 0, (-1, 0)),
+    ("b+1=", 0, (0, 1)),
+    ("b+2=", 0, (1, 2)),
+    ("s-1=", 1, (-1, 0)),
+    ("s+1=", 1, (0, 1)),
+    ("s3=", 1, (-1, 0, 1)),
+    ("s5=", 1, (-2, -1, 0, 1, 2)),
+)
+_TYPE_LIMIT = 50_000  # word types kept in the per-type tables before they are rebuilt from scratch
+
+
+class NotCompilable(ModelError):
+    """The model cannot be tagged by the compiled path (the reference path still works)."""
+
+
+@dataclass(frozen=True, eq=False)
+class CrfWeights:
+    """One crfsuite model's weights: ``state[attribute_row[a], y]`` and ``transitions[y_prev, y]``."""
+
+    labels: tuple[str, ...]
+    attribute_row: dict[str, int]
+    state: np.ndarray  # (attributes, labels) float64
+    transitions: np.ndarray  # (labels, labels) float64
+
+    @classmethod
+    def read(cls, path: Path) -> CrfWeights:
+        """The weights of a crfsuite model file, exactly: python-crfsuite's ``info()`` rounds them to
+        six decimals (it parses the text dump), so they are read from the file's feature chunk, and
+        names and ids come from ``info()``, which is also checked against them."""
+        tagger = pycrfsuite.Tagger()
+        try:
+            tagger.open(str(path))
+        except Exception:
+            raise ModelError(f"{path}: cannot open the CRF model file") from None
+        labels = tuple(tagger.labels())
+        info = tagger.info()
+        tagger.close()
+        attribute_ids = {name: int(i) for name, i in info.attributes.items()}
+        features = _read_features(path, len(labels), len(attribute_ids))
+        rows: dict[str, int] = {}
+        row_of_id = np.full(len(attribute_ids), -1, dtype=np.int64)
+        for name, i in sorted(attribute_ids.items(), key=lambda item: item[1]):
+            row_of_id[i] = rows.setdefault(name, len(rows))
+        state = np.zeros((len(rows), len(labels)))
+        transitions = np.zeros((len(labels), len(labels)))
+        is_state = features["type"] == 0
+        np.add.at(state, (row_of_id[features["src"][is_state]], features["dst"][is_state]), features["w"][is_state])
+        is_transition = features["type"] == 1
+        np.add.at(
+            transitions,
+            (features["src"][is_transition], features["dst"][is_transition]),
+            features["w"][is_transition],
+        )
+        column = {label: i for i, label in enumerate(labels)}
+        for (attribute, label), weight in info.state_features.items():
+            if abs(state[rows[attribute], column[label]] - weight) > 1e-5:
+                raise NotCompilable(f"{path}: the feature chunk disagrees with the model dump")
+        for (before, after), weight in info.transitions.items():
+            if abs(transitions[column[before], column[after]] - weight) > 1e-5:
+                raise NotCompilable(f"{path}: the feature chunk disagrees with the model dump")
+        return cls(labels, rows, state, transitions)
+
+
+_FEATURE = np.dtype([("type", "<u4"), ("src", "<u4"), ("dst", "<u4"), ("w", "<f8")])
+
+
+def _read_features(path: Path, n_labels: int, n_attributes: int) -> np.ndarray:
+    """The (type, source, destination, weight) records of a crfsuite ``crf1d`` model file (little
+    endian: header "lCRF" size "FOMC" version, counts and chunk offsets; chunk "FEAT" size count)."""
+    data = path.read_bytes()
+    if len(data) < 48 or data[:4] != b"lCRF" or data[8:12] != b"FOMC":
+        raise NotCompilable(f"{path}: not a crfsuite CRF1d model file")
+    labels, attributes, offset = struct.unpack_from("<3I", data, 20)
+    if (labels, attributes) != (n_labels, n_attributes) or data[offset : offset + 4] != b"FEAT":
+        raise NotCompilable(f"{path}: unexpected crfsuite model layout")
+    count = struct.unpack_from("<I", data, offset + 8)[0]
+    if offset + 12 + count * _FEATURE.itemsize > len(data):
+        raise NotCompilable(f"{path}: truncated feature chunk")
+    features = np.frombuffer(data, dtype=_FEATURE, count=count, offset=offset + 12)
+    state = features["type"] == 0
+    transition = features["type"] == 1
+    if (
+        not np.all(state | transition)
+        or np.any(features["src"][state] >= n_attributes)
+        or np.any(features["dst"] >= n_labels)
+        or np.any(features["src"][transition] >= n_labels)
+    ):
+        raise NotCompilable(f"{path}: feature records out of range")
+    return features
+
+
+@dataclass(frozen=True)
+class TokenColumns(Sequence[CrfToken]):
+    """A document's tokens as parallel lists; items are built as :class:`CrfToken` on demand."""
+
+    starts: list[int]
+    ends: list[int]
+    texts: list[str]
+    newlines: list[bool]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> CrfToken: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[CrfToken]: ...
+
+    def __getitem__(self, index: int | slice) -> CrfToken | Sequence[CrfToken]:
+        if isinstance(index, slice):
+            return self.tokens()[index]
+        return CrfToken(self.starts[index], self.ends[index], self.texts[index], self.newlines[index])
+
+    def __iter__(self) -> Iterator[CrfToken]:
+        return iter(self.tokens())
+
+    def tokens(self) -> list[CrfToken]:
+        make = tuple.__new__  # the NamedTuple constructor is twice as slow
+        return [make(CrfToken, t) for t in zip(self.starts, self.ends, self.texts, self.newlines, strict=True)]
+
+
+@dataclass(frozen=True)
+class DocumentMarginals:
+    """The compiled path's output: tokens, and per CRF its (tokens, labels) marginals in label-id order."""
+
+    tokens: TokenColumns
+    marginals: tuple[np.ndarray, ...]
+
+
+class _TypeTable:
+    """Per word type: its own summed weights (bias and lexicon feature included), what it adds to each
+    neighbour in the window, and its word, shape and case codes. Row 0 is the sentence boundary."""
+
+    def __init__(self, width: int, capacity: int = 4096) -> None:
+        self.index: dict[str, int] = {}
+        self.size = 0
+        self.own = np.zeros((capacity, width))
+        self.context = np.zeros((capacity, len(OFFSETS), width))
+        self.word_code = np.zeros(capacity, dtype=np.int64)
+        self.shape_code = np.zeros(capacity, dtype=np.int64)
+        self.case_code = np.zeros(capacity, dtype=np.int64)
+
+    def reserve(self, needed: int) -> None:
+        capacity = len(self.word_code)
+        if needed <= capacity:
+            return
+        capacity = max(needed, capacity * 2)
+        for name in ("own", "context", "word_code", "shape_code", "case_code"):
+            old = getattr(self, name)
+            new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
+            new[: self.size] = old[: self.size]
+            setattr(self, name, new)
+
+
+class CompiledCrf:
+    """A model's CRFs side by side (label columns concatenated) with the tables that turn a document's
+    tokens into emission scores. Thread-safe: the per-type table grows under a lock."""
+
+    def __init__(self, extractor: FeatureExtractor, weights: Sequence[CrfWeights], easyadapt: bool) -> None:
+        if extractor.keep is not None:
+            raise ValueError("the compiled CRF needs the extractor's full feature lists (keep=None)")
+        self.extractor = extractor
+        self.weights = tuple(weights)
+        self.easyadapt = easyadapt
+        bounds = [0, *itertools.accumulate(len(w.labels) for w in self.weights)]
+        self.column_bounds = np.array(bounds, dtype=np.int64)
+        width = bounds[-1]
+        # EasyAdapt taggers see every feature twice (plain and "tgt|"): fold the copies into one row.
+        rows: dict[str, int] = {}
+        for w in self.weights:
+            for attribute in w.attribute_row:
+                rows.setdefault(self._base(attribute), len(rows))
+        state = np.zeros((len(rows), width))
+        for w, first in zip(self.weights, bounds, strict=False):
+            for attribute, row in w.attribute_row.items():
+                state[rows[self._base(attribute)], first : first + len(w.labels)] += w.state[row]
+        self.rows = rows
+        self.state = state
+        self.transitions = np.zeros((width, width))
+        for w, first in zip(self.weights, bounds, strict=False):
+            size = len(w.labels)
+            self.transitions[first : first + size, first : first + size] = w.transitions
+        self.positional = np.array([rows.get(f, -1) for f in _POSITIONAL], dtype=np.int64)
+        self.doc_case = {
+            case: np.array([rows.get(f"dc={case}|{cc}", -1) for cc in _CASE_FEATURES], dtype=np.int64)
+            for case in _DOC_CASES
+        }
+        self.section_row = {a[4:]: r for a, r in rows.items() if a.startswith("sec=")}
+        self._compile_ngrams()
+        self._lock = threading.Lock()
+        self._table = self._new_table()
+
+    def _base(self, attribute: str) -> str:
+        if self.easyadapt and attribute.startswith(_EASYADAPT_PREFIX):
+            return attribute[len(_EASYADAPT_PREFIX) :]
+        return attribute
+
+    def _compile_ngrams(self) -> None:
+        """Integer keys of every n-gram attribute: codes of its parts in radix (vocabulary size + 1).
+
+        A part may itself contain "|" (the token "|"), so every split of the attribute into the
+        right number of parts is registered; a window's parts match an attribute exactly when their
+        joined string equals it, which is exactly when one of its splits equals them."""
+        vocabularies: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        found: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in _NGRAMS]
+        for attribute, row in self.rows.items():
+            for k, (prefix, kind, offsets) in enumerate(_NGRAMS):
+                if not attribute.startswith(prefix):
+                    continue
+                rest = attribute[len(prefix) :]
+                bars = [i for i, c in enumerate(rest) if c == "|"]
+                for cut in itertools.combinations(bars, len(offsets) - 1):
+                    edges = [-1, *cut, len(rest)]
+                    parts = [rest[a + 1 : b] for a, b in itertools.pairwise(edges)]
+                    vocabulary = vocabularies[kind]
+                    codes = tuple(vocabulary.setdefault(p, len(vocabulary) + 1) for p in parts)
+                    found[k].append((codes, row))
+        self.word_codes, self.shape_codes = vocabularies
+        keys: list[np.ndarray] = []
+        key_rows: list[np.ndarray] = []
+        bounds = [0]
+        radix = []
+        for (_, kind, offsets), entries in zip(_NGRAMS, found, strict=True):
+            base = len(vocabularies[kind]) + 1
+            if base ** len(offsets) >= 2**62:
+                raise NotCompilable("the model's n-gram vocabulary is too large for integer keys")
+            radix.append(base)
+            spec_keys = np.array([_key(codes, base) for codes, _ in entries], dtype=np.int64)
+            spec_rows = np.array([row for _, row in entries], dtype=np.int64)
+            order = np.argsort(spec_keys, kind="stable")
+            keys.append(spec_keys[order])
+            key_rows.append(spec_rows[order])
+            bounds.append(bounds[-1] + len(entries))
+        self.ngram_keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+        self.ngram_rows = np.concatenate(key_rows) if key_rows else np.zeros(0, dtype=np.int64)
+        self.ngram_bounds = np.array(bounds, dtype=np.int64)
+        self.ngram_radix = np.array(radix, dtype=np.int64)
+        self.ngram_kind = np.array([kind for _, kind, _ in _NGRAMS], dtype=np.int64)
+        self.ngram_arity = np.array([len(offsets) for _, _, offsets in _NGRAMS], dtype=np.int64)
+        self.ngram_offsets = np.zeros((len(_NGRAMS), 5), dtype=np.int64)
+        for k, (_, _, offsets) in enumerate(_NGRAMS):
+            self.ngram_offsets[k, : len(offsets)] = offsets
+
+    def _weights_of(self, features: Iterable[str]) -> np.ndarray:
+        total = np.zeros(self.state.shape[1])
+        rows = self.rows
+        for feature in features:
+            row = rows.get(feature)
+            if row is not None:
+                total += self.state[row]
+        return total
+
+    def _new_table(self) -> _TypeTable:
+        table = _TypeTable(self.state.shape[1])
+        boundary = self.extractor._boundary  # type: ignore[attr-defined]
+        self._fill(table, 0, boundary, is_boundary=True)
+        table.size = 1
+        return table
+
+    def _fill(self, table: _TypeTable, i: int, info: Any, is_boundary: bool = False) -> None:
+        if not is_boundary:
+            own = ["bias", *info.own]
+            if info.lexicon_category is not None:
+                own.append(f"lex={info.lexicon_category}")
+            table.own[i] = self._weights_of(own)
+            table.case_code[i] = _CASE_FEATURES.index(info.case)
+        for k, items in enumerate(info.context):
+            table.context[i, k] = self._weights_of(items)
+        table.word_code[i] = self.word_codes.get(info.lower, 0)
+        table.shape_code[i] = self.shape_codes.get(info.shape, 0)
+
+    def _type_ids(self, texts: list[str]) -> tuple[np.ndarray, _TypeTable]:
+        table = self._table
+        ids = list(map(table.index.get, texts))
+        if None in ids:
+            with self._lock:
+                table = self._table
+                missing = {w for w in texts if w not in table.index}
+                if table.size + len(missing) > _TYPE_LIMIT and table.size > 1:
+                    table = self._table = self._new_table()
+                index = table.index
+                for word in texts:
+                    if word not in index:
+                        i = table.size
+                        table.reserve(i + 1)
+                        self._fill(table, i, self.extractor._type(word))
+                        table.size = i + 1
+                        index[word] = i
+                ids = [index[w] for w in texts]
+        return np.array(ids, dtype=np.int64), table
+
+    def _extra_features(
+        self,
+        document: Document,
+        tokens: TokenColumns,
+        context: PatientContext | None,
+        hits: Iterable[Span] | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per-token section rows, and (token, row) pairs for span-provider hits and tf-idf ranks."""
+        n = len(tokens)
+        starts = tokens.starts
+        extractor = self.extractor
+        section_rows = np.full(n, -1, dtype=np.int64)
+        if self.section_row:
+            sections = [
+                (x.start, x.name) for x in (extractor.sections or SectionDetector.default()).find(document.text)
+            ]
+            if sections:
+                names = [self.section_row.get(name, -1) for _, name in sections]
+                if any(r >= 0 for r in names):
+                    which = np.searchsorted([s for s, _ in sections], starts, side="right") - 1
+                    table = np.array([-1, *names], dtype=np.int64)
+                    section_rows = table[which + 1]
+        pairs: set[tuple[int, int]] = set()
+        ends = tokens.ends
+        rows = self.rows
+        for provider_name, spans in extractor.provider_hits(document, hits):
+            for span in spans:
+                row = rows.get(f"hit:{span.source or provider_name}:{span.label.value}")
+                if row is None:
+                    continue
+                i = max(bisect.bisect_right(starts, span.start) - 1, 0)
+                while i < n and starts[i] < span.end:
+                    if ends[i] > span.start:
+                        pairs.add((i, row))
+                    i += 1
+        if context is not None and extractor.config.tfidf:
+            infos = [extractor._type(w) for w in tokens.texts]
+            found: list[list[str]] = [[] for _ in range(n)]
+            extractor._add_tfidf(document, infos, found, context)
+            for i, feats in enumerate(found):
+                for f in feats:
+                    row = rows.get(f)
+                    if row is not None:
+                        pairs.add((i, row))
+        ordered = sorted(pairs)
+        return (
+            section_rows,
+            np.array([i for i, _ in ordered], dtype=np.int64),
+            np.array([r for _, r in ordered], dtype=np.int64),
+        )
+
+    def marginals(
+        self,
+        document: Document,
+        context: PatientContext | None = None,
+        hits: Iterable[Span] | None = None,
+        use_numba: bool = True,
+    ) -> DocumentMarginals:
+        """Token marginals of every CRF for ``document`` (hits: as for :meth:`FeatureExtractor.extract`)."""
+        tokens = TokenColumns(*crf_token_columns(document.text, self.extractor.config.aggressive))
+        n = len(tokens)
+        if n == 0:
+            return DocumentMarginals(tokens, tuple(np.zeros((0, len(w.labels))) for w in self.weights))
+        ids, table = self._type_ids(tokens.texts)
+        section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, context, hits)
+        newlines = np.array(tokens.newlines, dtype=np.bool_)
+        emissions, forward_backward = kernels(use_numba)
+        scores = emissions(
+            ids,
+            newlines,
+            section_rows,
+            extra_tokens,
+            extra_rows,
+            table.own,
+            table.context,
+            table.word_code,
+            table.shape_code,
+            table.case_code,
+            self.doc_case[_doc_case(document.text)],
+            self.positional,
+            self.ngram_keys,
+            self.ngram_rows,
+            self.ngram_bounds,
+            self.ngram_radix,
+            self.ngram_kind,
+            self.ngram_arity,
+            self.ngram_offsets,
+            self.state,
+        )
+        marginals = forward_backward(scores, self.transitions, self.column_bounds)
+        bounds = self.column_bounds
+        return DocumentMarginals(
+            tokens, tuple(marginals[:, bounds[m] : bounds[m + 1]] for m in range(len(self.weights)))
+        )
+
+
+def _key(codes: Sequence[int], base: int) -> int:
+    key = 0
+    for code in codes:
+        key = key * base + code
+    return key
+
+
+def group_label_matrix(labels: Sequence[str]) -> tuple[int | None, tuple[str, ...], np.ndarray]:
+    """(column of O or None, the non-O label names in first-seen order, (tags, names) 0/1 matrix that
+    sums B and I columns per label)."""
+    outside = labels.index(OUTSIDE) if OUTSIDE in labels else None
+    names: list[str] = []
+    for tag in labels:
+        if tag != OUTSIDE:
+            name = split_tag(tag)[1] or ""
+            if name not in names:
+                names.append(name)
+    matrix = np.zeros((len(labels), len(names)))
+    for i, tag in enumerate(labels):
+        if tag != OUTSIDE:
+            matrix[i, names.index(split_tag(tag)[1] or "")] = 1.0
+    return outside, tuple(names), matrix
+
+
+def _emissions_py(
+    ids: np.ndarray,
+    newlines: np.ndarray,
+    section_rows: np.ndarray,
+    extra_tokens: np.ndarray,
+    extra_rows: np.ndarray,
+    own: np.ndarray,
+    context: np.ndarray,
+    word_code: np.ndarray,
+    shape_code: np.ndarray,
+    case_code: np.ndarray,
+    doc_case_rows: np.ndarray,
+    positional: np.ndarray,
+    ngram_keys: np.ndarray,
+    ngram_rows: np.ndarray,
+    ngram_bounds: np.ndarray,
+    ngram_radix: np.ndarray,
+    ngram_kind: np.ndarray,
+    ngram_arity: np.ndarray,
+    ngram_offsets: np.ndarray,
+    state: np.ndarray,
+) -> np.ndarray:
+    """Emission scores (tokens, labels): the summed state weights of each token's attributes."""
+    n = ids.shape[0]
+    width = state.shape[1]
+    scores = np.zeros((n, width))
+    line_index = 0
+    for t in range(n):
+        me = ids[t]
+        for c in range(width):
+            scores[t, c] = own[me, c]
+        for k in range(4):
+            j = t + (k - 2 if k < 2 else k - 1)  # offsets -2, -1, +1, +2
+            other = ids[j] if 0 <= j < n else 0
+            for c in range(width):
+                scores[t, c] += context[other, k, c]
+        for s in range(ngram_kind.shape[0]):
+            lo = ngram_bounds[s]
+            hi = ngram_bounds[s + 1]
+            if lo == hi:
+                continue
+            key = 0
+            for p in range(ngram_arity[s]):
+                j = t + ngram_offsets[s, p]
+                other = ids[j] if 0 <= j < n else 0
+                code = word_code[other] if ngram_kind[s] == 0 else shape_code[other]
+                key = key * ngram_radix[s] + code
+            at = lo + np.searchsorted(ngram_keys[lo:hi], key)
+            if at < hi and ngram_keys[at] == key:
+                row = ngram_rows[at]
+                for c in range(width):
+                    scores[t, c] += state[row, c]
+        bol = -1
+        if newlines[t]:
+            line_index = 0
+            bol = positional[0]
+        eol = positional[1] if t + 1 == n or newlines[t + 1] else -1
+        line = positional[2 + min(line_index, 4)]
+        line_index += 1
+        start = positional[7 + (0 if t < 3 else 1 if t < 10 else 2)] if t < 30 else -1
+        back = n - 1 - t
+        end = positional[10 + (0 if back < 3 else 1 if back < 10 else 2)] if back < 30 else -1
+        for row in (doc_case_rows[case_code[me]], bol, eol, line, start, end, section_rows[t]):
+            if row >= 0:
+                for c in range(width):
+                    scores[t, c] += state[row, c]
+    for k in range(extra_tokens.shape[0]):
+        t = extra_tokens[k]
+        row = extra_rows[k]
+        for c in range(width):
+            scores[t, c] += state[row, c]
+    return scores
+
+
+def _forward_backward_py(scores: np.ndarray, transitions: np.ndarray, column_bounds: np.ndarray) -> np.ndarray:
+    """Marginals (tokens, labels) of each CRF (its block of columns), forward-backward scaled per step."""
+    n = scores.shape[0]
+    out = np.zeros_like(scores)
+    for m in range(column_bounds.shape[0] - 1):
+        a = column_bounds[m]
+        size = column_bounds[m + 1] - a
+        trans = np.exp(transitions[a : a + size, a : a + size])
+        local = np.zeros((n, size))
+        for t in range(n):
+            peak = scores[t, a]
+            for y in range(1, size):
+                peak = max(peak, scores[t, a + y])
+            for y in range(size):
+                local[t, y] = np.exp(scores[t, a + y] - peak)
+        alpha = np.zeros((n, size))
+        scale = np.zeros(n)
+        total = 0.0
+        for y in range(size):
+            alpha[0, y] = local[0, y]
+            total += alpha[0, y]
+        scale[0] = total
+        for y in range(size):
+            alpha[0, y] /= total
+        for t in range(1, n):
+            total = 0.0
+            for y in range(size):
+                acc = 0.0
+                for x in range(size):
+                    acc += alpha[t - 1, x] * trans[x, y]
+                alpha[t, y] = acc * local[t, y]
+                total += alpha[t, y]
+            scale[t] = total
+            for y in range(size):
+                alpha[t, y] /= total
+        beta = np.zeros((n, size))
+        for y in range(size):
+            beta[n - 1, y] = 1.0
+        for t in range(n - 2, -1, -1):
+            for x in range(size):
+                acc = 0.0
+                for y in range(size):
+                    acc += trans[x, y] * local[t + 1, y] * beta[t + 1, y]
+                beta[t, x] = acc / scale[t + 1]
+        for t in range(n):
+            total = 0.0
+            for y in range(size):
+                total += alpha[t, y] * beta[t, y]
+            for y in range(size):
+                out[t, a + y] = alpha[t, y] * beta[t, y] / total
+    return out
+
+
+Kernels = tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]
+
+
+@lru_cache(maxsize=2)
+def kernels(use_numba: bool = True) -> Kernels:
+    """(emissions, forward_backward): compiled with numba when asked and installed (compiled once,
+    then loaded from numba's on-disk cache), else the same functions as plain Python (slow)."""
+    if use_numba:
+        try:
+            import numba
+        except ImportError:
+            warnings.warn("numba is not installed: CRF tagging runs as plain Python (slow)", stacklevel=2)
+            return _emissions_py, _forward_backward_py
+        compiled = []
+        for function in (_emissions_py, _forward_backward_py):
+            try:
+                compiled.append(numba.njit(cache=True, nogil=True)(function))
+            except RuntimeError:  # no writable cache directory
+                compiled.append(numba.njit(nogil=True)(function))
+        return compiled[0], compiled[1]
+    return _emissions_py, _forward_backward_py
+
+
+def compile_model(extractor: FeatureExtractor, model_files: Sequence[Path], easyadapt: bool) -> CompiledCrf:
+    """The compiled form of a model's CRFs (raises :class:`NotCompilable` where it cannot be built)."""
+    return CompiledCrf(extractor, [CrfWeights.read(path) for path in model_files], easyadapt)
+
+
+def token_columns(text: str, aggressive: bool = True) -> TokenColumns:
+    return TokenColumns(*crf_token_columns(text, aggressive))
+
+
+__all__ = [
+    "CompiledCrf",
+    "CrfWeights",
+    "DocumentMarginals",
+    "NotCompilable",
+    "TokenColumns",
+    "compile_model",
+    "group_label_matrix",
+    "kernels",
+    "token_columns",
+]

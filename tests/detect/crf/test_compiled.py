@@ -1,0 +1,231 @@
+"""The compiled CRF path (weights read from the model files, emissions from per-word tables,
+forward-backward in numba or plain Python) against crfsuite itself."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pycrfsuite
+import pytest
+
+from deident.core.document import Document
+from deident.detect.crf import tagger as crf_tagger
+from deident.detect.crf.compiled import (
+    CompiledCrf,
+    CrfWeights,
+    NotCompilable,
+    _read_features,
+    kernels,
+    token_columns,
+)
+from deident.detect.crf.features import FeatureConfig, PatientContext, crf_tokens
+from deident.detect.crf.tagger import CrfModel, spans_from_marginals, tag_reference
+from deident.detect.crf.train import TrainConfig, train_model
+from deident.model import default_model_dir
+
+from .close import assert_tagged_close
+from .synthetic import PROVIDERS, TEST_DOCTORS, TEST_RELATIVES, synthetic_corpus
+
+
+def _documents() -> list[Document]:
+    docs = [d.document for d in synthetic_corpus(8, seed=5, doctors=TEST_DOCTORS, relatives=TEST_RELATIVES)]
+    docs += [d.document for d in synthetic_corpus(3, seed=6, caps=True)]
+    docs += [
+        Document("odd", "Dr. Quimby 3/14\n\n  x1234 (unknown-word) café Zoë 12ab |a|b|\n"),
+        Document("sections", "HPI: seen by Dr Smith.  Plan: call son John;\tMeds - lasix\nNeuro: a&ox3\n"),
+        Document("empty", ""),
+        Document("blank", "  \n\t\n"),
+        Document("one", "Smith"),
+        Document("punctuation", "|"),
+    ]
+    return docs
+
+
+@pytest.fixture(params=["plain", "providers", "easyadapt", "bundled"])
+def model(request: pytest.FixtureRequest, trained_model: Path, provider_model: Path, easyadapt_model: Path) -> CrfModel:
+    if request.param == "bundled":
+        if not (default_model_dir() / "manifest.json").exists():
+            pytest.skip("no bundled default model in this checkout")
+        return CrfModel.load(default_model_dir())
+    path = {"plain": trained_model, "providers": provider_model, "easyadapt": easyadapt_model}[request.param]
+    return CrfModel.load(path, providers=PROVIDERS)
+
+
+def test_models_compile(model: CrfModel) -> None:
+    assert model._compiled() is not None
+
+
+def test_marginals_and_spans_equal_crfsuite(model: CrfModel) -> None:
+    for doc in _documents():
+        for floor in (0.001, 0.05):
+            assert_tagged_close(model.tag(doc, floor=floor), tag_reference(model, doc, floor=floor), floor)
+        for threshold in (None, 0.005):
+            limit = model.threshold if threshold is None else threshold
+            reference = spans_from_marginals(doc.text, tag_reference(model, doc, floor=limit), limit)
+            assert model.spans(doc, threshold) == reference, doc.doc_id
+
+
+def test_very_long_note_does_not_overflow(model: CrfModel) -> None:
+    text = "".join(d.text for d in synthetic_corpus(600, seed=11))
+    doc = Document("long", text)
+    tagged = model.tag(doc)
+    assert len(tagged.tokens) > 20_000
+    assert all(np.isfinite(g.phi).all() for g in tagged.groups)
+    assert_tagged_close(tagged, tag_reference(model, doc), 0.001)
+
+
+@pytest.fixture(scope="module")
+def tfidf_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tf-idf ranks, word clusters, the plain tokenizer and no rare-word masking (the other settings)."""
+    out = tmp_path_factory.mktemp("crf-tfidf") / "model"
+    features = FeatureConfig(aggressive=False, tfidf=True, rare_masking=False)
+    train_model(synthetic_corpus(60), out, TrainConfig(features=features, max_iterations=40, clusters=6))
+    return out
+
+
+def test_tfidf_and_cluster_features_equal_crfsuite(tfidf_model: Path) -> None:
+    model = CrfModel.load(tfidf_model)
+    known = model.known_attributes()
+    assert any(a.startswith("tfidf=") for a in known) and any(a.startswith("cl=") and a != "cl=none" for a in known)
+    docs = _documents()
+    context = PatientContext.build(docs + [d.document for d in synthetic_corpus(6, seed=8)], aggressive=False)
+    assert any(model.tag(doc, context).groups != model.tag(doc).groups for doc in docs)  # the ranks matter
+    for doc in docs:
+        for given in (None, context):
+            assert_tagged_close(model.tag(doc, given), tag_reference(model, doc, given), 0.001)
+            limit = model.threshold
+            reference = spans_from_marginals(doc.text, tag_reference(model, doc, given, floor=limit), limit)
+            assert model.spans(doc, context=given) == reference
+
+
+def test_easyadapt_model_uses_the_target_copies(easyadapt_model: Path) -> None:
+    model = CrfModel.load(easyadapt_model, providers=PROVIDERS)
+    assert model.easyadapt
+    known = model.known_attributes()
+    assert any(a.startswith("tgt|") for a in known) and any(a.startswith("src|") for a in known)
+
+
+@pytest.mark.parametrize("which", ["plain", "providers"])
+def test_numba_and_python_kernels_agree(which: str, trained_model: Path, provider_model: Path) -> None:
+    model = CrfModel.load(trained_model if which == "plain" else provider_model, providers=PROVIDERS)
+    compiled = model._compiled()
+    assert compiled is not None
+    for doc in _documents()[:4] + _documents()[-5:]:
+        fast = compiled.crf.marginals(doc, use_numba=True)
+        slow = compiled.crf.marginals(doc, use_numba=False)
+        assert list(fast.tokens) == list(slow.tokens)
+        for a, b in zip(fast.marginals, slow.marginals, strict=True):
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+
+
+def _log_space_marginals(scores: np.ndarray, transitions: np.ndarray) -> np.ndarray:
+    """Forward-backward in log space (the textbook form) to check the scaled kernel against."""
+    n, size = scores.shape
+    alpha = np.zeros((n, size))
+    beta = np.zeros((n, size))
+    alpha[0] = scores[0]
+    for t in range(1, n):
+        alpha[t] = np.logaddexp.reduce(alpha[t - 1][:, None] + transitions, axis=0) + scores[t]
+    for t in range(n - 2, -1, -1):
+        beta[t] = np.logaddexp.reduce(transitions + scores[t + 1] + beta[t + 1], axis=1)
+    total = np.logaddexp.reduce(alpha[-1])
+    return np.exp(alpha + beta - total)
+
+
+@pytest.mark.parametrize("use_numba", [True, False])
+@pytest.mark.parametrize(("n", "spread"), [(1, 1.0), (2, 3.0), (60, 5.0), (400, 300.0)])
+def test_forward_backward_matches_log_space(use_numba: bool, n: int, spread: float) -> None:
+    rng = np.random.default_rng(n)
+    scores = rng.normal(0, spread, size=(n, 5))  # spread 300: exp() of the raw scores would overflow
+    transitions = rng.normal(0, 2, size=(5, 5))
+    _, forward_backward = kernels(use_numba)
+    got = forward_backward(scores, transitions, np.array([0, 5], dtype=np.int64))
+    np.testing.assert_allclose(got, _log_space_marginals(scores, transitions), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(got.sum(axis=1), 1.0, atol=1e-12)
+
+
+def test_forward_backward_keeps_crfs_apart() -> None:
+    rng = np.random.default_rng(3)
+    scores = rng.normal(size=(7, 5))
+    transitions = np.zeros((5, 5))
+    transitions[:2, :2] = rng.normal(size=(2, 2))
+    transitions[2:, 2:] = rng.normal(size=(3, 3))
+    _, forward_backward = kernels(True)
+    got = forward_backward(scores, transitions, np.array([0, 2, 5], dtype=np.int64))
+    np.testing.assert_allclose(got[:, :2], _log_space_marginals(scores[:, :2], transitions[:2, :2]), atol=1e-12)
+    np.testing.assert_allclose(got[:, 2:], _log_space_marginals(scores[:, 2:], transitions[2:, 2:]), atol=1e-12)
+
+
+def test_weights_are_read_exactly(provider_model: Path) -> None:
+    for path in sorted(provider_model.glob("*.crfsuite")):
+        weights = CrfWeights.read(path)
+        tagger = pycrfsuite.Tagger()
+        tagger.open(str(path))
+        info = tagger.info()
+        assert weights.labels == tuple(tagger.labels())
+        column = {label: i for i, label in enumerate(weights.labels)}
+        for (attribute, label), weight in info.state_features.items():
+            assert weights.state[weights.attribute_row[attribute], column[label]] == pytest.approx(weight, abs=5e-7)
+        # info() rounds to six decimals; the file holds more (else the 1e-9 checks could not pass).
+        assert np.any(np.abs(weights.state * 1e6 - np.round(weights.state * 1e6)) > 1e-3)
+
+
+def test_damaged_model_file_is_not_compilable(provider_model: Path, tmp_path: Path) -> None:
+    path = next(provider_model.glob("*.crfsuite"))
+    broken = tmp_path / "broken.crfsuite"
+    broken.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(NotCompilable):
+        _read_features(broken, 1, 1)
+    with pytest.raises(NotCompilable):
+        _read_features(path, 999, 1)
+
+
+def test_not_compilable_model_falls_back_to_crfsuite(
+    trained_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object) -> CompiledCrf:
+        raise NotCompilable("test")
+
+    monkeypatch.setattr(crf_tagger, "compile_model", refuse)
+    copy = tmp_path / "model"
+    shutil.copytree(trained_model, copy)
+    model = CrfModel.load(copy)
+    assert model._compiled() is None
+    for doc in _documents()[:3]:
+        assert model.tag(doc) == tag_reference(model, doc)
+        limit = model.threshold
+        assert model.spans(doc) == spans_from_marginals(doc.text, tag_reference(model, doc, floor=limit), limit)
+
+
+@pytest.mark.parametrize("text", ["", "a", "Pt 57yo M\nseen  by Dr. Smith\n\n x", "café Zoë 12ab"])
+def test_token_columns_are_the_crf_tokens(text: str) -> None:
+    columns = token_columns(text)
+    assert list(columns) == crf_tokens(text) == [columns[i] for i in range(len(columns))]
+    assert len(columns) == len(crf_tokens(text))
+
+
+def test_without_numba_the_plain_python_kernels_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from deident.detect.crf import compiled
+
+    monkeypatch.setitem(sys.modules, "numba", None)  # makes "import numba" raise ImportError
+    with pytest.warns(UserWarning, match="numba is not installed"):
+        chosen = compiled.kernels.__wrapped__(True)
+    assert chosen == (compiled._emissions_py, compiled._forward_backward_py)
+
+
+def test_word_table_rebuilt_past_its_limit_gives_the_same_marginals(
+    trained_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deident.detect.crf import compiled
+
+    monkeypatch.setattr(compiled, "_TYPE_LIMIT", 40)
+    model = CrfModel.load(trained_model)
+    docs = _documents()
+    for doc in docs + docs:
+        assert_tagged_close(model.tag(doc), tag_reference(model, doc), 0.001)
+    state = model._compiled()
+    assert state is not None and state.crf._table.size <= 40 + len(set(crf_tokens(docs[0].text)))
