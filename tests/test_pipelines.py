@@ -79,3 +79,42 @@ def test_default_pipeline_ablation_switches():
     names = build_pipeline("default", stage2={"filter": False, "reconcile": True}).stage_names
     assert "filter" not in names
     assert any("reconcil" in n for n in names)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pt resting comfortably, no events overnight. plan: continue current management.",  # no rule spans
+        "SPOKE WITH DR. KOWALSKI ABOUT PLAN. WIFE ANNA AT BEDSIDE.",
+    ],
+)
+def test_stage1_crf_reuses_rule_spans_even_when_there_are_none(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deident.detect.crf.tagger import CrfDetector
+
+    pipeline = build_pipeline("stage1")
+    crf_stage = next(s for s in pipeline.stages if s.name == "crf")
+    document = Document("n", text)
+    spans: tuple = ()
+    for stage in pipeline.stages[: pipeline.stages.index(crf_stage)]:
+        spans = stage(document, spans)
+    expected = sorted(CrfDetector(crf_stage.model, "crf").model.spans(document, crf_stage.threshold))
+
+    def must_not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the CRF stage ran the span providers again")
+
+    monkeypatch.setattr(type(crf_stage.model.extractor), "provider_hits", _hits_only(must_not_run))
+    found = sorted(s for s in crf_stage(document, spans) if s.source == "crf")
+    assert found == expected
+
+
+def _hits_only(fail):  # provider_hits(document, hits): fine with given hits, fails when it would detect
+    from deident.detect.crf.features import FeatureExtractor
+
+    original = FeatureExtractor.provider_hits
+
+    def provider_hits(self, document, hits=None):
+        if hits is None:
+            fail()
+        return original(self, document, hits)
+
+    return provider_hits

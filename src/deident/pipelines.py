@@ -6,6 +6,8 @@ cheap and a pipeline only loads the data it needs.
 
 - ``rules``: stage 1a — pattern and dictionary detectors, the negative-evidence veto.
 - ``crf``: the CRF tagger alone at the model's threshold.
+- ``stage1``: BoB's sensitive stage 1 alone — rules and the CRF at a low threshold, the veto (the
+  candidates the span filter judges; the highest recall, the lowest precision).
 - ``default``: BoB's two stages — stage 1 (rules + CRF at a low, sensitive threshold, veto),
   then stage 2 (candidate union, the learned false-positive filter, trusted phrases, global
   reconciliation) — as trained into the model directory.
@@ -24,7 +26,7 @@ from deident.core.pipeline import DetectorStage, FunctionStage, Pipeline, Stage
 from deident.core.span import Span, sort_spans
 from deident.schemes import SchemeStage, get_scheme
 
-PIPELINE_NAMES = ("rules", "crf", "default")
+PIPELINE_NAMES = ("rules", "crf", "stage1", "default")
 # Stage 1 keeps CRF spans down to this PHI probability; the span filter decides among them.
 CANDIDATE_THRESHOLD = 0.005
 
@@ -56,6 +58,8 @@ def build_pipeline(
     chosen_scheme = scheme or str(manifest.get("scheme", "i2b2-2014"))
     if name == "crf":
         return crf_pipeline(directory, chosen_scheme)
+    if name == "stage1":
+        return stage1_pipeline(directory, chosen_scheme)
     return default_pipeline(directory, chosen_scheme, recall_target, manifest, stage2)
 
 
@@ -84,17 +88,18 @@ def rules_pipeline(scheme: str = "i2b2-2014") -> Pipeline:
 class CrfCandidates:
     """The CRF as a stage at a chosen threshold (``None``: the model's own).
 
-    The pattern and lexicon spans already found by earlier stages serve as the CRF's provider-hit
-    features (matched by source), so the rules do not run twice; with no earlier stages the model
-    runs its providers itself.
+    With ``after_rules`` the pattern and lexicon spans found by the earlier stages serve as the CRF's
+    provider-hit features (matched by source; none found is an answer too), so the rules do not run
+    twice; otherwise the model runs its providers itself.
     """
 
     model: Any  # deident.detect.crf.tagger.CrfModel, imported lazily
     threshold: float | None = None
+    after_rules: bool = False
     name: str = "crf"
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-        found = self.model.spans(document, threshold=self.threshold, hits=spans if spans else None)
+        found = self.model.spans(document, threshold=self.threshold, hits=spans if self.after_rules else None)
         return sort_spans((*spans, *found))
 
 
@@ -115,7 +120,7 @@ def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDA
     from deident.detect.crf.tagger import CrfModel
     from deident.filter.veto import veto_stage
 
-    crf = CrfCandidates(CrfModel.load(model_dir), crf_threshold)
+    crf = CrfCandidates(CrfModel.load(model_dir), crf_threshold, after_rules=True)
     stages = (*rule_stages(), crf, veto_stage(), SchemeStage(get_scheme(scheme)))
     return Pipeline(stages, name="stage1")
 

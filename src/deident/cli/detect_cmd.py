@@ -20,7 +20,7 @@ def detect(
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the predicted spans.")],
     input_format: Annotated[str | None, typer.Option("--format", help="Input format (default: by extension).")] = None,
     output_format: Annotated[str | None, typer.Option("--to", help="Output format (default: by -o extension).")] = None,
-    pipeline: Annotated[str, typer.Option(help="Detection pipeline: rules, crf or default.")] = "default",
+    pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
     model: Annotated[Path | None, typer.Option(help="Model directory (default: the bundled model).")] = None,
     scheme: Annotated[
         str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or safe-harbor (default: the model's).")

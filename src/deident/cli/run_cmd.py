@@ -45,7 +45,7 @@ def run(
     ephemeral_key: Annotated[
         bool, typer.Option("--ephemeral-key", help="Use a random one-run key (surrogates differ every run).")
     ] = False,
-    pipeline: Annotated[str, typer.Option(help="Detection pipeline: rules, crf or default.")] = "default",
+    pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
     model: Annotated[Path | None, typer.Option(help="Model folder (default: the bundled model).")] = None,
     recall_target: Annotated[float | None, typer.Option(help="Operating point: the recall to aim for.")] = None,
     scheme: Annotated[
