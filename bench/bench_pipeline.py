@@ -3,7 +3,8 @@
 Start-up is measured in fresh processes: import, model load and the first (short) note, i.e. what
 a user waits for before the first result; each part is its own figure, best of --startup-runs
 processes (the total is the best total, not the sum of the bests). Throughput is one process (one
-core), best of --repeat runs over the whole corpus after that warm-up; CPU time is reported too
+core): the first pass over the whole corpus after a warm-up on the bundled sample (the honest figure
+for unseen notes), then the best of the later --repeat passes; CPU time is reported too
 because the machine may be shared. Accuracy figures of the default pipeline come from
 scripts/train_default_pipeline.py fit.
 
@@ -17,7 +18,11 @@ import subprocess
 import sys
 import time
 
-from common import load_corpus, megabytes
+from common import ROOT, load_corpus, megabytes
+
+from deident.io import read_corpus
+
+SAMPLE = ROOT / "src" / "deident" / "resources" / "samples" / "sample.text"
 
 STARTUP = """
 import time
@@ -64,10 +69,12 @@ def main() -> None:
 
     docs = load_corpus()
     deid = Deidentifier.load(pipeline=args.pipeline)
-    for item in docs[:20]:
+    # Warm-up on the bundled sample, not on the corpus: the first timed pass then sees the corpus's words
+    # for the first time, as a run over new notes does (the CRF keeps per-word-type tables).
+    for item in read_corpus(SAMPLE):
         deid.detect(item.document)
     wall, cpu = [], []
-    for _ in range(args.repeat):
+    for _ in range(max(1, args.repeat)):
         w0, c0 = time.perf_counter(), time.process_time()
         for item in docs:
             deid.detect(item.document)
@@ -75,7 +82,12 @@ def main() -> None:
         cpu.append(time.process_time() - c0)
     mb = megabytes(docs)
     print(f"pipeline {args.pipeline!r} on {len(docs)} notes ({mb:.2f} MB), one process")
-    print(f"throughput: {mb / min(cpu):.3f} MB/s CPU time, {mb / min(wall):.3f} MB/s wall (best of {args.repeat})")
+    print(f"throughput, first pass (unseen words): {mb / cpu[0]:.3f} MB/s CPU time, {mb / wall[0]:.3f} MB/s wall")
+    if len(cpu) > 1:
+        print(
+            f"throughput, later passes (best of {len(cpu) - 1}): {mb / min(cpu[1:]):.3f} MB/s CPU time, "
+            f"{mb / min(wall[1:]):.3f} MB/s wall"
+        )
 
 
 if __name__ == "__main__":
