@@ -16,13 +16,20 @@ from deident.core.pipeline import Detector
 from deident.core.span import sort_spans
 from deident.detect.patterns import combined_pattern_detector, pattern_detectors
 from deident.detect.patterns.base import (
+    _WORD_END,
+    RUN_WINDOW,
     Pattern,
     PatternDetector,
     _anchored_hits,
+    _Plan,
     _plan,
+    _rules_to_try,
+    _spellings,
     detect_with,
     digit_run_matches,
     find_hits,
+    last_line_start,
+    merge_delimiters,
     search_before,
 )
 
@@ -238,3 +245,163 @@ def test_search_before_looks_only_at_the_window(
 ) -> None:
     found = search_before(source, text, end, width)
     assert (found.span() if found else None) == expected
+
+
+def test_digit_run_dispatch_in_one_plan_of_every_rule_finds_what_each_full_scan_finds() -> None:
+    """With every digit-led rule in one plan, the shared digit-run scan (whose prefilter joins every rule's
+    ``run_next``) must never keep a rule from a match that its own regex scan finds."""
+    patterns = tuple(_digit_led_patterns())
+    plan = _plan(patterns)
+    matched = set()
+    for text in _digit_texts():
+        fast: dict[str, list[tuple[int, int]]] = {}
+        for index, match in digit_run_matches(plan, text):
+            fast.setdefault(plan.digit_led[index].name, []).append(match.span())
+        for pattern in patterns:
+            slow = [m.span() for m in pattern.compiled.finditer(text)]
+            assert fast.get(pattern.name, []) == slow, (pattern.name, text)
+            if slow:
+                matched.add(pattern.name)
+    assert matched == {p.name for p in patterns}, "the generated texts must exercise every rule"
+
+
+def _delimiter_texts() -> list[str]:
+    """Anchor words of every family, their gaps written with any mix of blanks and tabs (up to four), followed by
+    every word-end character (and by a NUL, which the anchor scan uses internally), at the start, middle and end
+    of the text."""
+    anchors = sorted(
+        {a for d in pattern_detectors() if isinstance(d, PatternDetector) for p in d.patterns for a in p.anchors}
+    )
+    rng = random.Random(7)
+    ends = list(" \t\n\r\f\v.,;:!?-#'\"/()[]<>=+*&@%$^`{}|~\\0123456789\x00_é")
+    texts = []
+    gaps = [" ", "\t", "  ", " \t", "\t\t", "\t \t", "   ", "    "]
+    for _ in range(400):
+        words = [
+            "".join(rng.choice(gaps) + w if i else w for i, w in enumerate(rng.choice(anchors).split(" ")))
+            + rng.choice(ends)
+            + rng.choice(["", "Smith ", "12/3/05 ", "x"])
+            for _ in range(8)
+        ]
+        texts.append("".join(words))
+    return texts
+
+
+def _anchor_starts_by_brute_force(plan: _Plan, text: str) -> set[tuple[int, int]]:
+    """(pattern index, start) of every whole-word anchor spelling in ``text``, found with str.find."""
+    lower = text.lower()
+    found = set()
+    for index, pattern in enumerate(plan.anchored):
+        for anchor in pattern.anchors:
+            for spelling in _spellings(anchor.lower()):
+                position = lower.find(spelling)
+                while position >= 0:
+                    end = position + len(spelling)
+                    if (end == len(lower) or lower[end] in _WORD_END) and not (
+                        position > 0 and lower[position - 1].isalnum()
+                    ):
+                        found.add((index, position))
+                    position = lower.find(spelling, position + 1)
+    return found
+
+
+def test_anchor_scan_finds_every_whole_word_anchor_after_any_word_end() -> None:
+    """The Aho-Corasick scan merges word-end characters that no anchor contains; it must still report every
+    anchor followed by any word-end character (or the end of the text), and a NUL in the text is no word end."""
+    for detector in pattern_detectors():
+        assert isinstance(detector, PatternDetector)
+        plan = _plan(detector.patterns)
+        if plan.automaton is None:
+            continue
+        for text in _delimiter_texts():
+            lower = text.lower()
+            scanned = set()
+            merged = merge_delimiters(plan, lower)
+            assert merged == lower.translate(plan.delimiter_table)  # the bytes path for ASCII text agrees
+            for last, (length, indices) in plan.automaton.iter(merged + " "):
+                start = last - length + 1
+                if not (start > 0 and lower[start - 1].isalnum()):
+                    scanned.update((index, start) for index in indices)
+            assert scanned == _anchor_starts_by_brute_force(plan, text), text
+
+
+def _last_line_patterns() -> list[Pattern]:
+    return [p for p in _all_patterns() if p.last_line]
+
+
+_LINE_PIECES = (
+    "Mary Rueping", "SUSAN", "john smith RN", "Jean Hudson, RN", "resting comfortably", "Plan:", "BP 120/80", "o'brien",
+    "\n", "\n", "\n", " ", "  ", "\t", "\r", "\u2028", ",", ".", "x", " MD", "\n\n", "  \n",
+)  # fmt: skip
+
+
+def _line_texts() -> list[str]:
+    rng = random.Random(11)
+    return ["".join(rng.choices(_LINE_PIECES, k=rng.randint(1, 12))) for _ in range(2000)]
+
+
+@pytest.mark.parametrize("pattern", _last_line_patterns(), ids=lambda p: p.name)
+def test_last_line_rule_equals_a_full_scan(pattern: Pattern) -> None:
+    """Trying a ``last_line`` rule on the last non-blank line alone gives the spans of a scan at every newline."""
+    slow = (dataclasses.replace(pattern, last_line=False),)
+    found = 0
+    for text in ["\nMary Rueping\n", "note\nJean Hudson, RN  \n\n", "\nMary Rueping\nmore", *_line_texts()]:
+        fast_spans = detect_with("t", (pattern,), text)
+        assert fast_spans == detect_with("t", slow, text), text
+        found += bool(fast_spans)
+    assert found >= 50, "the generated texts must exercise this rule"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("a\nb", 1), ("a\nb\n \n", 1), ("abc", -1), ("\n", -1), ("", -1), ("x\n\ny\t\n", 2), ("\nname", 0)],
+)
+def test_last_line_start(text: str, expected: int) -> None:
+    assert last_line_start(text) == expected
+
+
+def test_name_signature_is_a_last_line_rule() -> None:
+    assert [p.name for p in _last_line_patterns()] == ["name.signature"]
+
+
+def test_run_window_never_drops_a_rule_that_matches() -> None:
+    """Where a digit-led rule's regex matches at a run, the window after the run keeps that rule among those tried."""
+    plan = _plan(tuple(_digit_led_patterns()))
+    kept = 0
+    for text in _digit_texts():
+        for run in plan.digit_runs.finditer(text) if plan.digit_runs else ():
+            start, end = run.span()
+            tried = _rules_to_try(plan, end - start, text[end : end + RUN_WINDOW])
+            for index in plan.by_run_length[end - start]:
+                if plan.digit_led_regexes[index].match(text, start) is not None:
+                    assert index in tried, (plan.digit_led[index].name, text)
+                    kept += 1
+    assert kept >= 1000
+
+
+def test_run_window_drops_rules_whose_next_text_cannot_follow() -> None:
+    plan = _plan(tuple(_digit_led_patterns()))
+    names = {plan.digit_led[i].name for i in _rules_to_try(plan, 2, " mg ")}
+    assert "age.years_old" not in names and "date.day_month_year" not in names
+    assert "age.years_old" in {plan.digit_led[i].name for i in _rules_to_try(plan, 2, " yo ")}
+
+
+@pytest.mark.parametrize(
+    ("run_next", "ok"),
+    [
+        (r"[ \t]{0,2}[yY]", True),
+        (r"[/.-]\d{1,2}[/.-]\d", True),
+        (r"[^\w.,/:-]|\Z", True),
+        (r"\bmg", False),  # \b at a window's end can be false in the whole text
+        (r"(?=[a-z])", False),
+        (r"(?<!x)y", False),
+        (r"/19\d\d", False),  # windows key every digit as 0
+    ],
+)
+def test_run_next_is_checked_when_the_plan_is_built(run_next: str, ok: bool) -> None:
+    pattern = Pattern("test.rule", Label.DATE, r"\d{2}(?=/)", digit_run=(2, 2), run_next=run_next)
+    if ok:
+        assert _plan((pattern,)).digit_led == (pattern,)
+    else:
+        with pytest.raises(ValueError, match="run_next"):
+            _plan((pattern,))

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from deident.core.labels import Label
 from deident.detect.patterns import date_detector
+from deident.detect.patterns.base import rx
+from deident.detect.patterns.dates import _CLINICAL_BEFORE, _DATE_CONTEXT_BEFORE, _ends_with
 
 from .helpers import Case, check_negative, check_positive, params
 
@@ -108,3 +112,20 @@ def test_finds_dates(text: str, expected: str, label: Label) -> None:
 @pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES + NEGATIVE_CASE_VARIANTS))
 def test_ignores_clinical_numbers(text: str, forbidden: str | None, label: Label | None) -> None:
     check_negative(date_detector(), text, forbidden, label)
+
+
+_CONTEXT_PIECES = ("bp", "on", "s/p", "of", "cath", "x", "k", "pt", "status post", "settings", "abp", "xbp", "on-",
+                   " ", "  ", "\t", ":", "=", ",", "/", "1", "a", "\n")  # fmt: skip
+
+
+@pytest.mark.parametrize("source", [_CLINICAL_BEFORE, _DATE_CONTEXT_BEFORE], ids=["clinical", "date_context"])
+def test_reverse_context_search_agrees_with_a_forward_search(source: str) -> None:
+    """``_ends_with`` searches in reverse; it must say "found" exactly where the plain forward search does."""
+    rng = random.Random(5)
+    found = 0
+    for _ in range(3000):
+        before = "".join(rng.choices(_CONTEXT_PIECES, k=rng.randint(0, 8)))[-30:]
+        forward = rx(source).search(before) is not None
+        assert _ends_with(source, before) is forward, before
+        found += forward
+    assert found >= 30  # the generated texts must exercise the regex

@@ -39,12 +39,10 @@ def preload() -> None:
     before timing or forking workers; otherwise the first documents pay for it."""
     from deident.detect.lexicon.context import zipf
     from deident.detect.lexicon.data import load_drug_names, load_veto_terms
-    from deident.detect.lexicon.detectors import _cue_matcher, _heading_names, name_matcher, place_matcher
+    from deident.detect.lexicon.detectors import _heading_names, document_matcher
     from deident.detect.lexicon.fuzzy import name_index
 
-    name_matcher()
-    place_matcher()
-    _cue_matcher()
+    document_matcher()
     _heading_names()
     name_index()
     zipf("the")

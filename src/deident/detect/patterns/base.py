@@ -11,6 +11,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TypeVar
 
 import ahocorasick
 import regex
@@ -64,9 +65,14 @@ class Pattern:
     # One shared digit-run scan then tries the regex only there, instead of one full scan per rule.
     digit_run: tuple[int, int] | None = None
     run_followers: str = ""
-    # Optionally, a regex (a superset of what the rule needs) for the text right after the run; it narrows the
-    # shared digit-run scan so that fewer runs reach Python ("80 " is no age unless a "y" follows).
+    # Optionally, a regex (a superset of what the rule needs) for the text right after the run; the rule is only
+    # tried where the first characters after the run fit it ("80 " is no age unless a "y" follows). It must tell
+    # digits apart by ``\d`` only and use no ``\b``, ``\B`` or lookaround (checked when the plan is built).
     run_next: str = ""
+    # For a rule whose matches each lie on one line, from the newline before it to the line's end, and whose
+    # validator keeps only a match followed by nothing but whitespace: only the last non-blank line can give a
+    # hit, so the regex is tried there alone instead of at every newline.
+    last_line: bool = False
 
     @property
     def compiled(self) -> regex.Pattern[str]:
@@ -103,6 +109,11 @@ def _validated(pattern: Pattern, text: str, match: regex.Match[str]) -> list[Hit
     return [Hit(start, end)] if 0 <= start < end else []
 
 
+def last_line_start(text: str) -> int:
+    """Offset of the newline that begins the last non-blank line of ``text`` (-1: none)."""
+    return text.rfind("\n", 0, len(text.rstrip()))
+
+
 def find_hits(pattern: Pattern, text: str) -> list[Hit]:
     """All validated hits of one pattern in ``text``, by a full regex scan."""
     hits: list[Hit] = []
@@ -125,10 +136,22 @@ class _Plan:
     anchored_regexes: tuple[regex.Pattern[str], ...] = ()
     digit_led: tuple[Pattern, ...] = ()
     digit_led_regexes: tuple[regex.Pattern[str], ...] = ()
-    # by_run_length[n]: (index into digit_led, followers) of the rules a digit run of length n may start.
-    by_run_length: tuple[tuple[tuple[int, str], ...], ...] = ()
-    # Finds only the digit runs (by length and next character) that some digit-led rule may start at.
+    # by_run_length[n]: indices into digit_led of the rules a digit run of length n may start.
+    by_run_length: tuple[tuple[int, ...], ...] = ()
+    # Lower-cased text is translated with this table before the Aho-Corasick scan (see _delimiter_table).
+    delimiter_table: dict[int, str] | None = field(default=None, compare=False)
+    # The same mapping as a bytes table, for ASCII text (most notes): bytes.translate is several times faster.
+    delimiter_bytes: bytes = b""
+    # Finds the maximal digit runs no longer than the longest ``digit_run`` (the rules to try are picked after).
     digit_runs: regex.Pattern[str] | None = None
+    # The distinct compiled ``_run_next`` regexes, and next_of[i]: the position of digit_led[i]'s among them (-1:
+    # anything may follow).
+    next_regexes: tuple[regex.Pattern[str], ...] = ()
+    next_of: tuple[int, ...] = ()
+    # Memos: (run length, the text after the run as written) -> the rules worth trying there; and the shape of
+    # that text (digits as 0) -> the positions in next_regexes that it fits (shared by every run length).
+    to_try: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    fits_by_shape: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
 
 
 def _run_next(pattern: Pattern) -> str:
@@ -138,20 +161,6 @@ def _run_next(pattern: Pattern) -> str:
     if pattern.run_followers:
         return "[" + regex.escape("".join(sorted(set(pattern.run_followers)))) + r"]|\Z"
     return ""
-
-
-def _digit_run_source(digit_led: tuple[Pattern, ...], longest: int) -> str:
-    branches = []
-    for length in range(1, longest + 1):
-        candidates = [p for p in digit_led if p.digit_run and p.digit_run[0] <= length <= p.digit_run[1]]
-        if not candidates:
-            continue
-        nexts = sorted({_run_next(p) for p in candidates})
-        branch = rf"\d{{{length}}}(?!\d)"
-        if "" not in nexts:
-            branch += "(?=" + "|".join(f"(?:{n})" for n in nexts) + ")"
-        branches.append(branch)
-    return r"(?<!\d)(?:" + "|".join(branches) + ")"
 
 
 _WORD_END = " \t\n\r\f\v.,;:!?-#'\"/()[]<>=+*&@%$^`{}|~\\0123456789"
@@ -168,44 +177,77 @@ def _spellings(anchor: str) -> list[str]:
     return spellings
 
 
+# Word-end characters that no anchor contains all become this one character before the Aho-Corasick scan, so
+# each anchor is keyed with a few delimiters instead of all of _WORD_END (a far smaller automaton, built faster).
+_OTHER_DELIMITER = "\x00"
+# A character that is neither a word end nor in any anchor: what the text's own _OTHER_DELIMITER becomes.
+_NOT_DELIMITER = "_"
+
+
+def _delimiter_table(anchor_chars: set[str]) -> tuple[dict[int, str], str]:
+    """The translation table and the word-end characters that remain after it.
+
+    Only characters that no anchor spelling contains are merged, so an anchor followed by a word end matches
+    in the translated text exactly where it matches in the original (same offsets, same keys). A tab becomes a
+    blank: in anchor spellings both only stand in the gaps between words, where every mix of them is spelled.
+    """
+    merged = [c for c in _WORD_END if c not in anchor_chars and c not in " \t"]
+    table = {ord(c): _OTHER_DELIMITER for c in merged}
+    table[ord(_OTHER_DELIMITER)] = _NOT_DELIMITER
+    table[ord("\t")] = " "
+    kept = "".join(c for c in _WORD_END if (c in anchor_chars or c == " ") and c != "\t") + _OTHER_DELIMITER
+    return table, kept
+
+
 @lru_cache(maxsize=64)
 def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
     anchored = tuple(p for p in patterns if p.anchors)
     automaton = None
+    table = None
     if anchored:
-        by_anchor: dict[str, list[int]] = {}
+        spelled: dict[str, list[int]] = {}
         for index, pattern in enumerate(anchored):
             for anchor in pattern.anchors:
                 for spelling in _spellings(anchor.lower()):
-                    by_anchor.setdefault(spelling, []).append(index)
+                    spelled.setdefault(spelling, []).append(index)
+        table, delimiters = _delimiter_table({c for spelling in spelled for c in spelling})
+        # Spellings that differ only in tabs and blanks become one key, with every pattern index they had, in
+        # increasing order (the order in which the patterns are tried at a position, as for one spelling).
+        merged_indices: dict[str, set[int]] = {}
+        for spelling, indices in spelled.items():
+            merged_indices.setdefault(spelling.translate(table), set()).update(indices)
+        by_anchor = {key: sorted(indices) for key, indices in merged_indices.items()}
         automaton = ahocorasick.Automaton()
         for anchor, indices in by_anchor.items():
             # Keyed with the character after the word, so only whole-word occurrences are reported
             # (far fewer hits than every substring, e.g. "pa" in "patient").
-            for delimiter in _WORD_END:
+            for delimiter in delimiters:
                 automaton.add_word(anchor + delimiter, (len(anchor) + 1, tuple(indices)))
         automaton.make_automaton()
     digit_led = tuple(p for p in patterns if not p.anchors and p.digit_run is not None)
+    for pattern in digit_led:
+        _check_run_next(pattern)
     scanned = tuple(p for p in patterns if not p.anchors and p.digit_run is None)
     longest = max((p.digit_run[1] for p in digit_led if p.digit_run), default=0)
+    nexts = sorted({_run_next(p) for p in digit_led} - {""})
     by_run_length = tuple(
-        tuple(
-            (i, p.run_followers)
-            for i, p in enumerate(digit_led)
-            if p.digit_run is not None and p.digit_run[0] <= n <= p.digit_run[1]
-        )
+        tuple(i for i, p in enumerate(digit_led) if p.digit_run is not None and p.digit_run[0] <= n <= p.digit_run[1])
         for n in range(longest + 1)
     )
     return _Plan(
-        scanned,
-        anchored,
-        automaton,
-        tuple(p.compiled for p in scanned),
-        tuple(p.compiled for p in anchored),
-        digit_led,
-        tuple(p.compiled for p in digit_led),
-        by_run_length,
-        compile_source(_digit_run_source(digit_led, longest), False) if digit_led else None,
+        scanned=scanned,
+        anchored=anchored,
+        automaton=automaton,
+        scanned_regexes=tuple(p.compiled for p in scanned),
+        anchored_regexes=tuple(p.compiled for p in anchored),
+        digit_led=digit_led,
+        digit_led_regexes=tuple(p.compiled for p in digit_led),
+        by_run_length=by_run_length,
+        delimiter_table=table,
+        delimiter_bytes=bytes(ord(table.get(i, chr(i))) for i in range(256)) if table else b"",
+        digit_runs=compile_source(rf"(?<!\d)\d{{1,{longest}}}(?!\d)", False) if digit_led else None,
+        next_regexes=tuple(compile_source(n, False) for n in nexts),
+        next_of=tuple(nexts.index(_run_next(p)) if _run_next(p) else -1 for p in digit_led),
     )
 
 
@@ -218,17 +260,73 @@ def digit_run_matches(plan: _Plan, text: str) -> Iterator[tuple[int, regex.Match
     if plan.digit_runs is None:
         return
     resume = [0] * len(plan.digit_led)
-    by_length = plan.by_run_length
+    regexes = plan.digit_led_regexes
+    memo = plan.to_try
     for run in plan.digit_runs.finditer(text):
         start, end = run.span()
-        follower = text[end : end + 1]
-        for index, followers in by_length[end - start]:
-            if start < resume[index] or (followers and follower not in followers):
+        key = (end - start, text[end : end + RUN_WINDOW])
+        indices = memo.get(key)
+        if indices is None:
+            indices = _memo(memo, key, _rules_to_try(plan, *key))
+        for index in indices:
+            if start < resume[index]:
                 continue
-            match = plan.digit_led_regexes[index].match(text, start)
+            match = regexes[index].match(text, start)
             if match is not None:
                 resume[index] = match.end() if match.end() > start else start + 1
                 yield index, match
+
+
+# How much of the text after a digit run decides which rules are tried there, and how many such decisions are
+# remembered (a few thousand distinct ones cover most notes).
+RUN_WINDOW = 4
+MAX_MEMO = 1 << 16
+# Windows are keyed with every digit written as 0 (more of them alike): ``_run_next`` regexes must not tell
+# digits apart, which _plan checks.
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_QUANTIFIER = regex.compile(r"\{\d*,?\d*\}")
+
+
+# Constructs whose truth at the end of a window can be false in the whole text: a window would then drop a rule.
+_WINDOW_UNSAFE = regex.compile(r"\\[bB]|\(\?<?[=!]")
+
+
+def _check_run_next(pattern: Pattern) -> None:
+    """Reject a ``run_next`` that a window of the text could judge wrongly (see :func:`_rules_to_try`)."""
+    source = _run_next(pattern)
+    if any(c.isdigit() for c in _QUANTIFIER.sub("", source)):
+        raise ValueError(f"{pattern.name}: run_next must match digits with \\d only (windows key digits as 0)")
+    if _WINDOW_UNSAFE.search(source):
+        raise ValueError(f"{pattern.name}: run_next must not use \\b, \\B or lookarounds")
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _memo(memo: dict[K, V], key: K, value: V) -> V:
+    if len(memo) >= MAX_MEMO:
+        memo.clear()  # bounded: unusual text cannot grow it without end
+    memo[key] = value
+    return value
+
+
+def _rules_to_try(plan: _Plan, length: int, window: str) -> tuple[int, ...]:
+    """The digit-led rules that may start at a run of ``length`` digits followed by ``window`` (the next
+    RUN_WINDOW characters of the text, fewer at its end): those whose ``_run_next`` fits the window."""
+    shape = window.translate(_DIGITS_AS_ZERO)
+    fits = plan.fits_by_shape.get(shape)
+    if fits is None:
+        fits = _memo(plan.fits_by_shape, shape, _fitting_nexts(plan, shape))
+    return tuple(i for i in plan.by_run_length[length] if plan.next_of[i] < 0 or plan.next_of[i] in fits)
+
+
+def _fitting_nexts(plan: _Plan, window: str) -> frozenset[int]:
+    """Positions in ``plan.next_regexes`` of the regexes that match ``window`` or some longer text that starts
+    with it (a partial match), so that no rule that could match is left out; ``\\Z`` at the end of a short window
+    also matches, which only keeps more rules. They must not look behind their start (they only see the window).
+    """
+    return frozenset(i for i, r in enumerate(plan.next_regexes) if r.match(window, partial=True) is not None)
 
 
 def _digit_run_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
@@ -239,6 +337,13 @@ def _digit_run_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     return out
 
 
+def merge_delimiters(plan: _Plan, lower: str) -> str:
+    """``lower`` with the word-end characters that no anchor contains merged (see :func:`_delimiter_table`)."""
+    if lower.isascii():
+        return lower.encode("ascii").translate(plan.delimiter_bytes).decode("ascii")
+    return lower.translate(plan.delimiter_table)
+
+
 def _anchored_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     lower = text.lower()
     if len(lower) != len(text) or plan.automaton is None:  # case folding moved offsets: scan instead
@@ -246,7 +351,7 @@ def _anchored_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     out: list[tuple[Pattern, Hit]] = []
     tried: set[tuple[int, int]] = set()
     # A trailing blank lets an anchor that ends the text be reported too (keys end with a delimiter).
-    for last, (length, indices) in plan.automaton.iter(lower + " "):
+    for last, (length, indices) in plan.automaton.iter(merge_delimiters(plan, lower) + " "):
         start = last - length + 1
         if start > 0 and lower[start - 1].isalnum():
             continue  # an anchor begins a word
@@ -354,6 +459,12 @@ def _add_repeats(
 def _find(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     found: list[tuple[Pattern, Hit]] = []
     for pattern, compiled in zip(plan.scanned, plan.scanned_regexes, strict=True):
+        if pattern.last_line:
+            start = last_line_start(text)
+            match = compiled.match(text, start) if start >= 0 else None
+            if match is not None:
+                found.extend((pattern, h) for h in _validated(pattern, text, match))
+            continue
         for match in compiled.finditer(text):
             found.extend((pattern, h) for h in _validated(pattern, text, match))
     found.extend(_digit_run_hits(plan, text))
@@ -368,6 +479,8 @@ def _detect(source: str, plan: _Plan, text: str, repeated: frozenset[str] = froz
 def _resolve(
     source: str, found: list[tuple[Pattern, Hit]], text: str, repeated: frozenset[str] = frozenset()
 ) -> list[Span]:
+    if not found:
+        return []  # most families find nothing in most notes
     best: dict[tuple[int, int], tuple[float, str, Span]] = {}
     for pattern, hit in found:
         score = hit.score if hit.score is not None else pattern.score

@@ -207,6 +207,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             _ip,
             digit_run=(1, 3),
             run_followers=".",
+            run_next=r"\.\d{1,3}\.\d{1,3}\.\d",
         ),
         Pattern(
             "ip.v6",

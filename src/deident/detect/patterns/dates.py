@@ -80,6 +80,12 @@ def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start(), m.end())]
 
 
+def _ends_with(source: str, before: str) -> bool:
+    """Whether ``source`` (a regex that ends in ``\\Z``) matches at the end of ``before``. Searched in reverse:
+    the one attempt that can succeed comes first, rather than after one at every earlier position."""
+    return rx("(?r)" + source).search(before) is not None
+
+
 def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
     month, day = int(m["a"]), int(m["b"])
     if unit_follows(text, m.end()):
@@ -87,20 +93,21 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
     before = _before(text, m.start())
     if m["sep"] == "/" and 1 <= month <= 12 and 32 <= day <= 99 and len(m["b"]) == 2:
         # month/year ("s/p CABG 11/92"); blood pressures have three-digit systolic values
-        if rx(_CLINICAL_BEFORE).search(before):
+        if _ends_with(_CLINICAL_BEFORE, before):
             return []
         return [Hit(m.start(), m.end(), evidence=("month/year",))]
+    date_context = _ends_with(_DATE_CONTEXT_BEFORE, before)
     # "at 0630 2/31": after a date word or a clock time, a day up to 31 is still a date as written.
-    written_as_date = rx(_DATE_CONTEXT_BEFORE).search(before) or rx(r"\b[0-2]\d[0-5]\d[ \t]{1,2}\Z").search(before)
+    written_as_date = date_context or rx(r"\b[0-2]\d[0-5]\d[ \t]{1,2}\Z").search(before)
     if not (_valid_day(month, day) or (written_as_date and 1 <= month <= 12 and 1 <= day <= 31)):
         return []
     if day == 10 and (rx(_PAIN_NEAR).search(text, m.end(), m.end() + 30) or rx(_PAIN_NEAR).search(before)):
         return []  # a pain score "6/10"
-    if search_before(_VENT_BEFORE, text, m.start(), 40) and not rx(_DATE_CONTEXT_BEFORE).search(before):
+    if search_before(_VENT_BEFORE, text, m.start(), 40) and not date_context:
         return []  # ventilator settings "SIMV 500x10, 40%, & 5/8"
-    if rx(_VENT_AFTER).match(text, m.end()) or rx(_CLINICAL_BEFORE).search(before):
+    if rx(_VENT_AFTER).match(text, m.end()) or _ends_with(_CLINICAL_BEFORE, before):
         return []
-    if rx(_DATE_CONTEXT_BEFORE).search(before):
+    if date_context:
         return [Hit(m.start(), m.end(), evidence=("date-context",))]
     if m["sep"] == "-":
         return []  # m-d without context is far more often a range ("2-3", "CVP 15-4")
@@ -202,7 +209,7 @@ def _ordinal_day(text: str, m: regex.Match[str]) -> list[Hit]:
 
 def _mixed_separators(text: str, m: regex.Match[str]) -> list[Hit]:
     # Month first, as US notes write it; "30/10-13" (a pressure and a range) is no date.
-    if not 1 <= int(m["a"]) <= 12 or rx(_CLINICAL_BEFORE).search(_before(text, m.start())):
+    if not 1 <= int(m["a"]) <= 12 or _ends_with(_CLINICAL_BEFORE, _before(text, m.start())):
         return []
     return _numeric_mdy(text, m)
 

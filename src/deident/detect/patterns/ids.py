@@ -162,6 +162,8 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.5,
             _with_capitals_before,
             ignore_case=False,
+            # Both branches start at the first digit of a run: 5-15 digits after capitals, 4-12 before them.
+            digit_run=(4, 15),
         ),
         Pattern(
             "id.long_number",

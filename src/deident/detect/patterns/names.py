@@ -337,6 +337,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
             0.5,
             _signature,
+            last_line=True,
         ),
         Pattern(
             "name.aware_after",
