@@ -1,6 +1,7 @@
 """Train and cross-validate the default pipeline (BoB's two stages) on physionet-dev.
 
     python scripts/train_default_pipeline.py fold K      # one fold: train a CRF without fold K, tag fold K
+    python scripts/train_default_pipeline.py tag K       # re-tag fold K with the CRF trained before
     python scripts/train_default_pipeline.py fit         # after every fold: CV tables, fit the bundled filter
 
 ``fold K`` trains a CRF on the other folds' patients (same settings as the bundled CRF) and writes,
@@ -57,14 +58,19 @@ def crf_config() -> TrainConfig:
     return TrainConfig(features=FeatureConfig(), threshold=CRF_THRESHOLD, split_models=True)
 
 
-def run_fold(k: int, docs: Sequence[AnnotatedDocument]) -> None:
+def run_fold(k: int, docs: Sequence[AnnotatedDocument], train_crf: bool = True) -> None:
+    """Train fold ``k``'s CRF (unless ``train_crf`` is False: step ``tag`` reuses the one trained before,
+    after code changes that keep the model) and cache its out-of-fold stage-1 and CRF candidates."""
     folds = patient_folds(docs, FOLDS)
     train = [d for d, f in zip(docs, folds, strict=True) if f != k]
     test = [d for d, f in zip(docs, folds, strict=True) if f == k]
     crf_dir = WORK / f"crf_{k}"
-    started = time.perf_counter()
-    train_model(train, crf_dir, crf_config(), providers=available_providers())
-    print(f"fold {k}: CRF trained on {len(train)} notes in {time.perf_counter() - started:.0f} s", flush=True)
+    if train_crf:
+        started = time.perf_counter()
+        train_model(train, crf_dir, crf_config(), providers=available_providers())
+        print(f"fold {k}: CRF trained on {len(train)} notes in {time.perf_counter() - started:.0f} s", flush=True)
+    elif not (crf_dir / "manifest.json").exists():
+        sys.exit(f"{crf_dir}: no CRF for fold {k}; run the fold step first")
     stage1 = stage1_pipeline(crf_dir, SCHEME)
     write_corpus([d.with_spans(stage1(d.document)) for d in test], WORK / f"fold_{k}.stage1.jsonl")
     model = CrfModel.load(crf_dir)
@@ -247,7 +253,7 @@ def _write_card_section(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=("fold", "fit"))
+    parser.add_argument("step", choices=("fold", "tag", "fit"))
     parser.add_argument("k", nargs="?", type=int)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--recall-target", type=float, default=RECALL_TARGET)
@@ -259,10 +265,10 @@ def main() -> None:
         sys.exit(f"corpus not found: {args.corpus}")
     docs = read_corpus(args.corpus)
     WORK.mkdir(parents=True, exist_ok=True)
-    if args.step == "fold":
+    if args.step in ("fold", "tag"):
         if args.k is None or not 0 <= args.k < FOLDS:
-            sys.exit(f"fold needs K in 0..{FOLDS - 1}")
-        run_fold(args.k, docs)
+            sys.exit(f"{args.step} needs K in 0..{FOLDS - 1}")
+        run_fold(args.k, docs, train_crf=args.step == "fold")
     else:
         fit(docs, args.recall_target, args.model_dir or default_model_dir(), args.trusted, args.reconcile)
 
