@@ -229,3 +229,33 @@ def test_word_table_rebuilt_past_its_limit_gives_the_same_marginals(
         assert_tagged_close(model.tag(doc), tag_reference(model, doc), 0.001)
     state = model._compiled()
     assert state is not None and state.crf._table.size <= 40 + len(set(crf_tokens(docs[0].text)))
+
+
+@pytest.mark.parametrize("limit", [12, 40, 100_000])
+def test_word_table_past_its_limit_keeps_its_earliest_types(
+    limit: int, trained_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deident.detect.crf import compiled
+
+    monkeypatch.setattr(compiled, "_TYPE_LIMIT", limit)
+    model = CrfModel.load(trained_model)
+    state = model._compiled()
+    assert state is not None
+    crf = state.crf
+    docs = _documents()
+    for doc in docs:
+        model.tag(doc)
+    earliest = list(crf._table.index)[: limit // 2 - 1]
+    for doc in docs + docs:
+        assert_tagged_close(model.tag(doc), tag_reference(model, doc), 0.001)
+    table = crf._table
+    assert list(table.index)[: len(earliest)] == earliest
+    assert list(table.index.values()) == list(range(1, table.size))
+    most_per_note = max(len({t.text for t in crf_tokens(d.text)}) for d in docs)
+    assert table.size <= max(limit, limit // 2 + most_per_note)
+    distinct = len({t.text for d in docs for t in crf_tokens(d.text)})
+    assert (len(table.index) < distinct) == (limit < distinct)  # rebuilt exactly when past the limit
+    fresh = crf._new_table()
+    crf._add_types(fresh, list(table.index))
+    for name in ("own", "context", "word_code", "shape_code", "case_code"):
+        assert np.array_equal(getattr(fresh, name)[: table.size], getattr(table, name)[: table.size]), name

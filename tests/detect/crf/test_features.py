@@ -67,6 +67,50 @@ def test_case_class(word: str, expected: str) -> None:
 )
 def test_word_shape(word: str, short: str, long: str) -> None:
     assert word_shape(word) == (short, long)
+    assert word_shape(word) == (short, long)  # again, from the memo
+
+
+def test_word_shape_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deident.detect.crf import features
+
+    monkeypatch.setattr(features, "_shapes", {})
+    monkeypatch.setattr(features, "_SHAPE_MEMO_LIMIT", 3)
+    words = ["Smith", "ab12", "X-ray", "O2", "12/03/2010", "Smith"]
+    assert [word_shape(w) for w in words] == [
+        ("Xx", "Xxxx"),
+        ("xd", "xxdd"),
+        ("X-x", "X-xxx"),
+        ("Xd", "Xd"),
+        ("d/d/d", "dd/dd/ddd"),
+        ("Xx", "Xxxx"),
+    ]
+    assert len(features._shapes) <= 3
+
+
+@pytest.mark.parametrize(
+    ("word", "present", "absent"),
+    [
+        ("7", ("hasdig", "dg1", "num=1", "cc=DG"), ("fb=0",)),
+        ("99", ("hasdig", "dg2", "num=8"), ()),
+        ("2093", ("hasdig", "dg4"), ("num=8",)),
+        ("x3", ("cc=AN",), ("hasdig", "dg2")),  # starts with a letter: frequency band, not digit features
+        ("٣", ("hasdig", "dg1", "num=0"), ()),  # a decimal digit of another script
+        ("²", ("hasdig", "dg1"), ("num=0",)),  # a digit int() refuses: no number feature (it used to raise)
+        ("|", ("cc=PU", "cl=none"), ("hasdig", "fb=0")),
+    ],
+)
+def test_digit_and_punctuation_features(word: str, present: tuple[str, ...], absent: tuple[str, ...]) -> None:
+    own = FeatureExtractor(FeatureConfig(rare_masking=False)).type_info(word).own
+    for feature in present:
+        assert feature in own, feature
+    for feature in absent:
+        assert feature not in own, feature
+
+
+def test_note_with_superscript_digit_extracts() -> None:
+    extractor = FeatureExtractor()
+    feats = _features("BSA 1.9 m² today", extractor)
+    assert "dg1" in feats["²"] and not any(f.startswith("num=") for f in feats["²"])
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ crfsuite (first-order, ``crf1d``) scores a label sequence as the sum over tokens
 of the token's attributes (value 1 each here) for its label, plus the transition weight from the
 previous label; there are no start or end weights. Only attributes in the model's dictionary matter,
 so every feature that depends only on a token's text is summed into a per-word-type weight vector once
-(its own features, plus what it contributes to each neighbour in the +-2 window), and the n-gram
+(its own features, plus what it contributes to each neighbour in the +-2 window) the first time the
+word is met: :func:`~deident.detect.crf.typerows.type_row_appender` lists the state rows of its attributes
+straight from the word (no feature strings) and one kernel call sums a document's new types. The n-gram
 features (word bigrams, shape n-grams) are looked up as integer keys built from the model's attributes.
 The result equals crfsuite's marginals up to floating-point rounding (tests check 1e-9).
 
@@ -23,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, overload
+from typing import overload
 
 import numpy as np
 import pycrfsuite
@@ -40,10 +42,12 @@ from deident.detect.crf.features import (
     _doc_case,
     crf_token_columns,
 )
+from deident.detect.crf.typerows import type_row_appender
 from deident.text.sections import SectionDetector
 
 _EASYADAPT_PREFIX = "tgt|"
 _CASE_FEATURES = ("cc=U1", "cc=UP", "cc=LO", "cc=TI", "cc=MX", "cc=DG", "cc=AN", "cc=PU")
+_CASE_INDEX = {feature[3:]: i for i, feature in enumerate(_CASE_FEATURES)}  # case class -> index
 _DOC_CASES = ("NONE", "UP", "LO", "MX")
 # Positional features in the order the kernel indexes them.
 _POSITIONAL = (
@@ -64,7 +68,14 @@ _NGRAMS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
     ("s3=", 1, (-1, 0, 1)),
     ("s5=", 1, (-2, -1, 0, 1, 2)),
 )
-_TYPE_LIMIT = 50_000  # word types kept in the per-type tables before they are rebuilt from scratch
+# Word types in the per-type table. A type costs 8 * (5 * labels + 3) bytes of arrays plus its index
+# entry (about 100 bytes): with the bundled model's 15 label columns, about 0.7 KB, so 100,000 types
+# are about 70 MB. When a document's new types would pass the limit, the table is rebuilt keeping the
+# first half of its types: in a stream of notes the types met first are mostly the frequent ones
+# (a word of frequency p is first met after about 1/p tokens), which every later note needs again;
+# the types met late are mostly rare ones, cheap to drop. No usage counters, so no shared state but
+# the table itself, whose content never changes a result.
+_TYPE_LIMIT = 100_000
 
 
 class NotCompilable(ModelError):
@@ -188,7 +199,12 @@ class DocumentMarginals:
 
 class _TypeTable:
     """Per word type: its own summed weights (bias and lexicon feature included), what it adds to each
-    neighbour in the window, and its word, shape and case codes. Row 0 is the sentence boundary."""
+    neighbour in the window, and its word, shape and case codes. Row 0 is the sentence boundary.
+
+    Rows are only appended (a row is filled before its word enters :attr:`index`), so a reader that
+    found its words in the index may use the arrays without the lock."""
+
+    _ARRAYS = ("own", "context", "word_code", "shape_code", "case_code")
 
     def __init__(self, width: int, capacity: int = 4096) -> None:
         self.index: dict[str, int] = {}
@@ -199,16 +215,27 @@ class _TypeTable:
         self.shape_code = np.zeros(capacity, dtype=np.int64)
         self.case_code = np.zeros(capacity, dtype=np.int64)
 
-    def reserve(self, needed: int) -> None:
+    def reserve(self, needed: int, limit: int) -> None:
+        """Room for ``needed`` rows: capacity doubles, but not past ``limit`` unless ``needed`` is."""
         capacity = len(self.word_code)
         if needed <= capacity:
             return
-        capacity = max(needed, capacity * 2)
-        for name in ("own", "context", "word_code", "shape_code", "case_code"):
+        capacity = max(needed, min(capacity * 2, limit))
+        for name in self._ARRAYS:
             old = getattr(self, name)
             new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
             new[: self.size] = old[: self.size]
             setattr(self, name, new)
+
+    def first(self, keep: int) -> _TypeTable:
+        """A new table with this table's first ``keep`` rows (the boundary and the earliest types)."""
+        keep = max(1, min(keep, self.size))  # the boundary row always stays
+        table = _TypeTable(self.own.shape[1], keep)
+        for name in self._ARRAYS:
+            getattr(table, name)[:keep] = getattr(self, name)[:keep]
+        table.index = dict(itertools.islice(self.index.items(), keep - 1))  # the boundary has no word
+        table.size = keep
+        return table
 
 
 class CompiledCrf:
@@ -246,6 +273,7 @@ class CompiledCrf:
         }
         self.section_row = {a[4:]: r for a, r in rows.items() if a.startswith("sec=")}
         self._compile_ngrams()
+        self.append_type_rows = type_row_appender(extractor, rows)
         self._lock = threading.Lock()
         self._table = self._new_table()
 
@@ -300,33 +328,61 @@ class CompiledCrf:
         for k, (_, _, offsets) in enumerate(_NGRAMS):
             self.ngram_offsets[k, : len(offsets)] = offsets
 
-    def _weights_of(self, features: Iterable[str]) -> np.ndarray:
-        total = np.zeros(self.state.shape[1])
-        rows = self.rows
-        for feature in features:
-            row = rows.get(feature)
-            if row is not None:
-                total += self.state[row]
-        return total
-
     def _new_table(self) -> _TypeTable:
         table = _TypeTable(self.state.shape[1])
-        boundary = self.extractor._boundary  # type: ignore[attr-defined]
-        self._fill(table, 0, boundary, is_boundary=True)
-        table.size = 1
+        self._add_types(table, [None])
         return table
 
-    def _fill(self, table: _TypeTable, i: int, info: Any, is_boundary: bool = False) -> None:
-        if not is_boundary:
-            own = ["bias", *info.own]
+    def _add_types(self, table: _TypeTable, words: Sequence[str | None], from_strings: bool = False) -> None:
+        """Append rows for ``words`` (new to ``table``; None is the sentence boundary): each type's state
+        rows are listed per segment (own, then each neighbour offset) by :func:`type_row_appender`, or with
+        ``from_strings`` from :meth:`FeatureExtractor.type_info`'s feature strings (the definition;
+        tests compare the two), then summed in that order by one kernel call."""
+        word_codes = self.word_codes.get
+        shape_codes = self.shape_codes.get
+        first = table.size
+        table.reserve(first + len(words), _TYPE_LIMIT)
+        found: list[int] = []  # state rows (-1: not an attribute of the model), segment after segment
+        ends: list[int] = []  # where each segment's rows end in ``found``
+        codes: list[tuple[int, int, int]] = []
+        append_rows = self.rows_from_strings if from_strings else self.append_type_rows
+        case_index = _CASE_INDEX
+        for word in words:
+            ident, short, cc = (
+                self.rows_from_strings(None, found, ends) if word is None else append_rows(word, found, ends)
+            )
+            codes.append((word_codes(ident, 0), shape_codes(short, 0), case_index.get(cc, 0)))
+        end = first + len(words)
+        row_sums_kernel()(
+            table.own, table.context, first, np.array(ends, dtype=np.int64), np.array(found, dtype=np.int64), self.state
+        )
+        code_columns = np.array(codes, dtype=np.int64).reshape(len(words), 3)
+        table.word_code[first:end] = code_columns[:, 0]
+        table.shape_code[first:end] = code_columns[:, 1]
+        table.case_code[first:end] = code_columns[:, 2]
+        table.size = end
+        index = table.index
+        for i, word in enumerate(words, first):
+            if word is not None:
+                index[word] = i
+
+    def rows_from_strings(self, word: str | None, found: list[int], ends: list[int]) -> tuple[str, str, str]:
+        """What :func:`type_row_appender`'s function does, from the feature strings of
+        :meth:`FeatureExtractor.type_info` (the definition; None is the sentence boundary, which has no
+        own features and no case)."""
+        get = self.rows.get
+        extractor = self.extractor
+        info = extractor._boundary if word is None else extractor.type_info(word)  # type: ignore[attr-defined]
+        if word is not None:
+            found.append(get("bias", -1))
+            found.extend(get(f, -1) for f in info.own)
             if info.lexicon_category is not None:
-                own.append(f"lex={info.lexicon_category}")
-            table.own[i] = self._weights_of(own)
-            table.case_code[i] = _CASE_FEATURES.index(info.case)
-        for k, items in enumerate(info.context):
-            table.context[i, k] = self._weights_of(items)
-        table.word_code[i] = self.word_codes.get(info.lower, 0)
-        table.shape_code[i] = self.shape_codes.get(info.shape, 0)
+                found.append(get(f"lex={info.lexicon_category}", -1))
+        ends.append(len(found))
+        for items in info.context:
+            found.extend(get(f, -1) for f in items)
+            ends.append(len(found))
+        return info.lower, info.shape, info.case[3:]
 
     def _type_ids(self, texts: list[str]) -> tuple[np.ndarray, _TypeTable]:
         table = self._table
@@ -334,18 +390,15 @@ class CompiledCrf:
         if None in ids:
             with self._lock:
                 table = self._table
-                missing = {w for w in texts if w not in table.index}
-                if table.size + len(missing) > _TYPE_LIMIT and table.size > 1:
-                    table = self._table = self._new_table()
                 index = table.index
-                for word in texts:
-                    if word not in index:
-                        i = table.size
-                        table.reserve(i + 1)
-                        self._fill(table, i, self.extractor._type(word))
-                        table.size = i + 1
-                        index[word] = i
-                ids = [index[w] for w in texts]
+                distinct = dict.fromkeys(texts)  # first-seen order
+                missing = [w for w in distinct if w not in index]
+                if missing:
+                    if table.size + len(missing) > _TYPE_LIMIT and table.size > 1:
+                        table = self._table = table.first(_TYPE_LIMIT // 2)
+                        missing = [w for w in distinct if w not in table.index]
+                    self._add_types(table, missing)
+                ids = list(map(table.index.__getitem__, texts))
         return np.array(ids, dtype=np.int64), table
 
     def _extra_features(
@@ -595,6 +648,30 @@ def _forward_backward_py(scores: np.ndarray, transitions: np.ndarray, column_bou
     return out
 
 
+def _row_sums_py(
+    own: np.ndarray, context: np.ndarray, first: int, ends: np.ndarray, rows: np.ndarray, state: np.ndarray
+) -> None:
+    """Fill type rows from ``first`` on: segment ``s`` (type ``first + s // 5``; its own weights, then
+    what it adds to each neighbour) is the sum of the state rows ``rows[ends[s - 1]:ends[s]]`` (-1:
+    none), added in order from zero as :class:`CompiledCrf` always has."""
+    width = state.shape[1]
+    start = 0
+    for s in range(ends.shape[0]):
+        t = first + s // 5
+        k = s % 5
+        for c in range(width):
+            total = 0.0
+            for e in range(start, ends[s]):
+                r = rows[e]
+                if r >= 0:
+                    total += state[r, c]
+            if k == 0:
+                own[t, c] = total
+            else:
+                context[t, k - 1, c] = total
+        start = ends[s]
+
+
 Kernels = tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]
 
 
@@ -616,6 +693,19 @@ def kernels(use_numba: bool = True) -> Kernels:
                 compiled.append(numba.njit(nogil=True)(function))
         return compiled[0], compiled[1]
     return _emissions_py, _forward_backward_py
+
+
+@lru_cache(maxsize=1)
+def row_sums_kernel() -> Callable[..., None]:
+    """The kernel that fills per-type rows (:func:`_row_sums_py`), compiled with numba when installed."""
+    try:
+        import numba
+    except ImportError:
+        return _row_sums_py
+    try:
+        return numba.njit(cache=True, nogil=True)(_row_sums_py)  # type: ignore[no-any-return]
+    except RuntimeError:  # no writable cache directory
+        return numba.njit(nogil=True)(_row_sums_py)  # type: ignore[no-any-return]
 
 
 def compile_model(extractor: FeatureExtractor, model_files: Sequence[Path], easyadapt: bool) -> CompiledCrf:

@@ -16,12 +16,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
+from deident.detect.crf.wordfrequency import frequency_band
 from deident.text.sections import SectionDetector
 from deident.text.tokenize import tokenize
 
@@ -153,22 +153,21 @@ def case_class(word: str) -> str:
     return "PU"
 
 
+# Shapes of mapped words (few distinct: "Xxxxx", "dddd", ...), memoised: the two regex substitutions
+# cost more than the rest of a word type's features. A pure function of the text.
+_shapes: dict[str, tuple[str, str]] = {}
+_SHAPE_MEMO_LIMIT = 100_000
+
+
 def word_shape(word: str) -> tuple[str, str]:
     """(short shape with runs collapsed, long shape with runs capped at 3)."""
     mapped = word.translate(_SHAPE_TABLE)
-    return _RUN.sub(r"\1", mapped), _LONG_RUN.sub(r"\1\1\1", mapped)
-
-
-@lru_cache(maxsize=1)
-def _zipf() -> object:
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency
-
-
-def frequency_band(lower: str) -> int:
-    """wordfreq Zipf frequency of the word in English, as an integer band 0..8."""
-    return int(_zipf()(lower, "en"))  # type: ignore[operator]
+    shapes = _shapes.get(mapped)
+    if shapes is None:
+        if len(_shapes) >= _SHAPE_MEMO_LIMIT:
+            _shapes.clear()
+        shapes = _shapes[mapped] = (_RUN.sub(r"\1", mapped), _LONG_RUN.sub(r"\1\1\1", mapped))
+    return shapes
 
 
 @dataclass(frozen=True)
@@ -239,22 +238,30 @@ class FeatureExtractor:
             return info
         if len(types) > _CACHE_LIMIT:
             types.clear()
+        info = types[word] = self.type_info(word)
+        return info
+
+    def type_info(self, word: str) -> _TypeInfo:
+        """What a word type contributes (not memoised: :meth:`_type` memoises it for :meth:`extract`;
+        the compiled tagger keeps its own per-type table instead)."""
         lower = word.lower()
         short, long = word_shape(word)
         cc = case_class(word)
         ident = lower
-        if self.config.rare_masking and word[:1].isalpha() and token_hash(lower) not in self.learned.vocabulary:
+        alphabetic = word[:1].isalpha()
+        hashed = token_hash(lower) if alphabetic and (self.config.rare_masking or self.learned.lexicon) else None
+        if self.config.rare_masking and alphabetic and hashed not in self.learned.vocabulary:
             ident = RARE
         own = [f"w={ident}", f"cc={cc}", f"sh={short}", f"lsh={long}", f"len={min(len(word), 12)}"]
         if len(lower) > 2:
             own += [f"p2={lower[:2]}", f"p3={lower[:3]}", f"s2={lower[-2:]}", f"s3={lower[-3:]}"]
-        if word[:1].isalpha():
+        if alphabetic:
             own.append(f"fb={frequency_band(lower)}")
         elif any(c.isdigit() for c in word):
             own.append("hasdig")
             if word.isdigit():
                 own.append(f"dg{len(word)}")
-                if len(word) <= 2:
+                if len(word) <= 2 and word.isdecimal():  # int() refuses digits such as "²"
                     own.append(f"num={min(int(word), 40) // 5}")
         cluster = self.clusters.get(lower)
         own.append(f"cl={cluster if cluster is not None else 'none'}")
@@ -267,9 +274,9 @@ class FeatureExtractor:
             if trigger is not None:
                 items.append(f"trg{off}={trigger}")
             context.append(tuple(items))
-        key = token_hash(lower) if word[:1].isalpha() and self.learned.lexicon else None
+        key = hashed if alphabetic and self.learned.lexicon else None
         category = self.learned.lexicon.get(key) if key is not None else None
-        info = _TypeInfo(
+        return _TypeInfo(
             self._kept(own),
             tuple(self._kept(c) for c in context),
             ident,
@@ -279,8 +286,6 @@ class FeatureExtractor:
             category,
             f"cc={cc}",
         )
-        types[word] = info
-        return info
 
     def extract(
         self,

@@ -1,0 +1,55 @@
+"""English word frequencies on the Zipf scale, equal to ``wordfreq.zipf_frequency(word, "en")`` but
+fast for the common case (a few dictionary look-ups instead of wordfreq's tokenizer per call).
+
+A word of ASCII lower-case letters is one wordfreq token, and its Zipf value depends only on its entry
+in wordfreq's frequency dictionary (a bucket frequency; there are a few hundred): so the value is
+computed by wordfreq itself the first time a bucket (or "missing") is met, and then reused for every
+word of that bucket. Other words go through ``zipf_frequency`` with a bounded memo. Both memos hold
+pure functions of the word, never document state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+_SIMPLE = re.compile(r"[a-z]+").fullmatch
+_MEMO_LIMIT = 200_000  # other words memoised (cleared when full)
+_MISSING = object()
+
+
+@lru_cache(maxsize=1)
+def _wordfreq() -> tuple[Callable[..., float], dict[str, float]]:
+    from wordfreq import get_frequency_dict, zipf_frequency
+
+    return zipf_frequency, get_frequency_dict("en")
+
+
+_by_bucket: dict[object, float] = {}
+_other: dict[str, float] = {}
+
+
+def zipf(word: str) -> float:
+    """``wordfreq.zipf_frequency(word, "en")`` (same value, bit for bit)."""
+    zipf_frequency, frequencies = _wordfreq()
+    if _SIMPLE(word) is not None:
+        bucket = frequencies.get(word, _MISSING)
+        value = _by_bucket.get(bucket)
+        if value is None:
+            value = _by_bucket[bucket] = zipf_frequency(word, "en")
+        return value
+    value = _other.get(word)
+    if value is None:
+        if len(_other) >= _MEMO_LIMIT:
+            _other.clear()
+        value = _other[word] = zipf_frequency(word, "en")
+    return value
+
+
+def frequency_band(lower: str) -> int:
+    """The Zipf frequency of a (lower-cased) word as an integer band 0..8 (a CRF feature)."""
+    return int(zipf(lower))
+
+
+__all__ = ["frequency_band", "zipf"]
