@@ -3,8 +3,9 @@
 Prints binary-token precision/recall/F1/F2 and fully-contained instance recall under two PHI
 conventions: ``physionet`` (the corpus's own: ages over 89 only, no weekdays; the figure the
 target refers to) and ``i2b2-2014`` (every age and weekday counts as predicted PHI), per-category
-recall, and throughput in MB/s on one core (best of --repeat timed runs after a warm-up that loads
-every table).
+recall, and throughput in MB/s on one core after a warm-up on the bundled sample note that loads every
+table: the first timed pass over the corpus (unseen text: the memo tables start without its words and
+digit contexts) and the best of the later passes (best of all passes when --repeat is 1).
 
     python bench/bench_rules.py [--repeat 3] [--json]
 """
@@ -15,13 +16,16 @@ import argparse
 import json
 import time
 
-from common import load_corpus, megabytes
+from common import ROOT, load_corpus, megabytes
 
 from deident.core.document import AnnotatedDocument
 from deident.detect.lexicon import preload
 from deident.evaluate import evaluate_corpus
+from deident.io import read_corpus
 from deident.pipelines import rules_pipeline
 from deident.schemes import SchemeStage, get_scheme
+
+SAMPLE = ROOT / "src" / "deident" / "resources" / "samples" / "sample.text"
 
 
 def main() -> None:
@@ -32,11 +36,14 @@ def main() -> None:
     docs = load_corpus()
     preload()
     pipeline = rules_pipeline("i2b2-2014")
-    for item in docs[:20]:
-        pipeline(item.document)  # warm-up: compiles patterns, fills caches
+    # Warm-up on the bundled sample, not on the corpus: it compiles the patterns and loads the tables, and the
+    # first timed pass then meets the corpus's words and number contexts for the first time, as a run over new
+    # notes does.
+    for item in read_corpus(SAMPLE):
+        pipeline(item.document)
     wall, cpu = [], []
     predicted: list[AnnotatedDocument] = []
-    for _ in range(args.repeat):
+    for _ in range(max(1, args.repeat)):
         w0, c0 = time.perf_counter(), time.process_time()
         predicted = [AnnotatedDocument(d.document, pipeline(d.document)) for d in docs]
         wall.append(time.perf_counter() - w0)
@@ -59,8 +66,10 @@ def main() -> None:
     summary = {
         "documents": len(docs),
         "megabytes": round(mb, 3),
-        "mb_per_s_wall": round(mb / min(wall), 3),
-        "mb_per_s_cpu": round(mb / min(cpu), 3),
+        "mb_per_s_wall": round(mb / min(wall[1:] or wall), 3),
+        "mb_per_s_cpu": round(mb / min(cpu[1:] or cpu), 3),
+        "first_pass_mb_per_s_wall": round(mb / wall[0], 3),
+        "first_pass_mb_per_s_cpu": round(mb / cpu[0], 3),
         "schemes": results,
     }
     if args.json:
@@ -75,8 +84,13 @@ def main() -> None:
         )
     print("recall by category:", results["physionet"]["recall_by_category"])
     print(
+        f"first pass (unseen text): {summary['first_pass_mb_per_s_cpu']:.2f} MB/s CPU time, "
+        f"{summary['first_pass_mb_per_s_wall']:.2f} MB/s wall (one core, after a warm-up on the bundled sample)"
+    )
+    later = f"best of passes 2-{len(cpu)}" if len(cpu) > 2 else ("pass 2" if len(cpu) == 2 else "the only pass")
+    print(
         f"throughput: {summary['mb_per_s_cpu']:.2f} MB/s CPU time, {summary['mb_per_s_wall']:.2f} MB/s wall "
-        f"(best of {args.repeat}, one core)"
+        f"({later}, one core)"
     )
 
 

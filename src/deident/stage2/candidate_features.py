@@ -15,15 +15,14 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import regex
-from wordfreq import zipf_frequency
 
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.stage2.union import own_evidence, parts_of, source_family
 from deident.text.sections import Section, SectionDetector, section_at
+from deident.text.wordfrequency import zipf as english_zipf
 
 CONTEXT_MIN_ZIPF = 5.5  # high enough that surnames ("smith" 4.9) and most first names stay out
 WINDOW = 2
@@ -132,10 +131,9 @@ def upper_fraction(text: str) -> float:
     return sum(map(str.isupper, text)) / letters if letters else 0.0
 
 
-@lru_cache(maxsize=65536)
 def zipf(word: str) -> float:
     """wordfreq Zipf frequency of a lower-cased word or phrase (0 when unknown)."""
-    return zipf_frequency(word.lower(), "en")
+    return english_zipf(word.lower())
 
 
 def _context_word(word: str) -> str:

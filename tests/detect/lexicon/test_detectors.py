@@ -124,3 +124,20 @@ def test_one_name_span_per_offsets(text: str):
     spans = NameLexiconDetector().detect(Document("d", text))
     offsets = [(s.start, s.end) for s in spans]
     assert spans and len(offsets) == len(set(offsets))
+
+
+def test_line_heading_finds_what_the_regex_module_finds() -> None:
+    """The heading scan uses ``re`` for speed; it must find exactly the headings of the ``regex`` original."""
+    import regex
+
+    from deident.detect.lexicon.detectors import _LINE_HEADING
+
+    original = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{0,28}?)[ \t]*(?::|-(?=\s))", regex.MULTILINE)
+    texts = [
+        "Social: lives with wife\nFAMILY - daughter Ann\n  Contact:  son\nplan- none\nneuro -\tintact",
+        "no heading here\n\n  a/b & c : x\r\nbp 120/80 - stable",
+    ]
+    # Every character after the dash: the lookahead's idea of a blank must agree too.
+    texts += ["Social -" + chr(c) + "x" for c in range(0x3100) if not 0xD800 <= c < 0xE000]
+    for text in texts:
+        assert [m.span(1) for m in _LINE_HEADING.finditer(text)] == [m.span(1) for m in original.finditer(text)]

@@ -21,6 +21,8 @@ from deident.detect.patterns.base import (
     Pattern,
     PatternDetector,
     _anchored_hits,
+    _fits_of_shape,
+    _fitting_nexts,
     _Plan,
     _plan,
     _rules_to_try,
@@ -405,3 +407,97 @@ def test_run_next_is_checked_when_the_plan_is_built(run_next: str, ok: bool) -> 
     else:
         with pytest.raises(ValueError, match="run_next"):
             _plan((pattern,))
+
+
+def _anchored_patterns() -> list[Pattern]:
+    return [p for p in _all_patterns() if p.anchors]
+
+
+# Texts where anchors of one rule overlap, nest, follow one another or sit at the ends of the text: the
+# anchored fast path must find exactly what an (overlapped) full regex scan of each rule finds.
+_ANCHOR_TEXTS = (
+    "Seen by Smith saint patrick's day",
+    "on saint patrick's day.",
+    "SMITH SAINT PATRICK'S DAY",
+    "xmas eve christmas eve, new year's eve new years day",
+    "good friday\tgood friday",
+    "Dr. Adams and Dr. Baker",
+    "dr adams dr baker dr",
+    "DR ADAMS DR. BAKER, MD",
+    "wife Mary and son John called; spoke with daughter Ann",
+    "per Dr. Lee, Dr.Lee aware, NP Jen aware",
+    "Mr. and Mrs. Hope visited",
+    "Jan 3, Feb 4th, March 2005 and the 3rd of June",
+    "monday's tuesday wednesdays",
+    "transferred to Quillfield Hospital from Bramble General Hospital",
+    "lives in Trenton, moved to Dover",
+    "Room 12 bed 3 rm 4, bay 2",
+    "pager 83554 fax: 617-555-0100 phone 410-322-1419 beeper#12",
+    "MRN: 1234567 mrn 7654321 ssn 123-45-6789 social security 123-45-6789",
+    "aged 82, age 45, ages 3 and 4",
+    "zip 21201 zipcode 21202 box 12",
+    "www.example.org http://a.b.com",
+    "summer 2004 fall 2005 winter",
+    "University of Maryland univ. of Iowa u of m",
+    "in 1992 since 1990 s/p CABG in 2004",
+)
+
+
+def _anchor_texts() -> list[str]:
+    texts = [*_ANCHOR_TEXTS, SAMPLE]
+    return texts + [t.upper() for t in texts] + [t.lower() for t in texts] + [t.replace(" ", "\t") for t in texts]
+
+
+@pytest.mark.parametrize("pattern", _anchored_patterns(), ids=lambda p: p.name)
+def test_anchored_fast_path_of_each_rule_equals_a_full_scan(pattern: Pattern) -> None:
+    plan = _plan((pattern,))
+    for text in _anchor_texts():
+        fast = sorted({(h.start, h.end, h.label) for _, h in _anchored_hits(plan, text)})
+        slow = sorted({(h.start, h.end, h.label) for h in find_hits(pattern, text)})
+        assert fast == slow, (pattern.name, text)
+
+
+def test_anchored_fast_path_of_all_rules_equals_a_full_scan() -> None:
+    plan = combined_pattern_detector().plan
+    for text in _anchor_texts():
+        fast = sorted({(p.name, h.start, h.end) for p, h in _anchored_hits(plan, text)})
+        slow = sorted({(p.name, h.start, h.end) for p in plan.anchored for h in find_hits(p, text)})
+        assert fast == slow, text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Seen by Smith saint patrick's day", ["saint patrick's day"]),
+        ("SMITH SAINT PATRICK'S DAY", ["SAINT PATRICK'S DAY"]),
+        ("home for patrick's day", ["patrick's day"]),
+        ("christmas eve", ["christmas eve"]),
+    ],
+)
+def test_holiday_is_found_whole(text: str, expected: list[str]) -> None:
+    spans = combined_pattern_detector().detect(Document("t", text))
+    assert [text[s.start : s.end] for s in spans if s.source == "patterns.date"] == expected
+
+
+def test_overlapping_matches_of_one_rule_are_all_found() -> None:
+    # The first "Dr." match may run over the second "Dr."; both names are found all the same, also where the
+    # text's case folding changes its length (the full-scan fallback, here made by a dotted capital I).
+    for text in ("Dr. Adams Dr. Baker", "Dr. Adams Dr. Baker İ"):
+        found = [text[s.start : s.end] for s in combined_pattern_detector().detect(Document("t", text))]
+        assert "Adams" in " ".join(found) and "Baker" in " ".join(found), found
+
+
+def test_window_fits_worked_out_from_prefixes_equal_the_direct_ones() -> None:
+    """The incremental (prefix-filtered) choice of ``run_next`` regexes equals trying every regex on the window."""
+    plan = dataclasses.replace(combined_pattern_detector().plan, fits_by_shape={}, to_try={})
+    rng = random.Random(7)
+    alphabet = "0 \t\n/.-,:'%#()xyYsSmgJanoft+"
+    windows = {"".join(rng.choices(alphabet, k=rng.randint(0, RUN_WINDOW))) for _ in range(3000)}
+    windows |= {piece[:RUN_WINDOW] for piece in _PIECES}
+    fitting = 0
+    for window in sorted(windows):
+        shape = window.translate(str.maketrans("123456789", "000000000"))
+        direct = _fitting_nexts(plan, shape)
+        assert _fits_of_shape(plan, shape) == direct, window
+        fitting += bool(direct)
+    assert fitting > 100

@@ -105,3 +105,14 @@ def test_trigger_is_not_in_the_span(text: str) -> None:
     for span in spans:
         covered = text[span.start : span.end].lower()
         assert not any(t in covered.split() for t in ("dr.", "dr", "wife", "mr.", "spoke", "with"))
+
+
+@pytest.mark.parametrize(
+    "word", ["the", "smith", "quillfield", "xq", "a", "aware", "robert", "zzzzzz", "Smith", "o'neil", "co-op", "x1"]
+)
+def test_word_frequency_shortcut_equals_wordfreq(word: str) -> None:
+    from wordfreq import zipf_frequency
+
+    from deident.detect.patterns.names import _zipf
+
+    assert _zipf(word) == zipf_frequency(word, "en")

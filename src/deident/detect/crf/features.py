@@ -21,9 +21,9 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
-from deident.detect.crf.wordfrequency import frequency_band
 from deident.text.sections import SectionDetector
 from deident.text.tokenize import tokenize
+from deident.text.wordfrequency import frequency_band
 
 FEATURE_SET_VERSION = 1
 RARE = "__rare__"

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 
 from deident.detect.crf.features import OFFSETS, RARE, FeatureExtractor, case_class, word_shape
 from deident.detect.crf.learned import token_hash
-from deident.detect.crf.wordfrequency import frequency_band
+from deident.text.wordfrequency import frequency_band
 
 MISSING = -1
 

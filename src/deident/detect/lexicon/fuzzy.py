@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from rapidfuzz import process
-from rapidfuzz.distance import DamerauLevenshtein
+from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
 
 from deident.detect.lexicon.data import load_lexicon
 
@@ -71,9 +72,17 @@ class FuzzyIndex:
             choices += self._choices(length, token[0], token[1])
         if not choices:
             return None
-        # One call over every candidate length; the first of equally near items wins (fixed order).
+        # A transposition is two Levenshtein edits, so an item within ``limit`` Damerau-Levenshtein edits is within
+        # 2 * limit Levenshtein edits: that far cheaper distance picks the few items worth the exact one. They keep
+        # their order, so the first of equally near items still wins (fixed order), as over all choices.
+        near = process.extract(
+            token, choices, scorer=Levenshtein.distance, score_cutoff=2 * limit, limit=None, processor=None
+        )
+        if not near:
+            return None
+        near.sort(key=itemgetter(2))
         found = process.extractOne(
-            token, choices, scorer=DamerauLevenshtein.distance, score_cutoff=limit, processor=None
+            token, [item for item, _, _ in near], scorer=DamerauLevenshtein.distance, score_cutoff=limit, processor=None
         )
         if found is None or found[1] == 0:  # nothing near enough, or the token is itself listed
             return None

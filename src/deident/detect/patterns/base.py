@@ -8,7 +8,7 @@ match attempt costs at most a constant amount of work per start position (no cat
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TypeVar
@@ -115,9 +115,10 @@ def last_line_start(text: str) -> int:
 
 
 def find_hits(pattern: Pattern, text: str) -> list[Hit]:
-    """All validated hits of one pattern in ``text``, by a full regex scan."""
+    """All validated hits of one pattern in ``text``, by a full regex scan that tries every start position
+    (overlapped: a match may begin inside the previous one), the reference for the anchored fast path."""
     hits: list[Hit] = []
-    for match in pattern.compiled.finditer(text):
+    for match in pattern.compiled.finditer(text, overlapped=True):
         hits.extend(_validated(pattern, text, match))
     return hits
 
@@ -268,6 +269,8 @@ def digit_run_matches(plan: _Plan, text: str) -> Iterator[tuple[int, regex.Match
         indices = memo.get(key)
         if indices is None:
             indices = _memo(memo, key, _rules_to_try(plan, *key))
+        if not indices:
+            continue  # most runs: no rule can start there
         for index in indices:
             if start < resume[index]:
                 continue
@@ -314,19 +317,33 @@ def _memo(memo: dict[K, V], key: K, value: V) -> V:
 def _rules_to_try(plan: _Plan, length: int, window: str) -> tuple[int, ...]:
     """The digit-led rules that may start at a run of ``length`` digits followed by ``window`` (the next
     RUN_WINDOW characters of the text, fewer at its end): those whose ``_run_next`` fits the window."""
-    shape = window.translate(_DIGITS_AS_ZERO)
-    fits = plan.fits_by_shape.get(shape)
-    if fits is None:
-        fits = _memo(plan.fits_by_shape, shape, _fitting_nexts(plan, shape))
+    fits = _fits_of_shape(plan, window.translate(_DIGITS_AS_ZERO))
     return tuple(i for i in plan.by_run_length[length] if plan.next_of[i] < 0 or plan.next_of[i] in fits)
 
 
-def _fitting_nexts(plan: _Plan, window: str) -> frozenset[int]:
-    """Positions in ``plan.next_regexes`` of the regexes that match ``window`` or some longer text that starts
-    with it (a partial match), so that no rule that could match is left out; ``\\Z`` at the end of a short window
-    also matches, which only keeps more rules. They must not look behind their start (they only see the window).
+def _fits_of_shape(plan: _Plan, shape: str) -> frozenset[int]:
+    """:func:`_fitting_nexts` of a window shape, remembered, and for a new shape worked out from its prefix's.
+
+    A regex that (partially) matches a window also partially matches the window less its last character (the
+    same match attempt runs out of text there): with no lookarounds and no ``\\b`` (checked by _check_run_next),
+    only the prefix's fitting regexes can fit, and the many windows that share a prefix try far fewer regexes.
     """
-    return frozenset(i for i, r in enumerate(plan.next_regexes) if r.match(window, partial=True) is not None)
+    fits = plan.fits_by_shape.get(shape)
+    if fits is None:
+        candidates = _fits_of_shape(plan, shape[:-1]) if shape else range(len(plan.next_regexes))
+        fits = _memo(plan.fits_by_shape, shape, _fitting_nexts(plan, shape, candidates))
+    return fits
+
+
+def _fitting_nexts(plan: _Plan, window: str, candidates: Iterable[int] | None = None) -> frozenset[int]:
+    """Positions in ``plan.next_regexes`` (among ``candidates``; None: all) of the regexes that match ``window`` or
+    some longer text that starts with it (a partial match), so that no rule that could match is left out; ``\\Z``
+    at the end of a short window also matches, which only keeps more rules. They must not look behind their start
+    (they only see the window).
+    """
+    regexes = plan.next_regexes
+    indices = range(len(regexes)) if candidates is None else candidates
+    return frozenset(i for i in indices if regexes[i].match(window, partial=True) is not None)
 
 
 def _digit_run_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
@@ -345,6 +362,12 @@ def merge_delimiters(plan: _Plan, lower: str) -> str:
 
 
 def _anchored_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
+    """The hits of the anchored rules: each rule is tried wherever one of its anchors begins a word.
+
+    This is what :func:`find_hits` gives (an overlapped scan): a rule's matches may overlap, so "Dr. A and
+    Dr. B" gives both names even where the first match runs past the second "Dr.", and "saint patrick's day"
+    also gives "patrick's day" (the contained hit is dropped when the family's spans are resolved).
+    """
     lower = text.lower()
     if len(lower) != len(text) or plan.automaton is None:  # case folding moved offsets: scan instead
         return [(p, h) for p in plan.anchored for h in find_hits(p, text)]
@@ -425,34 +448,30 @@ def detect_with(source: str, patterns: tuple[Pattern, ...], text: str) -> list[S
     return _detect(source, _plan(patterns), text)
 
 
-def _add_repeats(
-    source: str, text: str, best: dict[tuple[int, int], tuple[float, str, Span]], names: frozenset[str]
-) -> None:
+# A resolved candidate: its rank (score, then pattern name) and what its span gets (label, score, evidence). Spans
+# are only built for the candidates that are kept.
+_Candidate = tuple[float, str, Label, float, tuple[str, ...]]
+
+
+def _add_repeats(source: str, text: str, best: dict[tuple[int, int], _Candidate], names: frozenset[str]) -> None:
     lower = text.lower()
     if len(lower) != len(text):
         return
     seen: set[str] = set()
-    for score, name, span in list(best.values()):
-        key = lower[span.start : span.end]
+    for (start, end), (score, name, label, _, _) in list(best.items()):
+        key = lower[start:end]
         if name not in names or key in seen or len(key) < 2:
             continue
         seen.add(key)
         position = lower.find(key)
         while position >= 0:
-            end = position + len(key)
+            stop = position + len(key)
             whole_word = (position == 0 or not lower[position - 1].isalnum()) and (
-                end == len(lower) or not lower[end].isalnum()
+                stop == len(lower) or not lower[stop].isalnum()
             )
-            if whole_word and (position, end) not in best:
-                repeat = Span(
-                    position,
-                    end,
-                    span.label,
-                    source=source,
-                    score=round(score * 0.8, 4),
-                    evidence=(f"pattern:{name}", "repeated-in-note"),
-                )
-                best[(position, end)] = (score * 0.8, name, repeat)
+            if whole_word and (position, stop) not in best:
+                evidence = (f"pattern:{name}", "repeated-in-note")
+                best[(position, stop)] = (score * 0.8, name, label, round(score * 0.8, 4), evidence)
             position = lower.find(key, position + 1)
 
 
@@ -481,34 +500,30 @@ def _resolve(
 ) -> list[Span]:
     if not found:
         return []  # most families find nothing in most notes
-    best: dict[tuple[int, int], tuple[float, str, Span]] = {}
+    best: dict[tuple[int, int], _Candidate] = {}
     for pattern, hit in found:
         score = hit.score if hit.score is not None else pattern.score
         key = (hit.start, hit.end)
-        rank = (score, pattern.name)
         old = best.get(key)
-        if old is not None and (old[0], old[1]) >= rank:
+        if old is not None and (old[0], old[1]) >= (score, pattern.name):
             continue
-        span = Span(
-            hit.start,
-            hit.end,
-            hit.label or pattern.label,
-            source=source,
-            score=score,
-            evidence=(f"pattern:{pattern.name}", *hit.evidence),
-        )
-        best[key] = (score, pattern.name, span)
+        best[key] = (score, pattern.name, hit.label or pattern.label, score, (f"pattern:{pattern.name}", *hit.evidence))
     if repeated:
         _add_repeats(source, text, best, repeated)
     kept: list[Span] = []
     reach = -1
-    for span in sort_spans(v[2] for v in best.values()):
-        # sort_spans puts longer spans first at equal start, so a container precedes what it contains.
-        if span.end <= reach:
+    # Offsets are unique keys, so (start, longer first) is the order of sort_spans; a container precedes what it
+    # contains.
+    for (start, end), (_, _, label, score, evidence) in sorted(best.items(), key=_document_order):
+        if end <= reach:
             continue
-        kept.append(span)
-        reach = max(reach, span.end)
+        kept.append(Span(start, end, label, source=source, score=score, evidence=evidence))
+        reach = max(reach, end)
     return kept
+
+
+def _document_order(item: tuple[tuple[int, int], _Candidate]) -> tuple[int, int]:
+    return item[0][0], -item[0][1]
 
 
 def words(*alternatives: str) -> str:

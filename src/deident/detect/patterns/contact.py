@@ -26,8 +26,6 @@ _EXT = r"(?:[ \t]{0,2}(?:x|ext\.?|extension)[ \t]{0,2}\d{1,5})?"
 # A first digit not glued to a preceding word, decimal or number; digit-first so the engine skips fast.
 _D1 = r"\d(?<!(?:[\w./]|\d[ \t-])\d)"
 _NA = r"(?![\w]|[./-]\d|[ \t]\d)"
-# North American shape: optional country code, area code (bare or in parentheses), exchange, line.
-# North American shape: optional country code, area code (bare or in parentheses), exchange, line.
 # North American shapes: area code, exchange and line, with an optional country code or parentheses.
 # Three patterns so that each starts with a cheap literal or digit scan.
 _NANP_TAIL = r"\d{3}" + _SEP + r"\d{4}" + _EXT

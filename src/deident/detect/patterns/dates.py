@@ -432,7 +432,14 @@ def date_patterns() -> tuple[Pattern, ...]:
             run_next=r"(?i:st|nd|rd|th)",
             run_followers="snrtSNRT",
         ),
-        Pattern("date.weekday", D, r"\b" + WEEKDAYS + r"(?:'?s)?\b", 0.4, anchors=WEEKDAY_NAMES),
+        Pattern(
+            "date.weekday",
+            D,
+            r"\b" + WEEKDAYS + r"(?:'?s)?\b",
+            0.4,
+            # Plurals too: an anchor is a whole word, and "mondays" is not "monday" followed by a word end.
+            anchors=WEEKDAY_NAMES + tuple(name + "s" for name in WEEKDAY_NAMES),
+        ),
         Pattern("date.holiday", D, r"\b" + HOLIDAYS + r"\b", 0.5, anchors=HOLIDAY_NAMES),
     )
 

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import regex
-from wordfreq import zipf_frequency
 
 from deident.core.labels import Label
 from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, words
+from deident.text.wordfrequency import zipf as _zipf
 
 # One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
 TOKEN = r"[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z])?\.?"
@@ -114,11 +114,6 @@ def _case_mode(text: str, start: int) -> str:
     return "mixed"
 
 
-@lru_cache(maxsize=65536)
-def _zipf(word: str) -> float:
-    return zipf_frequency(word, "en")
-
-
 @lru_cache(maxsize=1)
 def known_names() -> frozenset[str]:
     """Lower-cased first and last names from faker's person providers (several Latin-script locales)."""
@@ -130,6 +125,7 @@ def known_names() -> frozenset[str]:
     return frozenset(names)
 
 
+@lru_cache(maxsize=65536)  # pure: the same words come back in every note
 def is_name_word(token: str, mode: str, strong: bool) -> bool:
     """Whether ``token`` can be (part of) a person's name here.
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from wordfreq import get_frequency_dict, zipf_frequency
 
-from deident.detect.crf import wordfrequency
-from deident.detect.crf.wordfrequency import frequency_band, zipf
+from deident.text import wordfrequency
+from deident.text.wordfrequency import frequency_band, zipf
 
 WORDS = (
     "the",
