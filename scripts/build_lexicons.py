@@ -21,6 +21,8 @@ from pathlib import Path
 
 import regex
 
+from deident.detect.lexicon.data import LEXICON_NAMES
+
 OUT = Path(__file__).resolve().parents[1] / "src" / "deident" / "resources" / "lexicons"
 
 # English-speaking locales plus common immigrant-origin ones (Latin script only is kept).
@@ -221,17 +223,8 @@ def write_drug_names(items: list[str]) -> None:
     print(f"{path.name}: {len(items)} items, {path.stat().st_size} bytes")
 
 
-BUILDERS = (
-    "first_names",
-    "last_names",
-    "cities",
-    "us_counties",
-    "states",
-    "countries",
-    "company_suffixes",
-    "common_words",
-    "drug_names",
-)
+# The dictionary detectors' lexicons, then the veto's drug list.
+BUILDERS = (*LEXICON_NAMES, "drug_names")
 
 
 def main() -> None:
