@@ -33,6 +33,7 @@ from deident.detect.patterns.base import (
     last_line_start,
     merge_delimiters,
     search_before,
+    started_matches,
 )
 
 SAMPLE = (
@@ -320,7 +321,7 @@ def test_anchor_scan_finds_every_whole_word_anchor_after_any_word_end() -> None:
             scanned = set()
             merged = merge_delimiters(plan, lower)
             assert merged == lower.translate(plan.delimiter_table)  # the bytes path for ASCII text agrees
-            for last, (length, indices) in plan.automaton.iter(merged + " "):
+            for last, (length, indices, _) in plan.automaton.iter(merged + " "):
                 start = last - length + 1
                 if not (start > 0 and lower[start - 1].isalnum()):
                     scanned.update((index, start) for index in indices)
@@ -501,3 +502,65 @@ def test_window_fits_worked_out_from_prefixes_equal_the_direct_ones() -> None:
         assert _fits_of_shape(plan, shape) == direct, window
         fitting += bool(direct)
     assert fitting > 100
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "beeper number 83554 today",
+        "fax no 617-555-0100.",
+        "wife called by phone, then seen by Dr. Adams",
+        "christmas eve at home",
+        "nurse practitioner Jane Adams aware",
+        "PAGER BEEPER NUMBER 83554",
+    ],
+)
+def test_rule_reached_from_two_anchors_at_one_start_is_tried_once(text: str) -> None:
+    """A rule whose anchors include a phrase and its first word ("beeper", "beeper number") is reached twice at
+    one start; the scan remembers such starts, so each hit comes once, as in the full scan."""
+    plan = combined_pattern_detector().plan
+    fast = [(p.name, h.start, h.end) for p, h in _anchored_hits(plan, text)]
+    assert fast, text
+    assert len(fast) == len(set(fast)), fast
+    assert set(fast) == {(p.name, h.start, h.end) for p in plan.anchored for h in find_hits(p, text)}
+
+
+_STARTED_PIECES = (
+    "+1 800 555 1234", "1-800-555-1234", "11 (617) 555 0100", "1.617.555.0100", "+1 (617)555-0100 ext 1",
+    " - 555 123 4567",
+    "1/617/555/0100", "x1", "21", "111", ".1 ", "+", "++1", "a1", "1", "11", " ", "\t", "-", ".", "/", "(", ")", "555",
+    "0100", "617", "\u0661", "\u0661\u0661 800 555 1234", "\n", "ext", "x", "10 ml", "1 800", " 555-1234",
+)  # fmt: skip
+
+
+def _started_texts() -> list[str]:
+    rng = random.Random(11)
+    texts = ["+1 800 555 1234 ext 1 - 555 123 4567", "call 1 800 555 1234 or +1 617 555 0100.", *_digit_texts()]
+    texts += ["".join(rng.choices(_STARTED_PIECES, k=rng.randint(1, 14))) for _ in range(3000)]
+    return texts
+
+
+def test_rules_tried_at_their_starts_find_what_finditer_finds() -> None:
+    """A rule tried only at its ``run_starts`` digit runs and ``char_starts`` characters gives ``finditer``'s
+    matches: the starts it declares are every place where it can match."""
+    plan = combined_pattern_detector().plan
+    started = [(p, c) for p, c in zip(plan.scanned, plan.scanned_regexes, strict=True) if p.run_starts or p.char_starts]
+    assert started and plan.digit_runs is not None
+    found = 0
+    for text in _started_texts():
+        runs: list[tuple[int, str]] = []
+        list(digit_run_matches(plan, text, runs))
+        for pattern, compiled in started:
+            fast = [m.span() for m in started_matches(pattern, compiled, text, runs)]
+            assert fast == [m.span() for m in compiled.finditer(text)], (pattern.name, text)
+            found += len(fast)
+    assert found > 100
+
+
+def test_run_starts_must_be_digit_runs_the_scan_reports() -> None:
+    with pytest.raises(ValueError, match="run_starts"):
+        _plan((Pattern("test.plus", Label.PHONE, r"\+\d", run_starts=("+",)),))
+    # Without a digit-led rule there is no digit-run scan: the rule is scanned in full and still found.
+    started = Pattern("test.one", Label.PHONE, r"(?<!\d)1-\d{3}", run_starts=("1",))
+    assert _plan((started,)).digit_runs is None
+    assert [(s.start, s.end) for s in detect_with("test", (started,), "call 1-800 or 21-800")] == [(5, 10)]

@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import ahocorasick
 import regex
@@ -73,6 +73,11 @@ class Pattern:
     # validator keeps only a match followed by nothing but whitespace: only the last non-blank line can give a
     # hit, so the regex is tried there alone instead of at every newline.
     last_line: bool = False
+    # For a scanned rule whose every match starts at a maximal digit run written as one of ``run_starts`` ("1") or at
+    # one of the ``char_starts`` characters ("+"): the rule is tried only there, in order, as ``finditer`` would,
+    # with the runs taken from the digit-run scan that is made anyway (a scan per rule costs far more).
+    run_starts: tuple[str, ...] = ()
+    char_starts: str = ""
 
     @property
     def compiled(self) -> regex.Pattern[str]:
@@ -153,6 +158,8 @@ class _Plan:
     # that text (digits as 0) -> the positions in next_regexes that it fits (shared by every run length).
     to_try: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     fits_by_shape: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
+    # Every ``run_starts`` text of the scanned rules.
+    run_start_texts: frozenset[str] = frozenset()
 
 
 def _run_next(pattern: Pattern) -> str:
@@ -200,6 +207,32 @@ def _delimiter_table(anchor_chars: set[str]) -> tuple[dict[int, str], str]:
     return table, kept
 
 
+class _AnchorStep(NamedTuple):
+    """One rule to try where an anchor key is found: its index in ``_Plan.anchored``, whether another key that
+    can be found at the same start also leads to it (then a start must be remembered, so it is tried once), the
+    rule and its compiled regex."""
+
+    index: int
+    may_repeat: bool
+    pattern: Pattern
+    compiled: regex.Pattern[str]
+
+
+def _anchor_step(index: int, may_repeat: bool, pattern: Pattern) -> _AnchorStep:
+    return _AnchorStep(index, may_repeat, pattern, pattern.compiled)
+
+
+def _repeating(keys: dict[str, tuple[int, ...]]) -> set[tuple[str, int]]:
+    """(key, rule index) pairs where another key that leads to the same rule can be found at the same start: two
+    keys are only found at one start when one is a prefix of the other."""
+    out: set[tuple[str, int]] = set()
+    for key, indices in keys.items():
+        for end in range(1, len(key)):
+            for index in set(indices).intersection(keys.get(key[:end], ())):
+                out.update(((key, index), (key[:end], index)))
+    return out
+
+
 @lru_cache(maxsize=64)
 def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
     anchored = tuple(p for p in patterns if p.anchors)
@@ -218,12 +251,14 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         for spelling, indices in spelled.items():
             merged_indices.setdefault(spelling.translate(table), set()).update(indices)
         by_anchor = {key: sorted(indices) for key, indices in merged_indices.items()}
+        # Keyed with the character after the word, so only whole-word occurrences are reported
+        # (far fewer hits than every substring, e.g. "pa" in "patient").
+        keys = {anchor + d: tuple(indices) for anchor, indices in by_anchor.items() for d in delimiters}
+        repeating = _repeating(keys)
         automaton = ahocorasick.Automaton()
-        for anchor, indices in by_anchor.items():
-            # Keyed with the character after the word, so only whole-word occurrences are reported
-            # (far fewer hits than every substring, e.g. "pa" in "patient").
-            for delimiter in delimiters:
-                automaton.add_word(anchor + delimiter, (len(anchor) + 1, tuple(indices)))
+        for key, indices in keys.items():
+            steps = tuple(_anchor_step(i, (key, i) in repeating, anchored[i]) for i in indices)
+            automaton.add_word(key, (len(key), indices, steps))
         automaton.make_automaton()
     digit_led = tuple(p for p in patterns if not p.anchors and p.digit_run is not None)
     for pattern in digit_led:
@@ -249,22 +284,40 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         digit_runs=compile_source(rf"(?<!\d)\d{{1,{longest}}}(?!\d)", False) if digit_led else None,
         next_regexes=tuple(compile_source(n, False) for n in nexts),
         next_of=tuple(nexts.index(_run_next(p)) if _run_next(p) else -1 for p in digit_led),
+        run_start_texts=_run_start_texts(scanned, longest),
     )
 
 
-def digit_run_matches(plan: _Plan, text: str) -> Iterator[tuple[int, regex.Match[str]]]:
+def _run_start_texts(scanned: tuple[Pattern, ...], longest: int) -> frozenset[str]:
+    """The ``run_starts`` of the scanned rules; empty (every rule is then scanned in full) where the digit-run scan
+    cannot report them all (it finds runs of at most ``longest`` digits)."""
+    texts = frozenset(t for p in scanned for t in p.run_starts)
+    for pattern in scanned:
+        if not all(t.isdigit() for t in pattern.run_starts):
+            raise ValueError(f"{pattern.name}: run_starts must be digit runs")
+    return texts if all(len(t) <= longest for t in texts) else frozenset()
+
+
+def digit_run_matches(
+    plan: _Plan, text: str, run_starts: list[tuple[int, str]] | None = None
+) -> Iterator[tuple[int, regex.Match[str]]]:
     """The matches of the digit-led rules (index into ``plan.digit_led``, match), tried only where they can start.
 
     Equivalent to a ``finditer`` scan per rule: runs are visited left to right, and a rule is not tried
-    again before the end of its previous match (matches of one rule never overlap).
+    again before the end of its previous match (matches of one rule never overlap). The starts of the runs
+    that ``plan.run_start_texts`` lists are appended to ``run_starts`` (with the run) when given.
     """
     if plan.digit_runs is None:
         return
+    start_texts = plan.run_start_texts
+    longest_start = max(map(len, start_texts), default=0)
     resume = [0] * len(plan.digit_led)
     regexes = plan.digit_led_regexes
     memo = plan.to_try
     for run in plan.digit_runs.finditer(text):
         start, end = run.span()
+        if end - start <= longest_start and run_starts is not None and text[start:end] in start_texts:
+            run_starts.append((start, text[start:end]))
         key = (end - start, text[end : end + RUN_WINDOW])
         indices = memo.get(key)
         if indices is None:
@@ -346,9 +399,11 @@ def _fitting_nexts(plan: _Plan, window: str, candidates: Iterable[int] | None = 
     return frozenset(i for i in indices if regexes[i].match(window, partial=True) is not None)
 
 
-def _digit_run_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
+def _digit_run_hits(
+    plan: _Plan, text: str, run_starts: list[tuple[int, str]] | None = None
+) -> list[tuple[Pattern, Hit]]:
     out: list[tuple[Pattern, Hit]] = []
-    for index, match in digit_run_matches(plan, text):
+    for index, match in digit_run_matches(plan, text, run_starts):
         pattern = plan.digit_led[index]
         out.extend((pattern, h) for h in _validated(pattern, text, match))
     return out
@@ -374,18 +429,23 @@ def _anchored_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     out: list[tuple[Pattern, Hit]] = []
     tried: set[tuple[int, int]] = set()
     # A trailing blank lets an anchor that ends the text be reported too (keys end with a delimiter).
-    for last, (length, indices) in plan.automaton.iter(merge_delimiters(plan, lower) + " "):
+    for last, (length, _, steps) in plan.automaton.iter(merge_delimiters(plan, lower) + " "):
         start = last - length + 1
-        if start > 0 and lower[start - 1].isalnum():
+        if start and lower[start - 1].isalnum():
             continue  # an anchor begins a word
-        for index in indices:
-            if (index, start) in tried:
-                continue
-            tried.add((index, start))
-            pattern = plan.anchored[index]
-            match = plan.anchored_regexes[index].match(text, start)
+        for index, may_repeat, pattern, compiled in steps:
+            if may_repeat:
+                if (index, start) in tried:
+                    continue
+                tried.add((index, start))
+            match = compiled.match(text, start)
             if match is not None:
-                out.extend((pattern, h) for h in _validated(pattern, text, match))
+                if pattern.validator is None:
+                    hit_start, hit_end = match.span(pattern.group)
+                    if 0 <= hit_start < hit_end:
+                        out.append((pattern, Hit(hit_start, hit_end)))
+                else:
+                    out.extend([(pattern, h) for h in pattern.validator(text, match)])
     return out
 
 
@@ -475,9 +535,37 @@ def _add_repeats(source: str, text: str, best: dict[tuple[int, int], _Candidate]
             position = lower.find(key, position + 1)
 
 
+def started_matches(
+    pattern: Pattern, compiled: regex.Pattern[str], text: str, run_starts: list[tuple[int, str]]
+) -> Iterator[regex.Match[str]]:
+    """What ``compiled.finditer(text)`` gives for a rule with ``run_starts`` or ``char_starts``, trying it only at
+    the digit runs in ``run_starts`` ((start, run) of each run that ``plan.run_start_texts`` lists) that the rule
+    lists and at its ``char_starts`` characters; a match is not tried before the end of the previous one."""
+    starts = {start for start, run in run_starts if run in pattern.run_starts}
+    for char in pattern.char_starts:
+        position = text.find(char)
+        while position >= 0:
+            starts.add(position)
+            position = text.find(char, position + 1)
+    resume = 0
+    for start in sorted(starts):
+        if start < resume:
+            continue
+        match = compiled.match(text, start)
+        if match is not None:
+            resume = match.end() if match.end() > start else start + 1
+            yield match
+
+
 def _find(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     found: list[tuple[Pattern, Hit]] = []
+    run_starts: list[tuple[int, str]] | None = [] if plan.run_start_texts and plan.digit_runs is not None else None
+    digit_hits = _digit_run_hits(plan, text, run_starts)
     for pattern, compiled in zip(plan.scanned, plan.scanned_regexes, strict=True):
+        if run_starts is not None and (pattern.run_starts or pattern.char_starts):
+            for match in started_matches(pattern, compiled, text, run_starts):
+                found.extend((pattern, h) for h in _validated(pattern, text, match))
+            continue
         if pattern.last_line:
             start = last_line_start(text)
             match = compiled.match(text, start) if start >= 0 else None
@@ -486,7 +574,7 @@ def _find(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
             continue
         for match in compiled.finditer(text):
             found.extend((pattern, h) for h in _validated(pattern, text, match))
-    found.extend(_digit_run_hits(plan, text))
+    found.extend(digit_hits)
     found.extend(_anchored_hits(plan, text))
     return found
 

@@ -108,7 +108,9 @@ def contact_patterns() -> tuple[Pattern, ...]:
             run_followers=" \t-./",
         ),
         Pattern("phone.nanp_parentheses", P, NANP_PAREN + _NA, 0.9, _nanp),
-        Pattern("phone.nanp_country_code", P, NANP_COUNTRY + _NA, 0.9, _nanp),
+        # Starts at "+" or at a "1" or "11" run: the lookbehind keeps a word character (a digit) out before it, and
+        # a separator (no digit) follows "11?".
+        Pattern("phone.nanp_country_code", P, NANP_COUNTRY + _NA, 0.9, _nanp, run_starts=("1", "11"), char_starts="+"),
         Pattern(
             "phone.international",
             P,
