@@ -321,10 +321,10 @@ def test_anchor_scan_finds_every_whole_word_anchor_after_any_word_end() -> None:
             scanned = set()
             merged = merge_delimiters(plan, lower)
             assert merged == lower.translate(plan.delimiter_table)  # the bytes path for ASCII text agrees
-            for last, (length, indices, _) in plan.automaton.iter(merged + " "):
+            for last, (length, steps) in plan.automaton.iter(merged + " "):
                 start = last - length + 1
                 if not (start > 0 and lower[start - 1].isalnum()):
-                    scanned.update((index, start) for index in indices)
+                    scanned.update((step.index, start) for step in steps)
             assert scanned == _anchor_starts_by_brute_force(plan, text), text
 
 

@@ -27,7 +27,13 @@ from deident.core.labels import Label
 from deident.core.span import Span, sort_spans
 from deident.detect.crf.align import OUTSIDE, joinable, split_tag
 from deident.detect.crf.clusters import load_clusters
-from deident.detect.crf.compiled import CompiledCrf, NotCompilable, compile_model, group_label_matrix
+from deident.detect.crf.compiled import (
+    CompiledCrf,
+    DocumentMarginals,
+    NotCompilable,
+    compile_model,
+    group_label_matrix,
+)
 from deident.detect.crf.features import (
     FEATURE_SET_VERSION,
     CrfToken,
@@ -241,14 +247,8 @@ class CrfModel:
         if compiled is None:
             return self._tag_crfsuite(document, context, floor, hits)
         result = compiled.crf.marginals(document, context, hits)
-        groups = []
-        for matrix, (outside, names, sum_tags) in zip(result.marginals, compiled.groups, strict=True):
-            phi = 1.0 - matrix[:, outside] if outside is not None else np.zeros(len(matrix))
-            above = np.flatnonzero(phi > floor)
-            sums = (matrix[above] @ sum_tags).tolist()
-            per_label = {t: dict(zip(names, row, strict=True)) for t, row in zip(above.tolist(), sums, strict=True)}
-            groups.append(GroupMarginals(tuple(phi.tolist()), per_label))
-        return TaggedDocument(tuple(result.tokens.tokens()), tuple(groups))
+        groups = tuple(GroupMarginals(tuple(phi.tolist()), labels) for phi, _, labels in compiled.above(result, floor))
+        return TaggedDocument(tuple(result.tokens.tokens()), groups)
 
     def _tag_crfsuite(
         self,
@@ -300,14 +300,9 @@ class CrfModel:
         # As spans_from_marginals(text, tag(...)), without building what the spans do not need.
         result = compiled.crf.marginals(document, context, hits)
         spans: list[Span] = []
-        for matrix, (outside, names, sum_tags) in zip(result.marginals, compiled.groups, strict=True):
-            phi = 1.0 - matrix[:, outside] if outside is not None else np.zeros(len(matrix))
-            selected = np.flatnonzero(phi > limit)
-            if not len(selected):
-                continue
-            sums = (matrix[selected] @ sum_tags).tolist()
-            labels = {t: dict(zip(names, row, strict=True)) for t, row in zip(selected.tolist(), sums, strict=True)}
-            spans.extend(_group_spans(document.text, result.tokens, phi, labels, selected.tolist(), "crf"))
+        for phi, selected, labels in compiled.above(result, limit):
+            if selected:
+                spans.extend(_group_spans(document.text, result.tokens, phi, labels, selected, "crf"))
         return list(sort_spans(spans))
 
 
@@ -328,6 +323,21 @@ class CompiledTagging:
         except NotCompilable:
             return None
         return cls(crf, tuple(group_label_matrix(w.labels) for w in crf.weights))
+
+    def above(
+        self, result: DocumentMarginals, floor: float
+    ) -> list[tuple[np.ndarray, list[int], dict[int, dict[str, float]]]]:
+        """Per CRF: the PHI probability of each token (1 - P(O)), the tokens above ``floor``, and for those
+        the probability of each label (its B and I tags summed)."""
+        out = []
+        for matrix, (outside, names, sum_tags) in zip(result.marginals, self.groups, strict=True):
+            phi = 1.0 - matrix[:, outside] if outside is not None else np.zeros(len(matrix))
+            selected = np.flatnonzero(phi > floor).tolist()
+            sums = (matrix[selected] @ sum_tags).tolist()
+            out.append(
+                (phi, selected, {t: dict(zip(names, row, strict=True)) for t, row in zip(selected, sums, strict=True)})
+            )
+        return out
 
 
 def tag_reference(

@@ -139,7 +139,6 @@ class _Plan:
     anchored: tuple[Pattern, ...]
     automaton: ahocorasick.Automaton | None
     scanned_regexes: tuple[regex.Pattern[str], ...] = ()
-    anchored_regexes: tuple[regex.Pattern[str], ...] = ()
     digit_led: tuple[Pattern, ...] = ()
     digit_led_regexes: tuple[regex.Pattern[str], ...] = ()
     # by_run_length[n]: indices into digit_led of the rules a digit run of length n may start.
@@ -258,7 +257,7 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         automaton = ahocorasick.Automaton()
         for key, indices in keys.items():
             steps = tuple(_anchor_step(i, (key, i) in repeating, anchored[i]) for i in indices)
-            automaton.add_word(key, (len(key), indices, steps))
+            automaton.add_word(key, (len(key), steps))
         automaton.make_automaton()
     digit_led = tuple(p for p in patterns if not p.anchors and p.digit_run is not None)
     for pattern in digit_led:
@@ -275,7 +274,6 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         anchored=anchored,
         automaton=automaton,
         scanned_regexes=tuple(p.compiled for p in scanned),
-        anchored_regexes=tuple(p.compiled for p in anchored),
         digit_led=digit_led,
         digit_led_regexes=tuple(p.compiled for p in digit_led),
         by_run_length=by_run_length,
@@ -429,7 +427,7 @@ def _anchored_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     out: list[tuple[Pattern, Hit]] = []
     tried: set[tuple[int, int]] = set()
     # A trailing blank lets an anchor that ends the text be reported too (keys end with a delimiter).
-    for last, (length, _, steps) in plan.automaton.iter(merge_delimiters(plan, lower) + " "):
+    for last, (length, steps) in plan.automaton.iter(merge_delimiters(plan, lower) + " "):
         start = last - length + 1
         if start and lower[start - 1].isalnum():
             continue  # an anchor begins a word
@@ -440,12 +438,7 @@ def _anchored_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
                 tried.add((index, start))
             match = compiled.match(text, start)
             if match is not None:
-                if pattern.validator is None:
-                    hit_start, hit_end = match.span(pattern.group)
-                    if 0 <= hit_start < hit_end:
-                        out.append((pattern, Hit(hit_start, hit_end)))
-                else:
-                    out.extend([(pattern, h) for h in pattern.validator(text, match)])
+                out.extend((pattern, h) for h in _validated(pattern, text, match))
     return out
 
 
