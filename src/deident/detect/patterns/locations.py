@@ -19,7 +19,8 @@ from deident.detect.patterns.base import (
     unit_follows,
     words,
 )
-from deident.detect.patterns.names import STOP_WORDS, _case_mode, _zipf
+from deident.detect.patterns.names import STOP_WORDS, _case_mode
+from deident.text.wordfrequency import zipf as _zipf
 
 STREET_SUFFIXES = words(
     "street", "st", "avenue", "ave", "av", "road", "rd", "boulevard", "blvd", "drive", "dr", "lane", "ln", "way",
