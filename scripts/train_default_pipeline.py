@@ -36,6 +36,7 @@ from deident.io.atomic import atomic_write
 from deident.model.manifest import default_model_dir, read_manifest, write_manifest
 from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
 from deident.schemes import SchemeStage, get_scheme
+from deident.stage2.place_labels import correct_place_labels
 from deident.stage2.reconcile import reconcile_documents
 from deident.stage2.span_classifier import filter_documents, save_filter
 from deident.stage2.training import OutOfFoldCandidates, fit_span_filter, patient_folds, patient_key
@@ -76,7 +77,10 @@ def run_fold(k: int, docs: Sequence[AnnotatedDocument], train_crf: bool = True) 
     model = CrfModel.load(crf_dir)
     scheme = SchemeStage(get_scheme(SCHEME))
     for threshold in SWEEP:
-        preds = [d.with_spans(scheme(d.document, tuple(model.spans(d.document, threshold)))) for d in test]
+        preds = []
+        for d in test:
+            found = correct_place_labels(d.document, tuple(model.spans(d.document, threshold)))
+            preds.append(d.with_spans(scheme(d.document, found)))
         write_corpus(preds, WORK / f"fold_{k}.crf_{threshold}.jsonl")
     print(f"fold {k}: {len(test)} notes tagged", flush=True)
 
@@ -127,7 +131,12 @@ def _stage2_rest(
 
 
 def fit(
-    docs: Sequence[AnnotatedDocument], recall_target: float, model_dir: Path, trusted: bool, reconcile: bool
+    docs: Sequence[AnnotatedDocument],
+    recall_target: float,
+    model_dir: Path,
+    trusted: bool,
+    reconcile: bool,
+    kind: str = "logistic",
 ) -> None:
     folds = patient_folds(docs, FOLDS)
     documents = [d.document for d in docs]
@@ -143,7 +152,7 @@ def fit(
         oof = OutOfFoldCandidates(
             tuple(docs[i] for i in train), tuple(candidates[i] for i in train), tuple(folds[i] for i in train)
         )
-        fold_filter, table = fit_span_filter(oof, recall_target)
+        fold_filter, table = fit_span_filter(oof, recall_target, kind=kind)
         chosen.append(table["chosen"])
         test = [i for i, f in enumerate(folds) if f == k]
         kept = filter_documents(fold_filter, [documents[i] for i in test], [candidates[i] for i in test])
@@ -153,6 +162,8 @@ def fit(
     no_filter = _stage2_rest(documents, candidates)
     with_trusted = _stage2_rest(documents, filtered, reconcile=False)
     with_reconcile = _stage2_rest(documents, filtered, trusted=False)
+    # The out-of-fold predictions of the default configuration, for `deident evaluate` and error analysis.
+    write_corpus([d.with_spans(s) for d, s in zip(docs, filtered, strict=True)], WORK / "filtered.jsonl")
     rows = {
         "rules only": _figures(docs, rules),
         f"CRF only (threshold {CRF_THRESHOLD})": _figures(docs, crf_at[CRF_THRESHOLD]),
@@ -178,7 +189,7 @@ def fit(
     print("filter thresholds chosen per fold:", [round(c["threshold"], 4) for c in chosen])
     # The bundled filter: every out-of-fold candidate.
     oof = OutOfFoldCandidates(tuple(docs), tuple(candidates), tuple(folds))
-    span_filter, table = fit_span_filter(oof, recall_target)
+    span_filter, table = fit_span_filter(oof, recall_target, kind=kind)
     manifest = read_manifest(model_dir)
     entry = save_filter(span_filter, model_dir)
     manifest.pop("files", None)
@@ -258,6 +269,7 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--recall-target", type=float, default=RECALL_TARGET)
     parser.add_argument("--model-dir", type=Path, default=None)
+    parser.add_argument("--kind", choices=("logistic", "boosting"), default="logistic", help="span model family")
     parser.add_argument("--trusted", action=argparse.BooleanOptionalAction, default=True, help="trusted phrases on")
     parser.add_argument("--reconcile", action=argparse.BooleanOptionalAction, default=True, help="reconciliation on")
     args = parser.parse_args()
@@ -270,7 +282,7 @@ def main() -> None:
             sys.exit(f"{args.step} needs K in 0..{FOLDS - 1}")
         run_fold(args.k, docs, train_crf=args.step == "fold")
     else:
-        fit(docs, args.recall_target, args.model_dir or default_model_dir(), args.trusted, args.reconcile)
+        fit(docs, args.recall_target, args.model_dir or default_model_dir(), args.trusted, args.reconcile, args.kind)
 
 
 if __name__ == "__main__":

@@ -118,3 +118,28 @@ def _hits_only(fail):  # provider_hits(document, hits): fine with given hits, fa
         return original(self, document, hits)
 
     return provider_hits
+
+
+class _RecordingModel:
+    """Stands in for a CrfModel: records the arguments of spans()."""
+
+    threshold = 0.03
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, object]] = []
+
+    def spans(self, document, threshold=None, hits=None, split_at=None):
+        self.calls.append({"threshold": threshold, "split_at": split_at})
+        return []
+
+
+@pytest.mark.parametrize(
+    ("threshold", "split_at"),
+    [(0.005, 0.03), (None, None), (0.03, None), (0.1, None)],
+)
+def test_crf_candidates_split_below_the_models_own_threshold(threshold, split_at):
+    from deident.pipelines import CrfCandidates
+
+    model = _RecordingModel()
+    CrfCandidates(model, threshold)(Document("d", "x"), ())
+    assert model.calls == [{"threshold": threshold, "split_at": split_at}]

@@ -38,3 +38,30 @@ def test_scheme_keeps(scheme, word, label, kept):
 def test_unknown_scheme():
     with pytest.raises(ConfigurationError):
         get_scheme("nope")
+
+
+FACILITY_TEXT = "From Holy Cross Hospital: to GH EW, then Greater Baltimore Med Ctr. Hospital: none. Ohio, Peru."
+
+
+@pytest.mark.parametrize(
+    ("scheme", "piece", "label", "expected"),
+    [
+        ("physionet", "Holy Cross Hospital", Label.HOSPITAL, "Holy Cross"),
+        ("physionet", "Holy Cross Hospital:", Label.LOCATION_OTHER, "Holy Cross"),
+        ("physionet", "GH EW", Label.HOSPITAL, "GH"),
+        ("physionet", "Greater Baltimore Med Ctr.", Label.HOSPITAL, "Greater Baltimore"),
+        ("physionet", "Hospital:", Label.HOSPITAL, None),
+        ("physionet", "Holy Cross", Label.HOSPITAL, "Holy Cross"),
+        ("physionet", "Holy Cross Hospital", Label.PATIENT, "Holy Cross Hospital"),  # not a facility label
+        ("physionet", "Ohio", Label.STATE, None),
+        ("physionet", "Peru", Label.COUNTRY, None),
+        ("i2b2-2014", "Holy Cross Hospital", Label.HOSPITAL, "Holy Cross Hospital"),
+        ("i2b2-2014", "Hospital:", Label.HOSPITAL, "Hospital:"),
+        ("i2b2-2014", "Ohio", Label.STATE, "Ohio"),
+    ],
+)
+def test_scheme_facility_names_states_countries(scheme, piece, label, expected):
+    start = FACILITY_TEXT.index(piece)
+    span = Span(start, start + len(piece), label)
+    got = SchemeStage(get_scheme(scheme))(Document("d", FACILITY_TEXT), (span,))
+    assert [FACILITY_TEXT[s.start : s.end] for s in got] == ([] if expected is None else [expected])

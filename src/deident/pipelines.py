@@ -6,8 +6,9 @@ cheap and a pipeline only loads the data it needs.
 
 - ``rules``: stage 1a — pattern and dictionary detectors, the negative-evidence veto.
 - ``crf``: the CRF tagger alone at the model's threshold.
-- ``stage1``: BoB's sensitive stage 1 alone — rules and the CRF at a low threshold, the veto (the
-  candidates the span filter judges; the highest recall, the lowest precision).
+- ``stage1``: BoB's sensitive stage 1 alone — rules and the CRF at a low threshold, the veto, label
+  correction of whole state and country names (the candidates the span filter judges; the highest
+  recall, the lowest precision).
 - ``default``: BoB's two stages — stage 1 (rules + CRF at a low, sensitive threshold, veto),
   then stage 2 (candidate union, the learned false-positive filter, trusted phrases, global
   reconciliation) — as trained into the model directory.
@@ -90,7 +91,9 @@ class CrfCandidates:
 
     With ``after_rules`` the pattern and lexicon spans found by the earlier stages serve as the CRF's
     provider-hit features (matched by source; none found is an answer too), so the rules do not run
-    twice; otherwise the model runs its providers itself.
+    twice; otherwise the model runs its providers itself. Below the model's own threshold, spans are
+    cut where the probability crosses it: a tentative word beside a confident name is a candidate of
+    its own, so that the span filter judges it alone instead of letting it ride along.
     """
 
     model: Any  # deident.detect.crf.tagger.CrfModel, imported lazily
@@ -99,15 +102,24 @@ class CrfCandidates:
     name: str = "crf"
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-        found = self.model.spans(document, threshold=self.threshold, hits=spans if self.after_rules else None)
+        own = self.model.threshold
+        split_at = own if self.threshold is not None and self.threshold < own else None
+        found = self.model.spans(
+            document, threshold=self.threshold, hits=spans if self.after_rules else None, split_at=split_at
+        )
         return sort_spans((*spans, *found))
 
 
 def crf_pipeline(model_dir: Path, scheme: str) -> Pipeline:
     """The CRF tagger alone at the model's threshold."""
     from deident.detect.crf.tagger import CrfModel
+    from deident.stage2.place_labels import correct_place_labels
 
-    stages = (CrfCandidates(CrfModel.load(model_dir)), SchemeStage(get_scheme(scheme)))
+    stages = (
+        CrfCandidates(CrfModel.load(model_dir)),
+        FunctionStage("place_labels", correct_place_labels),
+        SchemeStage(get_scheme(scheme)),
+    )
     return Pipeline(stages, name="crf")
 
 
@@ -119,9 +131,16 @@ def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDA
     """
     from deident.detect.crf.tagger import CrfModel
     from deident.filter.veto import veto_stage
+    from deident.stage2.place_labels import correct_place_labels
 
     crf = CrfCandidates(CrfModel.load(model_dir), crf_threshold, after_rules=True)
-    stages = (*rule_stages(), crf, veto_stage(), SchemeStage(get_scheme(scheme)))
+    stages = (
+        *rule_stages(),
+        crf,
+        veto_stage(),
+        FunctionStage("place_labels", correct_place_labels),
+        SchemeStage(get_scheme(scheme)),
+    )
     return Pipeline(stages, name="stage1")
 
 

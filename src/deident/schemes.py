@@ -5,8 +5,10 @@ narrower, and a scheme stage drops what they do not count, so that a pipeline ca
 against (or deliver to) that convention:
 
 - ``i2b2-2014``: everything (ages of any value, weekdays and holidays as N-GRID annotates them).
-- ``physionet``: the PhysioNet deid gold standard (Neamatullah 2008): ages only over 89; weekdays
-  and holidays are not dates; professions are not PHI.
+- ``physionet``: the PhysioNet deid gold standard (Neamatullah 2008), which follows HIPAA: ages only
+  over 89; weekdays and holidays are not dates; professions, states and countries are not PHI; a
+  facility's name is marked without its generic head noun ("Holy Cross" of "Holy Cross Hospital",
+  "GH" of "GH EW").
 - ``safe-harbor``: HIPAA Safe Harbor: only labels whose removal the rule requires (see
   :attr:`deident.core.Label.safe_harbor`); ages only over 89; weekdays alone are not dates.
 """
@@ -29,6 +31,17 @@ _WEEKDAY_OR_HOLIDAY = regex.compile(
     r"memorial\s+day|labor\s+day|independence\s+day|halloween|valentine'?s?(?:\s+day)?",
     regex.IGNORECASE,
 )
+# Generic head nouns after a facility's name, which some conventions leave out of the PHI span.
+_FACILITY_HEAD = regex.compile(
+    r"[\s,.;:()-]+(?:hospitals?|hosp|medical|med|centers?|centres?|ctr|clinic|campus|er|ed|ew)[\s,.;:()-]*\Z",
+    regex.IGNORECASE,
+)
+_BARE_FACILITY = regex.compile(
+    r"[\s,.;:()-]*(?:the[ \t]+)?"
+    r"(?:hospitals?|hosp|medical[ \t]+center|med[ \t]+ctr|centers?|centres?|ctr|clinic|campus|er|ed|ew)[\s,.;:()-]*",
+    regex.IGNORECASE,
+)
+_FACILITY_LABELS = frozenset({Label.HOSPITAL, Label.LOCATION_OTHER, Label.ORGANIZATION})
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,22 @@ class Scheme:
     max_unreported_age: int | None = None  # ages <= this are not PHI (None: every age is)
     weekdays_are_dates: bool = True
     labels: frozenset[Label] | None = None  # None: every label counts
+    facility_head_nouns: bool = True  # False: "Hospital", "Center", "ER" after a facility's name are not PHI
+
+    def apply(self, span: Span, text: str) -> Span | None:
+        """The span as this scheme marks it, or None when the scheme does not count it as PHI."""
+        if not self.keeps(span, text):
+            return None
+        if self.facility_head_nouns or span.label not in _FACILITY_LABELS:
+            return span
+        if _BARE_FACILITY.fullmatch(text, span.start, span.end):
+            return None  # "Hospital:", "the ER": a generic noun names no facility
+        end = span.end
+        while (head := _FACILITY_HEAD.search(text, span.start, end)) is not None:
+            end = head.start()
+        if end == span.end:
+            return span
+        return span.moved(span.start, end) if end > span.start else None
 
     def keeps(self, span: Span, text: str) -> bool:
         if self.labels is not None and span.label not in self.labels:
@@ -58,10 +87,12 @@ SCHEMES: dict[str, Scheme] = {
     "i2b2-2014": Scheme("i2b2-2014", "i2b2/UTHealth 2014 and CEGS N-GRID: every PHI category"),
     "physionet": Scheme(
         "physionet",
-        "PhysioNet deid gold standard: ages over 89 only, no weekdays or holidays, no professions",
+        "PhysioNet deid gold standard (HIPAA): ages over 89 only; no weekdays or holidays, professions, states "
+        "or countries; facility names without their generic head noun",
         max_unreported_age=89,
         weekdays_are_dates=False,
-        labels=frozenset(label for label in Label if label is not Label.PROFESSION),
+        labels=frozenset(label for label in Label if label not in {Label.PROFESSION, Label.STATE, Label.COUNTRY}),
+        facility_head_nouns=False,
     ),
     "safe-harbor": Scheme(
         "safe-harbor",
@@ -91,4 +122,5 @@ class SchemeStage:
         return f"scheme.{self.scheme.name}"
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-        return tuple(s for s in spans if self.scheme.keeps(s, document.text))
+        kept = (self.scheme.apply(s, document.text) for s in spans)
+        return tuple(s for s in kept if s is not None)

@@ -28,9 +28,19 @@ CASES = [
         [(0, 10, P, 1), (2, 8, PH, 1)],
     ),
     (
-        "pattern ID inside CRF ID -> union",
+        "CRF ID around pattern ID -> the pattern's extent",
         [(2, 8, ID, "patterns.mrn", None), (0, 10, ID, "crf", 0.6)],
-        [(0, 10, ID, 2)],
+        [(2, 8, ID, 2)],
+    ),
+    (
+        "CRF phone reaching over its trigger word -> the pattern's extent",
+        [(6, 18, PH, "patterns.contact", None), (0, 18, PH, "crf", 0.98)],
+        [(6, 18, PH, 2)],
+    ),
+    (
+        "CRF NAME extension past a pattern NAME still grows it (names have no fixed extent)",
+        [(0, 5, P, "patterns.name", 0.9), (0, 9, P, "crf", 0.9)],
+        [(0, 9, P, 2)],
     ),
     (
         "lexicon LOCATION loses to longer CRF NAME containing it",

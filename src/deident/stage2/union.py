@@ -7,9 +7,11 @@ Policy (applied to each connected group of overlapping spans, highest priority f
    higher score; then the earlier start, the label name and the source name (deterministic).
 2. The top span seeds a merged candidate. Any other span that overlaps the merged extent and has the
    same category is merged into it (extent becomes the union: a longer span wins over one it contains,
-   and partial overlaps of the same category grow to their union). A span of another category that
-   lies inside the merged extent is absorbed (its label loses); a span of another category that sticks
-   out of it is kept as a separate candidate, so no detector's proposal is lost for recall.
+   and partial overlaps of the same category grow to their union) -- except that a pattern seed of
+   CONTACT, ID or DATE keeps its own extent (the rule knows where a phone number or a date ends; a
+   CRF's extension over "cell#" or "or" is not one). A span of another category that lies inside the
+   merged extent is absorbed (its label loses); a span of another category that sticks out of it is
+   kept as a separate candidate, so no detector's proposal is lost for recall.
 3. The merged candidate keeps the seed's label, the maximum score of its parts, a ``source`` naming all
    parts ("crf+patterns.date") and evidence: one ``part:`` note per part plus each part's own evidence
    prefixed by its source, so the final span can explain itself.
@@ -97,9 +99,7 @@ def _atoms(span: Span) -> list[Span]:
     return atoms
 
 
-def _merge(seed: Span, members: Sequence[Span]) -> Span:
-    start = min(m.start for m in members)
-    end = max(m.end for m in members)
+def _merge(seed: Span, members: Sequence[Span], start: int, end: int) -> Span:
     scores = [m.score for m in members if m.score is not None]
     sources = sorted({m.source for m in members})
     evidence: list[str] = []
@@ -132,6 +132,7 @@ def _resolve(group: list[Span]) -> list[Span]:
         seed = remaining.pop(0)
         members = [seed]
         start, end = seed.start, seed.end
+        fixed_extent = _pattern_first(seed)
         changed = True
         while changed:
             changed = False
@@ -143,10 +144,10 @@ def _resolve(group: list[Span]) -> list[Span]:
                 if same or inside:
                     members.append(other)
                     remaining.remove(other)
-                    if same:
+                    if same and not fixed_extent:
                         start, end = min(start, other.start), max(end, other.end)
                     changed = True
-        out.append(_merge(seed, members))
+        out.append(_merge(seed, members, start, end))
     return out
 
 

@@ -118,3 +118,24 @@ def test_spans_from_marginals_join_runs_of_joinable_tokens(seed: int) -> None:
     tagged = TaggedDocument(tokens, tuple(groups))
     for threshold in (0.01, 0.1, 0.5):
         assert spans_from_marginals(text, tagged, threshold) == _spans_by_runs(text, tagged, threshold)
+
+
+@pytest.mark.parametrize(
+    ("phi", "split_at", "expected"),
+    [
+        # "Dr. Holmes called" with the name confident and "called" tentative
+        ((0.0, 0.0, 0.9, 0.01), None, ["Holmes called"]),
+        ((0.0, 0.0, 0.9, 0.01), 0.03, ["Holmes", "called"]),
+        ((0.0, 0.0, 0.9, 0.5), 0.03, ["Holmes called"]),  # both above: one span
+        ((0.0, 0.0, 0.02, 0.01), 0.03, ["Holmes called"]),  # both below: one tentative span
+        ((0.02, 0.0, 0.9, 0.01), 0.03, ["Dr", "Holmes", "called"]),
+    ],
+)
+def test_spans_from_marginals_split_at_tiers(phi, split_at, expected) -> None:
+    text = "Dr. Holmes called"
+    tokens = tuple(crf_tokens(text))
+    assert [t.text for t in tokens] == ["Dr", ".", "Holmes", "called"]
+    labels = {i: {"DOCTOR": p} for i, p in enumerate(phi) if p > 0}
+    tagged = TaggedDocument(tokens, (GroupMarginals(phi, labels),))
+    got = spans_from_marginals(text, tagged, 0.005, split_at=split_at)
+    assert [s.text_of(text) for s in got] == expected

@@ -68,12 +68,14 @@ class TaggedDocument:
     groups: tuple[GroupMarginals, ...]
 
 
-def spans_from_marginals(text: str, tagged: TaggedDocument, threshold: float, source: str = "crf") -> list[Span]:
+def spans_from_marginals(
+    text: str, tagged: TaggedDocument, threshold: float, source: str = "crf", split_at: float | None = None
+) -> list[Span]:
     """Thresholded spans from precomputed marginals (so a threshold sweep needs one tagging)."""
     spans: list[Span] = []
     for group in tagged.groups:
         selected = [i for i, p in enumerate(group.phi) if p > threshold]
-        spans.extend(_group_spans(text, tagged.tokens, group.phi, group.labels, selected, source))
+        spans.extend(_group_spans(text, tagged.tokens, group.phi, group.labels, selected, source, split_at))
     return list(sort_spans(spans))
 
 
@@ -84,13 +86,19 @@ def _group_spans(
     labels: Mapping[int, Mapping[str, float]],
     selected: Sequence[int],
     source: str,
+    split_at: float | None = None,
 ) -> list[Span]:
     """One CRF's spans: a run of selected tokens (ascending indices) separated only by spaces or tabs
-    is one span."""
+    is one span. With ``split_at``, a run is also cut where the tokens' PHI probability crosses it, so
+    that a confident core and its tentative fringe ("Dr. SMITH aware") are separate candidates."""
     found: list[tuple[int, int]] = []
     first = previous = -2
     for i in selected:
-        if i == previous + 1 and joinable(text, tokens[previous], tokens[i]):
+        if (
+            i == previous + 1
+            and (split_at is None or (phi[i] > split_at) == (phi[previous] > split_at))
+            and joinable(text, tokens[previous], tokens[i])
+        ):
             previous = i
             continue
         if first >= 0:
@@ -292,17 +300,21 @@ class CrfModel:
         threshold: float | None = None,
         context: PatientContext | None = None,
         hits: Iterable[Span] | None = None,
+        split_at: float | None = None,
     ) -> list[Span]:
+        """Spans of tokens whose PHI probability exceeds ``threshold`` (default: the model's), cut
+        where the probability crosses ``split_at`` when given."""
         limit = self.threshold if threshold is None else threshold
         compiled = self._compiled()
         if compiled is None:
-            return spans_from_marginals(document.text, self._tag_crfsuite(document, context, limit, hits), limit)
+            tagged = self._tag_crfsuite(document, context, limit, hits)
+            return spans_from_marginals(document.text, tagged, limit, split_at=split_at)
         # As spans_from_marginals(text, tag(...)), without building what the spans do not need.
         result = compiled.crf.marginals(document, context, hits)
         spans: list[Span] = []
         for phi, selected, labels in compiled.above(result, limit):
             if selected:
-                spans.extend(_group_spans(document.text, result.tokens, phi, labels, selected, "crf"))
+                spans.extend(_group_spans(document.text, result.tokens, phi, labels, selected, "crf", split_at))
         return list(sort_spans(spans))
 
 
