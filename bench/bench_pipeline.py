@@ -9,6 +9,11 @@ because the machine may be shared. Accuracy figures of the default pipeline come
 scripts/train_default_pipeline.py fit.
 
     python bench/bench_pipeline.py [--pipeline default] [--repeat 2] [--startup-runs 3] [--startup-only]
+                                   [--python PATH]
+
+``--python`` measures start-up with another interpreter, e.g. that of a virtual environment made with
+the README's plain ``pip install`` (core dependencies only): there numba does not import scipy, which a
+development environment has for scikit-learn and which numba loads with its array-math registry.
 """
 
 from __future__ import annotations
@@ -38,21 +43,21 @@ print(t1 - t0, t2 - t1, t3 - t2, t3 - t0)
 STARTUP_PARTS = ("import", "load", "first note", "total")
 
 
-def startup_breakdown(pipeline: str, runs: int) -> dict[str, float]:
-    """Best (least) seconds of each start-up part over ``runs`` fresh processes."""
+def startup_breakdown(pipeline: str, runs: int, python: str = sys.executable) -> dict[str, float]:
+    """Best (least) seconds of each start-up part over ``runs`` fresh processes of ``python``."""
     samples = []
     for _ in range(runs):
         out = subprocess.run(
-            [sys.executable, "-c", STARTUP.format(pipeline=pipeline)], check=True, stdout=subprocess.PIPE, text=True
+            [python, "-c", STARTUP.format(pipeline=pipeline)], check=True, stdout=subprocess.PIPE, text=True
         ).stdout.split()
         samples.append([float(x) for x in out])
     return {part: min(s[i] for s in samples) for i, part in enumerate(STARTUP_PARTS)}
 
 
-def print_startup(pipeline: str, runs: int) -> None:
-    best = startup_breakdown(pipeline, runs)
+def print_startup(pipeline: str, runs: int, python: str = sys.executable) -> None:
+    best = startup_breakdown(pipeline, runs, python)
     parts = ", ".join(f"{part} {best[part]:.2f} s" for part in STARTUP_PARTS[:-1])
-    print(f"start-up of {pipeline!r} (fresh processes, best of {runs}): {best['total']:.2f} s ({parts})")
+    print(f"start-up of {pipeline!r} (fresh processes of {python}, best of {runs}): {best['total']:.2f} s ({parts})")
 
 
 def main() -> None:
@@ -61,8 +66,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--startup-runs", type=int, default=3, help="fresh processes for the start-up figures")
     parser.add_argument("--startup-only", action="store_true", help="measure start-up only (no corpus needed)")
+    parser.add_argument("--python", default=sys.executable, help="interpreter for the start-up figures")
     args = parser.parse_args()
-    print_startup(args.pipeline, args.startup_runs)
+    print_startup(args.pipeline, args.startup_runs, args.python)
     if args.startup_only:
         return
     from deident.api import Deidentifier

@@ -166,3 +166,15 @@ def test_crf_features(spans, expected):
     assert set(feats) == set(expected)
     for key, value in expected.items():
         assert feats[key] == pytest.approx(value, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "123 !?", "ALL CAPS NOTE", "all lower", "Mixed Case 3/14", "Ünïcode ÄND ascii", "ǅ titlecase ß", "x\u0130y"],
+)
+def test_upper_fraction_counts_letters_as_str_methods_do(text):
+    from deident.stage2.candidate_features import upper_fraction
+
+    letters = sum(map(str.isalpha, text))
+    expected = sum(map(str.isupper, text)) / letters if letters else 0.0
+    assert upper_fraction(text) == expected

@@ -54,3 +54,11 @@ def test_fast_heading_search_equals_the_full_scan_on_random_text(seed: int) -> N
     for _ in range(200):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
         assert detector._hits(text) == detector._scan_hits(text), repr(text)
+
+
+@pytest.mark.parametrize("text", ["", "no headings here", "HPI: x\nMeds: y", "neuro: a. cv: b; resp - c\nPLAN: d"])
+def test_default_sections_equal_the_default_detectors(text):
+    from deident.text.sections import default_sections
+
+    assert default_sections(text) == tuple(SectionDetector.default().find(text))
+    assert default_sections(text) == default_sections(text)

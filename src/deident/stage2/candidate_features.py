@@ -21,7 +21,7 @@ import regex
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.stage2.union import own_evidence, parts_of, source_family
-from deident.text.sections import Section, SectionDetector, section_at
+from deident.text.sections import Section, SectionDetector, default_sections, section_at
 from deident.text.wordfrequency import zipf as english_zipf
 
 CONTEXT_MIN_ZIPF = 5.5  # high enough that surnames ("smith" 4.9) and most first names stay out
@@ -125,8 +125,17 @@ def case_class(text: str) -> str:
     return "mixed"
 
 
+_ASCII_UPPER = bytes(range(65, 91))
+_ASCII_LOWER = bytes(range(97, 123))
+
+
 def upper_fraction(text: str) -> float:
     """Fraction of letters that are upper case (0 for a text without letters)."""
+    if text.isascii():  # the common case, counted in C: a whole note per candidate batch
+        raw = text.encode("ascii")
+        upper = len(raw) - len(raw.translate(None, _ASCII_UPPER))
+        letters = upper + len(raw) - len(raw.translate(None, _ASCII_LOWER))
+        return upper / letters if letters else 0.0
     letters = sum(map(str.isalpha, text))
     return sum(map(str.isupper, text)) / letters if letters else 0.0
 
@@ -187,7 +196,7 @@ def _bucket(value: float, edges: Sequence[float]) -> str:
 class FeatureExtractor:
     """Computes features for all candidates of one document (tokens and sections computed once)."""
 
-    sections: SectionDetector = field(default_factory=SectionDetector.default)
+    sections: SectionDetector | None = None  # None: the default headings (memoised per note)
 
     def document_features(
         self, document: Document, spans: Sequence[Span], context: CandidateContext | None = None
@@ -195,7 +204,7 @@ class FeatureExtractor:
         text = document.text
         if context is None:
             context = note_context(document, spans)
-        found_sections = self.sections.find(text)
+        found_sections = list(default_sections(text) if self.sections is None else self.sections.find(text))
         note_upper = upper_fraction(text)
         lowered = text.lower()
         return [self._features(text, lowered, span, found_sections, note_upper, context) for span in spans]

@@ -129,6 +129,13 @@ def section_at(sections: list[Section], offset: int) -> str | None:
     return name
 
 
+@lru_cache(maxsize=8)
+def default_sections(text: str) -> tuple[Section, ...]:
+    """The default detector's sections of ``text``, memoised: the CRF's features and the span filter both
+    need them for the same note, one stage after the other (a pure function of the text)."""
+    return tuple(_default_detector().find(text))
+
+
 @lru_cache(maxsize=1)
 def _default_detector() -> SectionDetector:
     return SectionDetector.from_table(read_heading_table())

@@ -43,7 +43,7 @@ from deident.detect.crf.features import (
     crf_token_columns,
 )
 from deident.detect.crf.typerows import type_row_appender
-from deident.text.sections import SectionDetector
+from deident.text.sections import default_sections
 
 _EASYADAPT_PREFIX = "tgt|"
 _CASE_FEATURES = ("cc=U1", "cc=UP", "cc=LO", "cc=TI", "cc=MX", "cc=DG", "cc=AN", "cc=PU")
@@ -414,9 +414,12 @@ class CompiledCrf:
         extractor = self.extractor
         section_rows = np.full(n, -1, dtype=np.int64)
         if self.section_row:
-            sections = [
-                (x.start, x.name) for x in (extractor.sections or SectionDetector.default()).find(document.text)
-            ]
+            found = (
+                default_sections(document.text)
+                if extractor.sections is None
+                else extractor.sections.find(document.text)
+            )
+            sections = [(x.start, x.name) for x in found]
             if sections:
                 names = [self.section_row.get(name, -1) for _, name in sections]
                 if any(r >= 0 for r in names):
