@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from deident.core.errors import ConfigurationError, ModelError
+from deident.detect.crf.learned import read_rows
 from deident.io.atomic import atomic_write
 
 
@@ -81,15 +82,8 @@ def save_clusters(clusters: Mapping[str, int], path: Path) -> None:
 
 def load_clusters(path: Path) -> dict[str, int]:
     out: dict[str, int] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise ModelError(f"{path}: cannot read ({err.strerror})") from None
-    for number, line in enumerate(lines, 1):
-        if not line or line.startswith("#"):
-            continue
-        word, sep, cluster = line.rpartition("\t")
-        if not sep or not cluster.isdigit():
-            raise ModelError(f"{path}, line {number}: expected 'word<TAB>cluster'")
+    for word, cluster in read_rows(path, 2):
+        if not cluster.isdigit():
+            raise ModelError(f"{path}: cluster of a word is not a number")
         out[word] = int(cluster)
     return out

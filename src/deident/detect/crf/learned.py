@@ -131,7 +131,8 @@ def save_lexicon(lexicon: Mapping[str, str], path: Path) -> None:
             fh.write(f"{key}\t{cat}\n")
 
 
-def _rows(path: Path, width: int) -> list[list[str]]:
+def read_rows(path: Path, width: int) -> list[list[str]]:
+    """The rows of a model's tab-separated data file (blank and '#' lines skipped), each ``width`` fields."""
     rows: list[list[str]] = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -149,7 +150,7 @@ def _rows(path: Path, width: int) -> list[list[str]]:
 
 def load_triggers(path: Path) -> dict[tuple[str, int], str]:
     out: dict[tuple[str, int], str] = {}
-    for word, off, cat in _rows(path, 3):
+    for word, off, cat in read_rows(path, 3):
         try:
             out[(word, int(off))] = cat
         except ValueError:
@@ -165,8 +166,8 @@ def save_vocabulary(vocabulary: frozenset[str], path: Path) -> None:
 
 
 def load_vocabulary(path: Path) -> frozenset[str]:
-    return frozenset(row[0] for row in _rows(path, 1))
+    return frozenset(row[0] for row in read_rows(path, 1))
 
 
 def load_lexicon(path: Path) -> dict[str, str]:
-    return {key: cat for key, cat in _rows(path, 2)}
+    return {key: cat for key, cat in read_rows(path, 2)}
