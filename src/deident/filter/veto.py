@@ -99,13 +99,19 @@ def veto_reasons(document: Document, span: Span, phrases: list[tuple[int, int, s
 
 
 def _has_strong_trigger(text: str, span: Span) -> bool:
-    if any(_TRIGGER_EVIDENCE.match(note) for note in span.evidence) and any(
-        note.split(":", 1)[-1].lower() in STRONG_NAME_TRIGGERS for note in span.evidence
-    ):
+    if _strong_trigger_evidence(span.evidence):
         return True
     line_start = text.rfind("\n", 0, span.start) + 1
     before = _WORD.findall(text[max(line_start, span.start - 20) : span.start])
     return bool(before) and before[-1].lower() in STRONG_NAME_TRIGGERS
+
+
+@lru_cache(maxsize=4096)  # pure: a few hundred distinct evidence tuples make most spans
+def _strong_trigger_evidence(evidence: tuple[str, ...]) -> bool:
+    """Whether the evidence names a trigger and a strong name trigger ("trigger:dr")."""
+    return any(_TRIGGER_EVIDENCE.match(note) for note in evidence) and any(
+        note.split(":", 1)[-1].lower() in STRONG_NAME_TRIGGERS for note in evidence
+    )
 
 
 def _phrase_hits(text: str) -> list[tuple[int, int, str]]:

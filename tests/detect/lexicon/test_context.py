@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from deident.core.labels import Label
-from deident.detect.lexicon.context import name_followup, name_trigger
+from deident.detect.lexicon import context
+from deident.detect.lexicon.context import Trigger, name_followup, name_trigger
 from deident.detect.lexicon.matcher import normalise
 
 
@@ -80,3 +83,35 @@ def test_triggers(text: str, word: str, evidence: str):
 def test_no_trigger(text: str, word: str):
     start = text.index(word)
     assert name_trigger(text, normalise(text), start, start + len(word)) is None
+
+
+def _followup_by_regex_alone(normalised: str, end: int) -> Trigger | None:
+    """name_followup without its cheap pre-checks: both patterns tried on every window."""
+    window = normalised[end : end + 40]
+    verb = context._FOLLOWING_VERB.match(window)
+    if verb is not None:
+        if verb.group("age"):
+            return Trigger(Label.PATIENT, context.VERB, "followed_by:age")
+        return Trigger(Label.RELATIVE, context.VERB, "followed_by:" + verb.group("verb").replace(" ", "_"))
+    if context._FOLLOWING_PHONE.match(window):
+        return Trigger(Label.RELATIVE, context.ROLE, "followed_by:phone")
+    return None
+
+
+_FOLLOWUP_PIECES = (
+    " ", "  ", "called ", "was ", "is a ", "is an ", "70 ", "yr", "years", "cell ", "555 ", "1234", "410 555 1234",
+    "no ", "came in", "at the bedside", "aware", "x", "ok", "\u0661\u0662\u0663", "é", "wife", "phone", "in to visit",
+)  # fmt: skip
+
+
+def test_name_followup_pre_checks_keep_every_cue() -> None:
+    """The cheap checks before the followup patterns never change the answer."""
+    rng = random.Random(23)
+    cues = 0
+    for _ in range(6000):
+        # A match ends before a blank (or the end of the text); what follows is words, numbers and blanks.
+        normalised = "".join((rng.choice(("", " ", " ", "  ")), *rng.choices(_FOLLOWUP_PIECES, k=rng.randint(0, 9))))
+        expected = _followup_by_regex_alone(normalised, 0)
+        assert name_followup(normalised, 0) == expected, normalised
+        cues += expected is not None
+    assert cues > 300

@@ -16,6 +16,8 @@ from deident.detect.lexicon import (
     lexicon_detectors,
 )
 from deident.detect.lexicon.context import CaseMode, case_mode
+from deident.detect.lexicon.detectors import _CAPITALISED_WORD, _capitalised_candidates, _fuzzy_candidate
+from deident.detect.lexicon.matcher import normalise
 
 HERE = Path(__file__).resolve().parent
 
@@ -141,3 +143,21 @@ def test_line_heading_finds_what_the_regex_module_finds() -> None:
     texts += ["Social -" + chr(c) + "x" for c in range(0x3100) if not 0xD800 <= c < 0xE000]
     for text in texts:
         assert [m.span(1) for m in _LINE_HEADING.finditer(text)] == [m.span(1) for m in original.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seen by Quortley and Abernathy today. Family visited. Plan: Continue Lasix.",
+        "Mr Zanthopoulos and Mrs Zanthopoulos. Breathing Comfortably. Heparin Drip. Ohlsson Visited.",
+        "Über Quortley, Zoë Xanthippe and Émile Zanthopoulos",  # not ASCII: every capitalised word is kept
+        "no capitalised words here",
+    ],
+)
+def test_capitalised_candidates_keep_every_fuzzy_candidate(text: str) -> None:
+    every = [m.span() for m in _CAPITALISED_WORD.finditer(text)]
+    kept = _capitalised_candidates(text)
+    assert set(kept) <= set(every)
+    normalised = normalise(text)
+    assert {s for s in every if _fuzzy_candidate(normalised[s[0] : s[1]])} <= set(kept)
+    assert text.isascii() or kept == every

@@ -8,8 +8,8 @@ import pytest
 
 from deident.core.labels import Label
 from deident.detect.patterns import date_detector
-from deident.detect.patterns.base import rx
-from deident.detect.patterns.dates import _CLINICAL_BEFORE, _DATE_CONTEXT_BEFORE, _ends_with
+from deident.detect.patterns.base import rx, search_before
+from deident.detect.patterns.dates import _CLINICAL_BEFORE, _DATE_CONTEXT_BEFORE, _VENT_BEFORE, _ends_with, _vent_before
 
 from .helpers import Case, check_negative, check_positive, params
 
@@ -129,3 +129,23 @@ def test_reverse_context_search_agrees_with_a_forward_search(source: str) -> Non
         assert _ends_with(source, before) is forward, before
         found += forward
     assert found >= 30  # the generated texts must exercise the regex
+
+
+_VENT_PIECES = (
+    "PEEP", "peep", "Ps", "PSV", "psv", "cpap", "BiPAP", "SIMV", "imv", "A/C", "a/c", "vent", "VENT", "setting",
+    "Settings", "FiO2", "fio2", "5%", "%", "40", " ", "\n", "x", "p", "s", "/", "ps5", "event", "ſimv", "K", "é",
+    "10/5",
+)  # fmt: skip
+
+
+def test_vent_cues_never_miss_a_ventilator_context() -> None:
+    """The cue check before the ventilator regex answers as the regex alone does."""
+    rng = random.Random(17)
+    found = 0
+    for _ in range(5000):
+        text = "".join(rng.choices(_VENT_PIECES, k=rng.randint(1, 12)))
+        for start in {len(text), len(text) // 2}:
+            expected = search_before(_VENT_BEFORE, text, start, 40) is not None
+            assert _vent_before(text, start) == expected, text
+            found += expected
+    assert found > 500

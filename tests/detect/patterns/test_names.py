@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from deident.core.labels import Label
 from deident.detect.patterns import name_detector
+from deident.detect.patterns.base import rx
+from deident.detect.patterns.names import CHAIN, TOKEN, _chain_tokens
 
 from .helpers import Case, check_negative, check_positive, params
 
@@ -116,3 +120,25 @@ def test_word_frequency_shortcut_equals_wordfreq(word: str) -> None:
     from deident.detect.patterns.names import _zipf
 
     assert _zipf(word) == zipf_frequency(word, "en")
+
+
+_CHAIN_PIECES = (
+    "Smith", "O'Brien", "J.", "e.", "Stord-Painter", "a", " ", "  ", "\t", " \t", "x" * 30, "Mary-", "'", "-",
+    "ab.", ".", "Ann", "de", "\u017f", "K", "\u212a", "Zo\u00eb", "Rn.", "q'",
+)  # fmt: skip
+
+
+def test_chain_tokens_are_what_a_token_scan_finds() -> None:
+    """The tokens of a CHAIN match, found with str methods, equal a TOKEN regex scan of it."""
+    rng = random.Random(3)
+    chains = 0
+    for _ in range(4000):
+        text = "".join(rng.choices(_CHAIN_PIECES, k=rng.randint(1, 7)))
+        for forward in (True, False):
+            source = "(?<![\\w'])(?P<n>" + CHAIN + ")" if forward else "(?r)(?<![\\w'])(?P<n>" + CHAIN + ")"
+            for match in rx(source).finditer(text):
+                chain, offset = match["n"], match.start("n")
+                expected = [(offset + t.start(), offset + t.end(), t[0]) for t in rx(TOKEN).finditer(chain)]
+                assert _chain_tokens(chain, offset) == expected, chain
+                chains += 1
+    assert chains > 1000

@@ -201,16 +201,24 @@ _FOLLOWING_VERB_STARTS = frozenset("ca ph vi up aw ar sp re pa no in at wa we ha
 def name_followup(normalised: str, end: int) -> Trigger | None:
     """A cue right after a match: a person's verb ("called", "is a 70 yr") or a phone number."""
     window = normalised[end : end + 40]
-    if window[1:3] not in _FOLLOWING_VERB_STARTS and window[1:2] != " " and not _HAS_DIGIT.search(window):
-        return None
-    verb = _FOLLOWING_VERB.match(window)
-    if verb is not None:
-        if verb.group("age"):
-            return Trigger(Label.PATIENT, VERB, "followed_by:age")
-        return Trigger(Label.RELATIVE, VERB, "followed_by:" + verb.group("verb").replace(" ", "_"))
-    if _FOLLOWING_PHONE.match(window):
+    # The verb pattern needs a word from its lists (or more blanks) after one blank; the phone pattern needs digits.
+    if window[1:3] in _FOLLOWING_VERB_STARTS or window[1:2] == " ":
+        verb = _FOLLOWING_VERB.match(window)
+        if verb is not None:
+            if verb.group("age"):
+                return Trigger(Label.PATIENT, VERB, "followed_by:age")
+            return Trigger(Label.RELATIVE, VERB, "followed_by:" + verb.group("verb").replace(" ", "_"))
+    if _may_hold_digit(window) and _FOLLOWING_PHONE.match(window):
         return Trigger(Label.RELATIVE, ROLE, "followed_by:phone")
     return None
+
+
+def _may_hold_digit(window: str) -> bool:
+    """False only when ``window`` holds no digit: an ASCII window of letters and blanks is told apart by str methods,
+    which are far cheaper than a regex search (most windows after a name are words)."""
+    if window.isascii() and window.replace(" ", "").isalpha():
+        return False
+    return _HAS_DIGIT.search(window) is not None
 
 
 # Sections where people other than clinicians are named (family, social, contacts).

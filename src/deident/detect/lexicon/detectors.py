@@ -345,7 +345,7 @@ class NameLexiconDetector:
         taken = {(m.start, m.end) for m in matches}
         positions: set[tuple[int, int]] = set()
         if mode is CaseMode.MIXED:
-            positions.update(m.span() for m in _CAPITALISED_WORD.finditer(text))
+            positions.update(_capitalised_candidates(text))
         positions.update(_words_near_triggers(normalised))
         out: list[_Scored] = []
         for start, end in sorted(positions - taken):
@@ -375,6 +375,18 @@ class NameLexiconDetector:
                 evidence.append(trigger.evidence)
             out.append(_Scored(start, end, label, score, tuple(evidence), lowered))
         return out
+
+
+def _capitalised_candidates(text: str) -> list[tuple[int, int]]:
+    """Spans of the capitalised words of ``text`` worth a fuzzy lookup. In ASCII text (where a word's normalised
+    form is its lower case) the words that are no :func:`_fuzzy_candidate` are dropped here, by their distinct
+    strings, rather than one occurrence at a time; otherwise every capitalised word is returned."""
+    if not text.isascii():
+        return [m.span() for m in _CAPITALISED_WORD.finditer(text)]
+    wanted = {w for w in set(_CAPITALISED_WORD.findall(text)) if _fuzzy_candidate(w.lower())}
+    if not wanted:
+        return []
+    return [m.span() for m in _CAPITALISED_WORD.finditer(text) if m.group() in wanted]
 
 
 def _is_drug(word: str) -> bool:

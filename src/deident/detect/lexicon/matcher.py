@@ -153,7 +153,9 @@ class MultiLexiconMatcher:
         automaton = ahocorasick.Automaton()
         for key, names_by_part in per_key.items():
             padded = f" {key} "
-            automaton.add_word(padded, (len(padded), tuple(names_by_part)))
+            # Only the parts that list the key, as (part, names): a match is handed to those parts alone.
+            listed = tuple((index, names) for index, names in enumerate(names_by_part) if names)
+            automaton.add_word(padded, (len(padded), listed))
         automaton.make_automaton()
         self._automaton = automaton
         self._parts = len(parts)
@@ -161,14 +163,12 @@ class MultiLexiconMatcher:
     def find_all(self, normalised: str) -> tuple[list[LexiconMatch], ...]:
         """For each part, what its own ``find_all`` gives on the normalised text: every whole-word match,
         in order of start, longest first at equal start."""
-        found = [
-            (end_index - length + 1, end_index - 1, by_part)
-            for end_index, (length, by_part) in self._automaton.iter(f" {normalised} ")
-        ]
-        # Reported by increasing end; reversed and stably sorted by start: by start, longest first.
-        found.reverse()
-        found.sort(key=itemgetter(0))
-        return tuple(
-            [LexiconMatch(start, end, by_part[index]) for start, end, by_part in found if by_part[index]]
-            for index in range(self._parts)
-        )
+        found: tuple[list[LexiconMatch], ...] = tuple([] for _ in range(self._parts))
+        for end_index, (length, listed) in self._automaton.iter(f" {normalised} "):
+            for index, names in listed:
+                found[index].append(LexiconMatch(end_index - length + 1, end_index - 1, names))
+        for matches in found:
+            # Reported by increasing end; reversed and stably sorted by start: by start, longest first.
+            matches.reverse()
+            matches.sort(key=itemgetter(0))
+        return found

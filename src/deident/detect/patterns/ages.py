@@ -17,6 +17,7 @@ HIPAA_AGE_LIMIT = 89
 
 # The first digit of an age, not glued to a word, decimal or ratio; digit-first so the engine skips quickly.
 _D1 = r"\d(?<![\w.,/-]\d)"
+_D1_PREV = r"[^\w.,/-]"  # what may stand before a run that _D1 starts
 _SEP = r"[ \t]{0,2}-?[ \t]{0,2}"
 # What may follow an age number before its year word ("58 yo", "58-year-old", "58 y"):
 # the digit-run prefilter only tries age rules where this matches.
@@ -61,6 +62,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             _age,
             digit_run=(1, 3),
             run_next=_YEAR_WORD_NEXT,
+            run_prev=_D1_PREV,
             run_followers=" \t-yY",
         ),
         Pattern(
@@ -71,6 +73,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             _age,
             digit_run=(1, 3),
             run_next=_YEAR_WORD_NEXT,
+            run_prev=_D1_PREV,
             run_followers=" \t-yY",
         ),
         Pattern(
@@ -81,6 +84,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             _age,
             digit_run=(1, 3),
             run_next=_YEAR_WORD_NEXT,
+            run_prev=_D1_PREV,
             run_followers=" \tyY",
         ),
         Pattern(
@@ -91,6 +95,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             _bare_y,
             digit_run=(1, 3),
             run_next=_YEAR_WORD_NEXT,
+            run_prev=_D1_PREV,
             run_followers=" \tyY",
         ),
         Pattern(
@@ -111,6 +116,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             _decade,
             digit_run=(2, 2),
             run_followers="'sS",
+            run_prev=r"[^\w.,/-]",
         ),
         Pattern(
             "age.line_initial",
@@ -119,8 +125,9 @@ def age_patterns() -> tuple[Pattern, ...]:
             0.5,
             _age,
             digit_run=(2, 3),
-            run_next=r"[ \t]{1,2}[A-Za-z/]",
+            run_next=r"[ \t]{1,2}(?i:" + PERSON_WORDS + ")",
             run_followers=" \t",
+            run_prev=r"[ \t\n]",
         ),
     )
 

@@ -29,9 +29,9 @@ UNIT_AFTER = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """A validated match: offsets into the text, an optional relabel and extra evidence notes."""
+class Hit(NamedTuple):
+    """A validated match: offsets into the text, an optional relabel and extra evidence notes. (A named tuple: the
+    validators make thousands per pass, and a tuple is made several times faster than a frozen dataclass.)"""
 
     start: int
     end: int
@@ -69,6 +69,13 @@ class Pattern:
     # tried where the first characters after the run fit it ("80 " is no age unless a "y" follows). It must tell
     # digits apart by ``\d`` only and use no ``\b``, ``\B`` or lookaround (checked when the plan is built).
     run_next: str = ""
+    # Optionally, a regex for the one character right before the run: the rule is only tried where that character
+    # fits it (the start of the text always passes). It must follow from the rule's own lookbehind ("5" after "x"
+    # starts no date), so that no match is lost; like ``run_next`` it is decided once per context and remembered.
+    run_prev: str = ""
+    # Optionally, a cheap test ``(text, run start, run end) -> bool`` that is false only where the rule cannot match at
+    # the run, for rules whose regex is costly and seldom matches (it is called before each attempt).
+    run_check: Callable[[str, int, int], bool] | None = field(default=None, compare=False)
     # For a rule whose matches each lie on one line, from the newline before it to the line's end, and whose
     # validator keeps only a match followed by nothing but whitespace: only the last non-blank line can give a
     # hit, so the regex is tried there alone instead of at every newline.
@@ -78,6 +85,16 @@ class Pattern:
     # with the runs taken from the digit-run scan that is made anyway (a scan per rule costs far more).
     run_starts: tuple[str, ...] = ()
     char_starts: str = ""
+    # For a scanned rule whose every match is the last n digits of a maximal digit run of at most ``longest``
+    # digits, (n, longest): the rule is tried only at the ends of such runs, taken from the digit-run scan.
+    run_tail: tuple[int, int] | None = None
+    # For a scanned rule, a character that every match contains (its leading literal, say): a text without it is not
+    # scanned at all ("@" for e-mail). A ``str`` membership test costs far less than starting a regex scan.
+    required_char: str = ""
+    # For a scanned rule, a case-sensitive regex (lower case) that the lower-cased text of every match contains: an
+    # ASCII text whose lower-cased form (made for the anchor scan anyway) holds no match of it is not scanned. Worth it
+    # where the rule's first character is common and its regex costly there (".com" after every full stop).
+    lower_gate: str = ""
 
     @property
     def compiled(self) -> regex.Pattern[str]:
@@ -141,6 +158,7 @@ class _Plan:
     scanned_regexes: tuple[regex.Pattern[str], ...] = ()
     digit_led: tuple[Pattern, ...] = ()
     digit_led_regexes: tuple[regex.Pattern[str], ...] = ()
+    digit_led_checks: tuple[Callable[[str, int, int], bool] | None, ...] = ()
     # by_run_length[n]: indices into digit_led of the rules a digit run of length n may start.
     by_run_length: tuple[tuple[int, ...], ...] = ()
     # Lower-cased text is translated with this table before the Aho-Corasick scan (see _delimiter_table).
@@ -153,12 +171,19 @@ class _Plan:
     # anything may follow).
     next_regexes: tuple[regex.Pattern[str], ...] = ()
     next_of: tuple[int, ...] = ()
-    # Memos: (run length, the text after the run as written) -> the rules worth trying there; and the shape of
-    # that text (digits as 0) -> the positions in next_regexes that it fits (shared by every run length).
-    to_try: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # prev_of[i]: digit_led[i]'s compiled ``run_prev`` (None: any character may precede the run).
+    prev_of: tuple[regex.Pattern[str] | None, ...] = ()
+    # Memos: (run length, the character before the run, the text after it as written) -> the rules worth trying
+    # there; and the shape of that text (digits as 0) -> the positions in next_regexes that it fits (shared by every
+    # run length).
+    to_try: dict[tuple[int, str, str], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # The character before a run -> the positions in digit_led of the rules whose ``run_prev`` it does not fit.
+    barred_by_prev: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
     fits_by_shape: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
     # Every ``run_starts`` text of the scanned rules.
     run_start_texts: frozenset[str] = frozenset()
+    # The fewest digits that a ``run_tail`` rule's run may have (0: no such rule, or no digit-run scan).
+    shortest_tail_run: int = 0
 
 
 def _run_next(pattern: Pattern) -> str:
@@ -264,6 +289,10 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         _check_run_next(pattern)
     scanned = tuple(p for p in patterns if not p.anchors and p.digit_run is None)
     longest = max((p.digit_run[1] for p in digit_led if p.digit_run), default=0)
+    tails = [p.run_tail for p in scanned if p.run_tail is not None]
+    if digit_led:
+        # The scan must report the runs that the run_tail rules may end (their runs are longer than any rule's).
+        longest = max([longest, *(most for _, most in tails)])
     nexts = sorted({_run_next(p) for p in digit_led} - {""})
     by_run_length = tuple(
         tuple(i for i, p in enumerate(digit_led) if p.digit_run is not None and p.digit_run[0] <= n <= p.digit_run[1])
@@ -276,13 +305,16 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         scanned_regexes=tuple(p.compiled for p in scanned),
         digit_led=digit_led,
         digit_led_regexes=tuple(p.compiled for p in digit_led),
+        digit_led_checks=tuple(p.run_check for p in digit_led),
         by_run_length=by_run_length,
         delimiter_table=table,
         delimiter_bytes=bytes(ord(table.get(i, chr(i))) for i in range(256)) if table else b"",
         digit_runs=compile_source(rf"(?<!\d)\d{{1,{longest}}}(?!\d)", False) if digit_led else None,
         next_regexes=tuple(compile_source(n, False) for n in nexts),
         next_of=tuple(nexts.index(_run_next(p)) if _run_next(p) else -1 for p in digit_led),
+        prev_of=tuple(compile_source(p.run_prev, p.ignore_case) if p.run_prev else None for p in digit_led),
         run_start_texts=_run_start_texts(scanned, longest),
+        shortest_tail_run=min((digits for digits, _ in tails), default=0) if digit_led else 0,
     )
 
 
@@ -297,33 +329,45 @@ def _run_start_texts(scanned: tuple[Pattern, ...], longest: int) -> frozenset[st
 
 
 def digit_run_matches(
-    plan: _Plan, text: str, run_starts: list[tuple[int, str]] | None = None
+    plan: _Plan,
+    text: str,
+    run_starts: list[tuple[int, str]] | None = None,
+    tail_runs: list[tuple[int, int]] | None = None,
 ) -> Iterator[tuple[int, regex.Match[str]]]:
     """The matches of the digit-led rules (index into ``plan.digit_led``, match), tried only where they can start.
 
     Equivalent to a ``finditer`` scan per rule: runs are visited left to right, and a rule is not tried
     again before the end of its previous match (matches of one rule never overlap). The starts of the runs
-    that ``plan.run_start_texts`` lists are appended to ``run_starts`` (with the run) when given.
+    that ``plan.run_start_texts`` lists are appended to ``run_starts`` (with the run) when given, and the
+    (start, end) of every run of at least ``plan.shortest_tail_run`` digits to ``tail_runs``.
     """
     if plan.digit_runs is None:
         return
     start_texts = plan.run_start_texts
     longest_start = max(map(len, start_texts), default=0)
+    shortest_tail = plan.shortest_tail_run or len(text) + 1
     resume = [0] * len(plan.digit_led)
     regexes = plan.digit_led_regexes
+    checks = plan.digit_led_checks
     memo = plan.to_try
     for run in plan.digit_runs.finditer(text):
         start, end = run.span()
         if end - start <= longest_start and run_starts is not None and text[start:end] in start_texts:
             run_starts.append((start, text[start:end]))
-        key = (end - start, text[end : end + RUN_WINDOW])
+        if end - start >= shortest_tail and tail_runs is not None:
+            tail_runs.append((start, end))
+        # text[start - 1 : start] is "" at the start of the text (the slice [-1:0] is empty).
+        key = (end - start, text[start - 1 : start], text[end : end + RUN_WINDOW])
         indices = memo.get(key)
         if indices is None:
-            indices = _memo(memo, key, _rules_to_try(plan, *key))
+            indices = _memo(memo, key, _rules_to_try(plan, key[0], key[2], key[1]))
         if not indices:
             continue  # most runs: no rule can start there
         for index in indices:
             if start < resume[index]:
+                continue
+            check = checks[index]
+            if check is not None and not check(text, start, end):
                 continue
             match = regexes[index].match(text, start)
             if match is not None:
@@ -352,6 +396,8 @@ def _check_run_next(pattern: Pattern) -> None:
         raise ValueError(f"{pattern.name}: run_next must match digits with \\d only (windows key digits as 0)")
     if _WINDOW_UNSAFE.search(source):
         raise ValueError(f"{pattern.name}: run_next must not use \\b, \\B or lookarounds")
+    if _WINDOW_UNSAFE.search(pattern.run_prev):
+        raise ValueError(f"{pattern.name}: run_prev must not use \\b, \\B or lookarounds (it sees one character)")
 
 
 K = TypeVar("K")
@@ -365,11 +411,28 @@ def _memo(memo: dict[K, V], key: K, value: V) -> V:
     return value
 
 
-def _rules_to_try(plan: _Plan, length: int, window: str) -> tuple[int, ...]:
+def _rules_to_try(plan: _Plan, length: int, window: str, before: str = "") -> tuple[int, ...]:
     """The digit-led rules that may start at a run of ``length`` digits followed by ``window`` (the next
-    RUN_WINDOW characters of the text, fewer at its end): those whose ``_run_next`` fits the window."""
+    RUN_WINDOW characters of the text, fewer at its end) and preceded by ``before`` (the one character before the
+    run; "" at the start of the text): those whose ``_run_next`` fits the window and whose ``run_prev`` fits
+    ``before``."""
     fits = _fits_of_shape(plan, window.translate(_DIGITS_AS_ZERO))
-    return tuple(i for i in plan.by_run_length[length] if plan.next_of[i] < 0 or plan.next_of[i] in fits)
+    barred = _barred_by_prev(plan, before)
+    return tuple(
+        i for i in plan.by_run_length[length] if (plan.next_of[i] < 0 or plan.next_of[i] in fits) and i not in barred
+    )
+
+
+def _barred_by_prev(plan: _Plan, before: str) -> frozenset[int]:
+    """Positions in ``plan.digit_led`` of the rules whose ``run_prev`` the character ``before`` does not fit
+    (none at the start of the text), remembered."""
+    barred = plan.barred_by_prev.get(before)
+    if barred is None:
+        barred = frozenset(
+            i for i, prev in enumerate(plan.prev_of) if before and prev is not None and prev.fullmatch(before) is None
+        )
+        barred = _memo(plan.barred_by_prev, before, barred)
+    return barred
 
 
 def _fits_of_shape(plan: _Plan, shape: str) -> frozenset[int]:
@@ -398,12 +461,16 @@ def _fitting_nexts(plan: _Plan, window: str, candidates: Iterable[int] | None = 
 
 
 def _digit_run_hits(
-    plan: _Plan, text: str, run_starts: list[tuple[int, str]] | None = None
+    plan: _Plan,
+    text: str,
+    run_starts: list[tuple[int, str]] | None = None,
+    tail_runs: list[tuple[int, int]] | None = None,
 ) -> list[tuple[Pattern, Hit]]:
     out: list[tuple[Pattern, Hit]] = []
-    for index, match in digit_run_matches(plan, text, run_starts):
+    for index, match in digit_run_matches(plan, text, run_starts, tail_runs):
         pattern = plan.digit_led[index]
-        out.extend((pattern, h) for h in _validated(pattern, text, match))
+        for hit in _validated(pattern, text, match):
+            out.append((pattern, hit))
     return out
 
 
@@ -414,14 +481,16 @@ def merge_delimiters(plan: _Plan, lower: str) -> str:
     return lower.translate(plan.delimiter_table)
 
 
-def _anchored_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
+def _anchored_hits(plan: _Plan, text: str, lower: str | None = None) -> list[tuple[Pattern, Hit]]:
     """The hits of the anchored rules: each rule is tried wherever one of its anchors begins a word.
 
     This is what :func:`find_hits` gives (an overlapped scan): a rule's matches may overlap, so "Dr. A and
     Dr. B" gives both names even where the first match runs past the second "Dr.", and "saint patrick's day"
-    also gives "patrick's day" (the contained hit is dropped when the family's spans are resolved).
+    also gives "patrick's day" (the contained hit is dropped when the family's spans are resolved). ``lower`` is
+    ``text.lower()`` when the caller has it.
     """
-    lower = text.lower()
+    if lower is None:
+        lower = text.lower()
     if len(lower) != len(text) or plan.automaton is None:  # case folding moved offsets: scan instead
         return [(p, h) for p in plan.anchored for h in find_hits(p, text)]
     out: list[tuple[Pattern, Hit]] = []
@@ -438,7 +507,8 @@ def _anchored_hits(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
                 tried.add((index, start))
             match = compiled.match(text, start)
             if match is not None:
-                out.extend((pattern, h) for h in _validated(pattern, text, match))
+                for hit in _validated(pattern, text, match):
+                    out.append((pattern, hit))
     return out
 
 
@@ -550,25 +620,55 @@ def started_matches(
             yield match
 
 
+def tail_matches(
+    pattern: Pattern, compiled: regex.Pattern[str], text: str, tail_runs: list[tuple[int, int]]
+) -> Iterator[regex.Match[str]]:
+    """What ``compiled.finditer(text)`` gives for a rule with ``run_tail`` (n, longest), trying it only at the last n
+    digits of the runs in ``tail_runs`` ((start, end) of every run at least ``plan.shortest_tail_run`` long, in
+    order) of n to ``longest`` digits. Each match lies in its own run, so matches never overlap."""
+    if pattern.run_tail is None:
+        raise ValueError(f"{pattern.name}: no run_tail")
+    digits, longest = pattern.run_tail
+    for start, end in tail_runs:
+        if digits <= end - start <= longest:
+            match = compiled.match(text, end - digits)
+            if match is not None:
+                yield match
+
+
 def _find(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     found: list[tuple[Pattern, Hit]] = []
+    lower = text.lower()
     run_starts: list[tuple[int, str]] | None = [] if plan.run_start_texts and plan.digit_runs is not None else None
-    digit_hits = _digit_run_hits(plan, text, run_starts)
+    tail_runs: list[tuple[int, int]] | None = [] if plan.shortest_tail_run else None
+    digit_hits = _digit_run_hits(plan, text, run_starts, tail_runs)
     for pattern, compiled in zip(plan.scanned, plan.scanned_regexes, strict=True):
         if run_starts is not None and (pattern.run_starts or pattern.char_starts):
             for match in started_matches(pattern, compiled, text, run_starts):
-                found.extend((pattern, h) for h in _validated(pattern, text, match))
+                for hit in _validated(pattern, text, match):
+                    found.append((pattern, hit))
+            continue
+        if tail_runs is not None and pattern.run_tail is not None:
+            for match in tail_matches(pattern, compiled, text, tail_runs):
+                for hit in _validated(pattern, text, match):
+                    found.append((pattern, hit))
             continue
         if pattern.last_line:
             start = last_line_start(text)
             match = compiled.match(text, start) if start >= 0 else None
             if match is not None:
-                found.extend((pattern, h) for h in _validated(pattern, text, match))
+                for hit in _validated(pattern, text, match):
+                    found.append((pattern, hit))
+            continue
+        if pattern.required_char and pattern.required_char not in text:
+            continue
+        if pattern.lower_gate and text.isascii() and compile_source(pattern.lower_gate, False).search(lower) is None:
             continue
         for match in compiled.finditer(text):
-            found.extend((pattern, h) for h in _validated(pattern, text, match))
+            for hit in _validated(pattern, text, match):
+                found.append((pattern, hit))
     found.extend(digit_hits)
-    found.extend(_anchored_hits(plan, text))
+    found.extend(_anchored_hits(plan, text, lower))
     return found
 
 

@@ -25,6 +25,7 @@ _SEP = r"(?:[ \t]{0,2}[-.][ \t]{0,2}|[ \t]{1,2}|/)"
 _EXT = r"(?:[ \t]{0,2}(?:x|ext\.?|extension)[ \t]{0,2}\d{1,5})?"
 # A first digit not glued to a preceding word, decimal or number; digit-first so the engine skips fast.
 _D1 = r"\d(?<!(?:[\w./]|\d[ \t-])\d)"
+_D1_PREV = r"[^\w./]"  # what may stand before a run that _D1 starts
 _NA = r"(?![\w]|[./-]\d|[ \t]\d)"
 # North American shapes: area code, exchange and line, with an optional country code or parentheses.
 # Three patterns so that each starts with a cheap literal or digit scan.
@@ -106,8 +107,10 @@ def contact_patterns() -> tuple[Pattern, ...]:
             _nanp,
             digit_run=(3, 3),
             run_followers=" \t-./",
+            run_next=_SEP + r"\d{3}",
+            run_prev=_D1_PREV,
         ),
-        Pattern("phone.nanp_parentheses", P, NANP_PAREN + _NA, 0.9, _nanp),
+        Pattern("phone.nanp_parentheses", P, NANP_PAREN + _NA, 0.9, _nanp, required_char="("),
         # Starts at "+" or at a "1" or "11" run: the lookbehind keeps a word character (a digit) out before it, and
         # a separator (no digit) follows "11?".
         Pattern("phone.nanp_country_code", P, NANP_COUNTRY + _NA, 0.9, _nanp, run_starts=("1", "11"), char_starts="+"),
@@ -117,6 +120,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"(?<![\w+])\+(?:[1-9]\d{0,2})(?:[ \t.-]{1,2}\(?\d{1,5}\)?){2,5}(?![\w]|[.-]\d)",
             0.85,
             _international,
+            required_char="+",
         ),
         Pattern(
             "phone.local",
@@ -126,6 +130,8 @@ def contact_patterns() -> tuple[Pattern, ...]:
             _local,
             digit_run=(3, 3),
             run_followers=" \t-.",
+            run_next=r"[ \t]{0,2}[-.][ \t]{0,2}\d{4}",
+            run_prev=_D1_PREV,
         ),
         Pattern(
             "phone.split_digits",
@@ -136,6 +142,9 @@ def contact_patterns() -> tuple[Pattern, ...]:
             _ten_digits,
             digit_run=(3, 6),
             run_followers=" \t-",
+            # Three digits then blanks and digits, or six digits then a dash and digits.
+            run_next=r"[ \t]{1,2}\d{3}|-\d{4}",
+            run_prev=_D1_PREV,
         ),
         Pattern(
             "phone.trigger_local",
@@ -183,6 +192,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.95,
             _email,
             ignore_case=False,
+            required_char="@",
         ),
         Pattern(
             "url.web",
@@ -198,6 +208,8 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"\.(?:com|org|net|edu|gov|mil|info|biz|io|us|uk|ca|de)(?:/[^\s<>\"'()]{0,2000}(?<![.,;:!?]))?(?![\w@-])",
             0.8,
             _domain,
+            # The same domains, written as a tree (fewer tries after each full stop), on the lower-cased text.
+            lower_gate=r"\.(?:c(?:om|a)|org|net|edu|gov|mil|i(?:nfo|o)|biz|u[sk]|de)",
         ),
         Pattern(
             "ip.v4",
@@ -208,6 +220,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             digit_run=(1, 3),
             run_followers=".",
             run_next=r"\.\d{1,3}\.\d{1,3}\.\d",
+            run_prev=r"[^\w.]",
         ),
         Pattern(
             "ip.v6",
@@ -215,6 +228,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])",
             0.8,
             _ip,
+            required_char=":",
         ),
     )
 

@@ -45,6 +45,9 @@ _DATE_CONTEXT_BEFORE = (
 _PAIN_NEAR = r"\b(?:pain|cp|c/p|discomfort|ha|headache|angina|scale|rates?|rated|c/o)\b"
 # Ventilator context earlier on the same line: settings come in runs ("IMV 700x10, 50% 8/5").
 _VENT_BEFORE = r"(?:peep|\bpsv?\b|cpap|bipap|simv|\bimv|a/c|\bvent\b|settings?|fio2|\d%)[^\n]{0,40}\Z"
+# A literal that each alternative of _VENT_BEFORE contains (lower case): an ASCII window with none of them holds no
+# ventilator context, which spares the regex for most dates.
+_VENT_CUES = ("peep", "ps", "cpap", "bipap", "simv", "imv", "a/c", "vent", "setting", "fio2", "%")
 _VENT_AFTER = r"[ \t]{0,2}(?:bipap|cpap|i?ps|peep|psv|simv|imv|fio2|\d{2}%)"
 _FRACTIONS = {(1, 2), (1, 3), (2, 3), (1, 4), (3, 4), (1, 8)}
 _TIME_AFTER = r"[ \t]{0,2}(?:hrs?|h|pm|am|o'?clock|hours)\b"
@@ -98,12 +101,11 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         return [Hit(m.start(), m.end(), evidence=("month/year",))]
     date_context = _ends_with(_DATE_CONTEXT_BEFORE, before)
     # "at 0630 2/31": after a date word or a clock time, a day up to 31 is still a date as written.
-    written_as_date = date_context or rx(r"\b[0-2]\d[0-5]\d[ \t]{1,2}\Z").search(before)
-    if not (_valid_day(month, day) or (written_as_date and 1 <= month <= 12 and 1 <= day <= 31)):
+    if not (_valid_day(month, day) or (1 <= month <= 12 and 1 <= day <= 31 and _written_as_date(before, date_context))):
         return []
     if day == 10 and (rx(_PAIN_NEAR).search(text, m.end(), m.end() + 30) or rx(_PAIN_NEAR).search(before)):
         return []  # a pain score "6/10"
-    if search_before(_VENT_BEFORE, text, m.start(), 40) and not date_context:
+    if not date_context and _vent_before(text, m.start()):
         return []  # ventilator settings "SIMV 500x10, 40%, & 5/8"
     if rx(_VENT_AFTER).match(text, m.end()) or _ends_with(_CLINICAL_BEFORE, before):
         return []
@@ -114,6 +116,20 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
     if (month, day) in _FRACTIONS:
         return []
     return [Hit(m.start(), m.end())]
+
+
+def _written_as_date(before: str, date_context: bool) -> bool:
+    return date_context or rx(r"\b[0-2]\d[0-5]\d[ \t]{1,2}\Z").search(before) is not None
+
+
+def _vent_before(text: str, start: int) -> bool:
+    """Ventilator context earlier on the line, within 40 characters before ``start`` (see _VENT_BEFORE)."""
+    window = text[max(0, start - 40) : start]
+    if window.isascii():  # (non-ASCII text may hold letters that case-fold to a cue's, such as the long s)
+        lowered = window.lower()
+        if not any(cue in lowered for cue in _VENT_CUES):
+            return False
+    return search_before(_VENT_BEFORE, text, start, 40) is not None
 
 
 def _iso(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -242,7 +258,11 @@ def _season_year(text: str, m: regex.Match[str]) -> list[Hit]:
 # The first digit of a number not glued to a preceding number, decimal, ratio or sign. Written digit-first
 # (the lookbehind after it) so that the regex engine can skip quickly to the next digit.
 _FIRST_DIGIT = r"\d(?<!(?:[\w./%+#$=]|\d[-:])\d)"
+# What may stand before a digit run that _FIRST_DIGIT starts (its lookbehind keeps out the rest).
+_FIRST_DIGIT_PREV = r"[^\w./%+#$=]"
 _NA = r"(?![\w/%]|[.,:-]\d|'s\b)"  # not glued to a following number
+# Events written right after a two-digit year ("95 CABG").
+_EVENT_AFTER_YEAR = "ptca|pci|cabg|stent|stents|stented|mi|nstemi|stemi|cva|tia|avr|mvr|cath|turp|aicd|ppm"
 
 _DAY = r"(?P<d>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<y>'\d{2}|\d{4}|\d{2})"
@@ -291,6 +311,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             digit_run=(1, 2),
             run_next=r"[/.-]\d{1,2}[/.-]\d",
             run_followers="/.-",
+            run_prev=_FIRST_DIGIT_PREV,
         ),
         Pattern(
             "date.numeric_md",
@@ -299,8 +320,10 @@ def date_patterns() -> tuple[Pattern, ...]:
             0.8,
             _numeric_md,
             digit_run=(1, 2),
-            run_next=r"[/-]\d",
+            # The day takes the whole digit run after the separator, and no word character follows it (_NA).
+            run_next=r"[/-]\d{1,2}(?:[^\w/%]|\Z)",
             run_followers="/-",
+            run_prev=_FIRST_DIGIT_PREV,
         ),
         Pattern(
             "date.iso",
@@ -311,6 +334,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             digit_run=(4, 4),
             run_next=r"[/.-]\d{1,2}[/.-]\d",
             run_followers="/.-",
+            run_prev=_FIRST_DIGIT_PREV,
         ),
         Pattern(
             "date.month_day_year",
@@ -338,6 +362,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             run_next=r"(?i:(?:st|nd|rd|th)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
             r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
             run_followers=" \t-snrtojfmadSNRTOJFMAD",
+            run_prev=_FIRST_DIGIT_PREV,
         ),
         Pattern(
             "date.month_year",
@@ -355,6 +380,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             0.8,
             _year_in_context,
             digit_run=(4, 4),
+            run_prev=r"[^\w./%:+#$=-]",
         ),
         Pattern(
             "date.event_year",
@@ -368,7 +394,12 @@ def date_patterns() -> tuple[Pattern, ...]:
             anchors=EVENT_PHRASES,
         ),
         Pattern(
-            "date.apostrophe_year", D, r"(?<![\w'])'(?P<y>\d{2})(?!\w|[.,:/-]\d|[ \t]{0,2}%)", 0.85, _apostrophe_year
+            "date.apostrophe_year",
+            D,
+            r"(?<![\w'])'(?P<y>\d{2})(?!\w|[.,:/-]\d|[ \t]{0,2}%)",
+            0.85,
+            _apostrophe_year,
+            required_char="'",
         ),
         Pattern(
             "date.month_in_context",
@@ -389,17 +420,19 @@ def date_patterns() -> tuple[Pattern, ...]:
             digit_run=(1, 2),
             run_next=r"/\d{1,2}[.-]\d",
             run_followers="/",
+            run_prev=_FIRST_DIGIT_PREV,
         ),
         Pattern(
             "date.year_before_event",
             D,
             r"(?:(?<=[.;:\n][ \t]{0,3})|(?<=\A[ \t]{0,3}))(?P<y>(?:0\d|[1-3]\d|[5-9]\d))[ \t]{1,2}"
-            r"(?:ptca|pci|cabg|stent|stents|stented|mi|nstemi|stemi|cva|tia|avr|mvr|cath|turp|aicd|ppm)\b",
+            r"(?:" + _EVENT_AFTER_YEAR + r")\b",
             0.6,
             _year_before_event,
             digit_run=(2, 2),
-            run_next=r"[ \t]{1,2}[A-Za-z]",
+            run_next=r"[ \t]{1,2}(?i:" + _EVENT_AFTER_YEAR + ")",
             run_followers=" \t",
+            run_prev=r"[.;:\n \t]",
         ),
         Pattern(
             "date.season_year",
@@ -418,8 +451,10 @@ def date_patterns() -> tuple[Pattern, ...]:
             _event_apostrophe_year,
             digit_run=(2, 2),
             run_followers="'",
+            run_next=r"'(?:[^\w']|\Z)",
+            run_prev=_FIRST_DIGIT_PREV,
         ),
-        Pattern("date.decade", D, r"\b(?:19|20)\d0'?s\b", 0.8, digit_run=(4, 4), run_followers="'sS"),
+        Pattern("date.decade", D, r"\b(?:19|20)\d0'?s\b", 0.8, digit_run=(4, 4), run_followers="'sS", run_prev=r"\W"),
         Pattern(
             "date.ordinal_day",
             D,
@@ -431,6 +466,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             digit_run=(1, 2),
             run_next=r"(?i:st|nd|rd|th)",
             run_followers="snrtSNRT",
+            run_prev=_FIRST_DIGIT_PREV,
         ),
         Pattern(
             "date.weekday",

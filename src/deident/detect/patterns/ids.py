@@ -133,6 +133,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             digit_run=(3, 3),
             run_next=r"[- ]\d{2}[- ]\d{4}",
             run_followers="- ",
+            run_prev=r"[^\w-]",
         ),
         Pattern(
             "id.ssn_trigger",
@@ -145,13 +146,23 @@ def id_patterns() -> tuple[Pattern, ...]:
             anchors=("ssn", "ss#", "ss", "social"),
         ),
         *triggered,
-        Pattern("id.vin", Label.VEHICLE, r"\d{4}(?<=\b[A-HJ-NPR-Z0-9]{13}\d{4})\b", 0.9, _vin, ignore_case=False),
+        Pattern(
+            "id.vin",
+            Label.VEHICLE,
+            r"\d{4}(?<=\b[A-HJ-NPR-Z0-9]{13}\d{4})\b",
+            0.9,
+            _vin,
+            ignore_case=False,
+            # The four digits end a digit run (\b after them) of at most 17 digits (\b 17 characters before).
+            run_tail=(4, 17),
+        ),
         Pattern(
             "id.hash_number",
             Label.IDNUM,
             r"#[ \t]{0,2}(?P<p>\d{5,15})(?![\w]|[.,]\d)",
             0.6,
             _hash_number,
+            required_char="#",
         ),
         Pattern(
             "id.letter_digit_shape",
@@ -173,6 +184,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             _long_number,
             ignore_case=False,
             digit_run=(7, 14),
+            run_prev=r"[^\w.,/-]",
         ),
     )
 

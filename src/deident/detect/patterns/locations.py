@@ -22,11 +22,12 @@ from deident.detect.patterns.base import (
 from deident.detect.patterns.names import STOP_WORDS, _case_mode
 from deident.text.wordfrequency import zipf as _zipf
 
-STREET_SUFFIXES = words(
+STREET_SUFFIX_WORDS = (
     "street", "st", "avenue", "ave", "av", "road", "rd", "boulevard", "blvd", "drive", "dr", "lane", "ln", "way",
     "court", "ct", "place", "pl", "terrace", "ter", "parkway", "pkwy", "highway", "hwy", "circle", "cir", "square",
     "sq", "trail", "trl", "route", "rte", "pike", "turnpike", "tpke", "alley", "plaza", "crescent", "close",
 )  # fmt: skip
+STREET_SUFFIXES = words(*STREET_SUFFIX_WORDS)
 # Two-letter codes that are also common clinical abbreviations or words (MD, PA, OR, IN, ME, DE, CO, ...):
 # as a state they need a ZIP code after them.
 AMBIGUOUS_STATE_CODES = frozenset(
@@ -99,6 +100,29 @@ def _street(text: str, m: regex.Match[str]) -> list[Hit]:
     ):
         return []  # "2 mediastinal CT", "6u reg insulin SQ", "2 HR ST": street suffixes that are clinical words
     return [Hit(m.start(), m.end())]
+
+
+# The street rule's words part (letters, ' . - and blanks) reaches its suffix within this many characters of the
+# house number's end: a letter, two blanks, "N. " and four words of 25 characters with their blanks, then the suffix.
+_STREET_REACH = 1 + 2 + 4 + 4 * 25 + 4 * 2 + max(map(len, STREET_SUFFIX_WORDS))
+_STREET_SUFFIX_BYTES = frozenset(w.encode("ascii") for w in STREET_SUFFIX_WORDS)
+# Lower-cases letters, makes ' . - blanks (a suffix ends at them: \b) and every character that the words part cannot
+# hold a newline (the words part ends before it).
+_STREET_TABLE = bytes(
+    c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or c in b" \t" else 32 if c in b"'.-" else 10 for c in range(256)
+)
+
+
+def _street_may_start(text: str, start: int, end: int) -> bool:
+    """False only where location.street_address cannot match at the digit run [start, end): in ASCII text, no street
+    suffix stands as a word among the letters, blanks and ' . - that follow the run. Far cheaper than the regex,
+    which fails at most runs ("5 mg of", "2 L NC")."""
+    segment = text[end : end + _STREET_REACH]
+    if not segment.isascii():
+        return True  # (non-ASCII letters may case-fold to ASCII ones in the regex: leave it to the regex)
+    folded = segment.encode("ascii").translate(_STREET_TABLE)
+    cut = folded.find(b"\n")
+    return not _STREET_SUFFIX_BYTES.isdisjoint((folded if cut < 0 else folded[:cut]).split())
 
 
 def _po_box(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -281,6 +305,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             _state_zip,
             ignore_case=False,
             digit_run=(5, 5),
+            run_prev=r"[^\w-]",
         ),
         Pattern(
             "location.zip_trigger",
@@ -299,6 +324,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.8,
             _city_state,
             ignore_case=False,
+            required_char=",",
         ),
         Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6, anchors=_state_anchors()),
         Pattern(
@@ -312,6 +338,8 @@ def location_patterns() -> tuple[Pattern, ...]:
             digit_run=(1, 5),
             run_next=r"[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?[A-Za-z][A-Za-z'.\-]{0,24}[ \t]",
             run_followers=" \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+            run_prev=r"[^\w./-]",
+            run_check=_street_may_start,
         ),
         Pattern(
             "location.po_box",
@@ -366,6 +394,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             _ward_number,
             digit_run=(1, 1),
             run_next=r"[^\w.,/:-]|\Z",
+            run_prev=r"[ \t]",
         ),
         Pattern(
             "location.hospital_name",

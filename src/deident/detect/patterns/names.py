@@ -244,7 +244,7 @@ def _names_before(
             return []
         start = found.start("n")
         mode = _case_mode(text, start)
-        toks = [(start + t.start(), start + t.end(), t[0]) for t in rx(TOKEN).finditer(found["n"])]
+        toks = _chain_tokens(found["n"], start)
         if toks and _ends_sentence(toks[-1][2]):
             return []  # "... secretions. MD aware": the trigger starts a new sentence
         kept: list[tuple[int, int]] = []
@@ -274,6 +274,19 @@ def _names_before(
         return [_close(text, kept, label)]
 
     return check
+
+
+def _chain_tokens(chain: str, offset: int) -> list[tuple[int, int, str]]:
+    """(start, end, token) of the TOKENs of a CHAIN match that starts at ``offset``: what ``rx(TOKEN).finditer``
+    gives, found with str methods. A CHAIN is TOKENs (no blanks in them) joined by blanks and tabs, and a TOKEN
+    scan from a token's first letter takes the whole token (the blank after it can continue no TOKEN)."""
+    tokens: list[tuple[int, int, str]] = []
+    position = 0
+    for piece in chain.split():
+        position = chain.index(piece, position)
+        tokens.append((offset + position, offset + position + len(piece), piece))
+        position += len(piece)
+    return tokens
 
 
 def _close(text: str, tokens: list[tuple[int, int]], label: Label | None) -> Hit:
@@ -325,6 +338,8 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?P<s>[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z]))(?![\w'.]|\.\w)",
             0.5,
             _initial_surname,
+            # The same shape without the line-start test and the surname's end, on the lower-cased text.
+            lower_gate=r"\.(?<=(?<![\w.'/&+^-])[a-z]\.)[ \t]{1,2}[a-z]",
         ),
         Pattern(
             "name.signature",
