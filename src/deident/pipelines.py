@@ -7,8 +7,8 @@ cheap and a pipeline only loads the data it needs.
 - ``rules``: stage 1a — pattern and dictionary detectors, the negative-evidence veto.
 - ``crf``: the CRF tagger alone at the model's threshold.
 - ``stage1``: BoB's sensitive stage 1 alone — rules and the CRF at a low threshold, the veto, label
-  correction of whole state and country names (the candidates the span filter judges; the highest
-  recall, the lowest precision).
+  correction of whole state and country names, titles and kinship words trimmed off name edges (the
+  candidates the span filter judges; the highest recall, the lowest precision).
 - ``default``: BoB's two stages — stage 1 (rules + CRF at a low, sensitive threshold, veto),
   then stage 2 (candidate union, the learned false-positive filter, trusted phrases, global
   reconciliation) — as trained into the model directory.
@@ -131,6 +131,7 @@ def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDA
     """
     from deident.detect.crf.tagger import CrfModel
     from deident.filter.veto import veto_stage
+    from deident.stage2.name_edges import trim_name_edges
     from deident.stage2.place_labels import correct_place_labels
 
     crf = CrfCandidates(CrfModel.load(model_dir), crf_threshold, after_rules=True)
@@ -139,6 +140,7 @@ def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDA
         crf,
         veto_stage(),
         FunctionStage("place_labels", correct_place_labels),
+        FunctionStage("name_edges", trim_name_edges),
         SchemeStage(get_scheme(scheme)),
     )
     return Pipeline(stages, name="stage1")

@@ -33,6 +33,8 @@ NEGATIVES: list[Case] = [
     ("BP 98/40 after lasix", None, None),
     ("x 3 days of antibiotics", None, None),
     ("give 5 mg x1", None, None),
+    ("sats in the 90's on 4L", None, None),
+    ("born in the 1950s, moved in the 80s", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

@@ -69,6 +69,7 @@ NEGATIVES: list[Case] = [
     ("CV PA line in place- 30/10-13, CVP 4-5", None, None),
     ("symptoms in may be from the med", None, None),
     ("impossible 2/31 alone", None, None),
+    ("hx MI 98, 20 mg asa daily", "20", None),
 ]
 ALL_CAPS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES]
 LOWER = [(t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES]
@@ -78,8 +79,6 @@ NEGATIVE_CASE_VARIANTS = [(t.upper(), e, lab) for t, e, lab in NEGATIVES] + [
 
 KNOWN_FAILURES = frozenset(
     {
-        # A year in a list of years after one context word ("CVA in 94 and 00") has no context of its own.
-        ("CVA in 94 and 00 affected his side", "00"),
         # A clinical word right before ("PICC placed in R AC 11/17": AC is also a ventilator mode) wins.
         ("PICC placed in R AC 11/17, art line", "11/17"),
     }
@@ -100,6 +99,8 @@ HARD: list[Case] = [
     ("seen in March by cardiology", "March", D),
     ("11/21.93 neuro: alert", "11/21.93", D),
     ("d/c drip at 0630 2/31", "2/31", D),
+    ("CVA in 94 and 00 affected his side", "94", D),
+    ("s/p CABG 1995 & 2001 at outside hosp", "2001", D),
 ]
 HARD = HARD + [(t.upper(), e.upper() if e else None, lab) for t, e, lab in HARD[5:]]
 

@@ -53,6 +53,12 @@ POSITIVES: list[Case] = [
     ("now RLL. Stord-Painter MD plans to", "Stord-Painter", DR),
     ("elevated paps, J Smith ordered epi drip", "J Smith", DR),
     ("discussed with Dr donahue. CV stable", "donahue", DR),
+    # Without case cues a common word after the name ends it; a hyphen glues no note word onto a name.
+    ("son Rob-who is the HCP-called", "Rob", REL),
+    ("WIFE ANNA ZYXWERTH CALLED", "ANNA ZYXWERTH", REL),
+    ("son rob phoned twice", "rob", REL),
+    ("spoke with Mr. Shaughnessy re plan", "Shaughnessy", PT),
+    ("Dr. Park in to see pt", "Park", DR),
 ]
 NEGATIVES: list[Case] = [
     ("Dr. aware of labs", None, None),
@@ -76,6 +82,10 @@ NEGATIVES: list[Case] = [
     ("no further N/V. Droperidol ordered but not needed", None, None),
     ("labs ordered for am", None, None),
     ("NP is aware of plan", None, None),
+    ("son phoned, family updated", None, None),
+    ("per cath-bwn team, sheath out", None, None),
+    ("rash treated per dermatitis protocol", "dermatitis", None),
+    ("seen by Dr. Thoracotomy team", "Thoracotomy", None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

@@ -37,7 +37,8 @@ def _age(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _decade(text: str, m: regex.Match[str]) -> list[Hit]:
-    before = r"(?r)\bin[ \t]{1,2}(?:his|her|their|the)[ \t]{1,2}(?:(?:early|mid|late)[ \t-]{1,2})?\Z"
+    # A possessive only: "in the 90's" is a decade of years or a lab value ("sats in the 90s"), not an age.
+    before = r"(?r)\bin[ \t]{1,2}(?:his|her|their)[ \t]{1,2}(?:(?:early|mid|late)[ \t-]{1,2})?\Z"
     if search_before(before, text, m.start(), 30) is None:
         return []
     return _age(text, m)

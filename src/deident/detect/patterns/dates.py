@@ -186,17 +186,30 @@ def _year_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("y"), m.end("y"))]
 
 
-def _event_year(text: str, m: regex.Match[str]) -> list[Hit]:
-    y = m["y"]
+def _plausible_year(y: str) -> bool:
+    """A year after an event word: 1900-2049 written in full, or two digits that are no small count (30-99, 0x)."""
     value = int(y)
     if len(y) == 4:
-        if not 1900 <= value <= 2049:
-            return []
-    elif not (value >= 30 or y.startswith("0")):
-        return []
-    if unit_follows(text, m.end()) or rx(_TIME_AFTER).match(text, m.end()):
-        return []
-    return [Hit(m.start("y"), m.end("y"))]
+        return 1900 <= value <= 2049
+    return value >= 30 or y.startswith("0")
+
+
+def _event_year(text: str, m: regex.Match[str]) -> list[Hit]:
+    # "CVA in 94 and 00": the second year of a pair shares the event word; each year is judged by what follows it.
+    hits: list[Hit] = []
+    for group in ("y", "y2"):
+        y = m[group]
+        if y is None or not _plausible_year(y):
+            if group == "y":
+                return []
+            continue
+        end = m.end(group)
+        if unit_follows(text, end) or rx(_TIME_AFTER).match(text, end):
+            if group == "y":
+                return []
+            continue
+        hits.append(Hit(m.start(group), end))
+    return hits
 
 
 def _apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -388,7 +401,10 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"\b"
             + EVENT_WORDS
             + r"(?:[ \t]{0,2}x[ \t]{0,2}\d)?[ \t,]{1,3}(?:in[ \t]{1,2})?(?:(?P<y>(?:19|20)\d{2}|\d{2}))"
-            + _NA,
+            + _NA
+            + r"(?:[ \t]{0,2}(?:,|and|&)[ \t]{0,2}(?P<y2>(?:19|20)\d{2}|\d{2})"
+            + _NA
+            + ")?",
             0.6,
             _event_year,
             anchors=EVENT_PHRASES,

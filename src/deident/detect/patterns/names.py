@@ -88,7 +88,7 @@ STOP_WORDS = frozenset(
     protocal rectal trach tube bag line inlaw in-law grandchildren kids resp tol eval hct htn crackles surg csurg
     coli diff aureus fib flutter wrist arm leg hand foot side eye ear
     ct derm skin flushes discussed visited present presnt newly graduated ofm tachycardia aphasia sedate thurs
-    reintubation madeno con't
+    reintubation madeno con't phoned
     re: ok okay yes pt's family's
     """.split()
 )
@@ -125,6 +125,14 @@ def known_names() -> frozenset[str]:
     return frozenset(names)
 
 
+# Endings of disease, procedure and sign words ("dermatitis", "thoracotomy", "hematuria"): such a word is a name only
+# where it is a known one.
+CLINICAL_SUFFIXES = (
+    "itis", "osis", "ectomy", "otomy", "ostomy", "emia", "algia", "pathy", "plasty", "scopy", "graphy", "uria",
+    "megaly", "penia", "plegia", "ectasis",
+)  # fmt: skip
+
+
 @lru_cache(maxsize=65536)  # pure: the same words come back in every note
 def is_name_word(token: str, mode: str, strong: bool) -> bool:
     """Whether ``token`` can be (part of) a person's name here.
@@ -141,7 +149,11 @@ def is_name_word(token: str, mode: str, strong: bool) -> bool:
         return False
     if len(lower) == 1:
         return True  # an initial
+    if "-" in lower and lower.split("-", 1)[0] in NON_NAMES:
+        return False  # "cath-bwn", "wife-aware": a clinical or note word glued to another
     known = lower in known_names()
+    if not known and lower.endswith(CLINICAL_SUFFIXES):
+        return False
     zipf = _zipf(lower)
     if mode == "mixed" and word[0].isupper():
         if word.isupper() and len(word) <= 4 and not known:
@@ -152,6 +164,27 @@ def is_name_word(token: str, mode: str, strong: bool) -> bool:
     if strong:
         return (known and zipf < 5.6) or zipf < 4.5
     return (known and zipf < 5.0) or zipf < 3.0
+
+
+@lru_cache(maxsize=65536)
+def is_surname_word(token: str) -> bool:
+    """Whether ``token`` may continue a name in text without case cues (ALL CAPS, all lower case): an initial, a
+    known name or a rare word. "son rob phoned", "WIFE ANNA CALLED": the first word after the trigger is judged by
+    :func:`is_name_word`; a common word after it ends the name."""
+    lower = token.rstrip(".").lower()
+    if lower.endswith("'s"):
+        lower = lower[:-2]
+    return len(lower) == 1 or lower in known_names() or _zipf(lower) < 3.0
+
+
+def _hyphen_head(piece: str) -> str | None:
+    """For "Rob-who" or "ANNA-AWARE" (a name glued to a note word by a hyphen), the name part; else None."""
+    if "-" not in piece:
+        return None
+    head, *rest = piece.split("-")
+    if head and any(part.lower().rstrip(".") in NON_NAMES for part in rest if part):
+        return head
+    return None
 
 
 def _ends_sentence(piece: str) -> bool:
@@ -182,8 +215,15 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
             # A word right after an initial ("per E. Welsh") is judged as after a strong trigger: the shape is evidence.
             after_initial = pending_initial and bool(current)
             shaped = after_initial or (strong and not (hits or (current == [] and tok.start() > 0)))
+            head = _hyphen_head(piece)
+            if head is not None:
+                if is_name_word(head, mode, shaped) and (not current or mode == "mixed" or is_surname_word(head)):
+                    current.append((s, s + len(head)))
+                break
             if not is_name_word(piece, mode, shaped):
                 break
+            if current and mode != "mixed" and not after_initial and not is_surname_word(piece):
+                break  # without case cues a common word after a name ends it ("son rob phoned")
             current.append((s, e))
             pending_initial = len(piece.rstrip(".")) == 1
             if _ends_sentence(piece):

@@ -1,0 +1,34 @@
+import pytest
+
+from deident.core import Document, Label, Span
+from deident.stage2.name_edges import trim_name_edges
+
+TEXT = "Spoke with Dr. Zyx Quill today; wife Anna Roe called; Jon Smith, RN here; the wife and son; per Sally MS."
+
+
+@pytest.mark.parametrize(
+    ("piece", "label", "expected"),
+    [
+        ("Dr. Zyx Quill", Label.DOCTOR, "Zyx Quill"),
+        ("wife Anna Roe", Label.RELATIVE, "Anna Roe"),
+        ("Jon Smith, RN", Label.DOCTOR, "Jon Smith"),
+        ("Zyx Quill", Label.DOCTOR, "Zyx Quill"),  # nothing to trim
+        ("wife and son", Label.RELATIVE, "wife and son"),  # "and" is no trigger word: only the edges go
+        ("wife", Label.RELATIVE, "wife"),  # trigger words only: left whole for the filter to judge
+        ("Dr. Zyx Quill", Label.HOSPITAL, "Dr. Zyx Quill"),  # only names are trimmed
+        ("Sally MS", Label.PATIENT, "Sally"),
+    ],
+)
+def test_trim_name_edges(piece: str, label: Label, expected: str) -> None:
+    start = TEXT.index(piece)
+    span = Span(start, start + len(piece), label, "crf", 0.4)
+    (got,) = trim_name_edges(Document("d", TEXT), (span,))
+    assert TEXT[got.start : got.end] == expected
+    assert got.label is label and got.source == "crf"
+    assert (got is span) is (expected == piece)
+
+
+def test_trimmed_span_explains_itself() -> None:
+    start = TEXT.index("Dr. Zyx")
+    (got,) = trim_name_edges(Document("d", TEXT), (Span(start, start + 13, Label.DOCTOR, "crf", 0.4),))
+    assert any("trimmed" in note for note in got.evidence)
