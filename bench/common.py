@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, Document
 from deident.io import read_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,3 +24,26 @@ def load_corpus(path: Path = CORPUS) -> list[AnnotatedDocument]:
 
 def megabytes(docs: Sequence[AnnotatedDocument]) -> float:
     return sum(len(d.text.encode("utf-8")) for d in docs) / 1e6
+
+
+def held_out_half(docs: Sequence[AnnotatedDocument], run: Callable[[Document], object]) -> dict[str, float]:
+    """MB/s of ``run`` over the notes of every other patient (by sorted id), after an untimed pass over the other
+    patients' notes: unseen notes met deep into a long run, when per-word memo tables hold other notes' words."""
+    patients = sorted({d.document.metadata.patient_id or d.id for d in docs})
+    timed_patients = set(patients[1::2])
+    timed = [d for d in docs if (d.document.metadata.patient_id or d.id) in timed_patients]
+    for d in docs:
+        if (d.document.metadata.patient_id or d.id) not in timed_patients:
+            run(d.document)
+    w0, c0 = time.perf_counter(), time.process_time()
+    for d in timed:
+        run(d.document)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    mb = megabytes(timed)
+    return {"megabytes": round(mb, 3), "mb_per_s_cpu": round(mb / cpu, 3), "mb_per_s_wall": round(mb / wall, 3)}
+
+
+def in_fresh_process(script: str, *args: str) -> dict[str, float]:
+    """The JSON object that ``script`` prints last when run with ``args`` by this interpreter."""
+    out = subprocess.run([sys.executable, script, *args], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
