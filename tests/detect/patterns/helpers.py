@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
@@ -41,3 +42,8 @@ def check_negative(detector: Detector, text: str, forbidden: str | None, label: 
         assert spans == [], f"expected no spans, got {spans}"
     else:
         assert not any(forbidden in covered or covered in forbidden for covered, _ in spans), spans
+
+
+def random_texts(rng: random.Random, pieces: Sequence[str], count: int, fewest: int, most: int) -> list[str]:
+    """``count`` texts, each ``fewest`` to ``most`` pieces drawn with ``rng`` (equivalence-test fodder)."""
+    return ["".join(rng.choices(pieces, k=rng.randint(fewest, most))) for _ in range(count)]

@@ -39,6 +39,8 @@ from deident.detect.patterns.base import (
     tail_matches,
 )
 
+from .helpers import random_texts
+
 SAMPLE = (
     "Mr. Nicholson is a 93 yo man, s/p CABG '92, seen 7/22/05 by Dr. Griffin (pager 83554). "
     "MRN: 1234567. Lives at 19 Clover St., Baltimore, MD 21201. WIFE ANNA CALLED 410-322-1419; "
@@ -343,7 +345,7 @@ _LINE_PIECES = (
 
 def _line_texts() -> list[str]:
     rng = random.Random(11)
-    return ["".join(rng.choices(_LINE_PIECES, k=rng.randint(1, 12))) for _ in range(2000)]
+    return random_texts(rng, _LINE_PIECES, 2000, 1, 12)
 
 
 @pytest.mark.parametrize("pattern", _last_line_patterns(), ids=lambda p: p.name)
@@ -573,7 +575,7 @@ _STARTED_PIECES = (
 def _started_texts() -> list[str]:
     rng = random.Random(11)
     texts = ["+1 800 555 1234 ext 1 - 555 123 4567", "call 1 800 555 1234 or +1 617 555 0100.", *_digit_texts()]
-    texts += ["".join(rng.choices(_STARTED_PIECES, k=rng.randint(1, 14))) for _ in range(3000)]
+    texts += random_texts(rng, _STARTED_PIECES, 3000, 1, 14)
     return texts
 
 
@@ -613,7 +615,7 @@ _TAIL_PIECES = (
 def _tail_texts() -> list[str]:
     rng = random.Random(13)
     texts = ["VIN 1HGCM82633A004352.", "vin:1HGCM82633A004352 and JH4KA7561PC008269", *_digit_texts()[:200]]
-    texts += ["".join(rng.choices(_TAIL_PIECES, k=rng.randint(1, 8))) for _ in range(3000)]
+    texts += random_texts(rng, _TAIL_PIECES, 3000, 1, 8)
     return texts
 
 
@@ -678,7 +680,7 @@ def test_run_checks_never_drop_a_match() -> None:
     assert [p.name for p in checked] == ["location.street_address"]
     rng = random.Random(29)
     texts = [*_digit_texts()[:300]]
-    texts += ["".join(rng.choices(_STREET_PIECES, k=rng.randint(2, 16))) for _ in range(3000)]
+    texts += random_texts(rng, _STREET_PIECES, 3000, 2, 16)
     # Address shapes, with a random piece put anywhere: near misses of every part of the regex.
     for _ in range(3000):
         parts = [rng.choice(("19", "4", "1234", "12345")), rng.choice(("", "B", "b")), rng.choice((" ", "  ", "\t"))]
@@ -716,7 +718,7 @@ def test_lower_gates_never_skip_a_text_with_a_match() -> None:
     assert sorted(p.name for p in gated) == ["name.initial_surname", "url.domain"]
     rng = random.Random(31)
     texts = [*_REQUIRED_CHAR_TEXTS, "see WWW.EXAMPLE.ORG/Path and foo.Co.UK."]
-    texts += ["".join(rng.choices(_GATE_PIECES, k=rng.randint(1, 10))) for _ in range(4000)]
+    texts += random_texts(rng, _GATE_PIECES, 4000, 1, 10)
     # Initials before a surname ("per J. Yi"), with a random piece put anywhere.
     for _ in range(2000):
         parts = [rng.choice(("per ", "\n", "", "x", "(", "-")), rng.choice("JjZzEeLq"), "."]

@@ -11,7 +11,7 @@ from deident.detect.patterns import date_detector
 from deident.detect.patterns.base import rx, search_before
 from deident.detect.patterns.dates import _CLINICAL_BEFORE, _DATE_CONTEXT_BEFORE, _VENT_BEFORE, _ends_with, _vent_before
 
-from .helpers import Case, check_negative, check_positive, params
+from .helpers import Case, check_negative, check_positive, params, random_texts
 
 D = Label.DATE
 
@@ -143,8 +143,7 @@ def test_vent_cues_never_miss_a_ventilator_context() -> None:
     """The cue check before the ventilator regex answers as the regex alone does."""
     rng = random.Random(17)
     found = 0
-    for _ in range(5000):
-        text = "".join(rng.choices(_VENT_PIECES, k=rng.randint(1, 12)))
+    for text in random_texts(rng, _VENT_PIECES, 5000, 1, 12):
         for start in {len(text), len(text) // 2}:
             expected = search_before(_VENT_BEFORE, text, start, 40) is not None
             assert _vent_before(text, start) == expected, text

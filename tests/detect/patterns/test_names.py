@@ -11,7 +11,7 @@ from deident.detect.patterns import name_detector
 from deident.detect.patterns.base import rx
 from deident.detect.patterns.names import CHAIN, TOKEN, _chain_tokens
 
-from .helpers import Case, check_negative, check_positive, params
+from .helpers import Case, check_negative, check_positive, params, random_texts
 
 DR, PT, REL = Label.DOCTOR, Label.PATIENT, Label.RELATIVE
 
@@ -142,8 +142,7 @@ def test_chain_tokens_are_what_a_token_scan_finds() -> None:
     """The tokens of a CHAIN match, found with str methods, equal a TOKEN regex scan of it."""
     rng = random.Random(3)
     chains = 0
-    for _ in range(4000):
-        text = "".join(rng.choices(_CHAIN_PIECES, k=rng.randint(1, 7)))
+    for text in random_texts(rng, _CHAIN_PIECES, 4000, 1, 7):
         for forward in (True, False):
             source = "(?<![\\w'])(?P<n>" + CHAIN + ")" if forward else "(?r)(?<![\\w'])(?P<n>" + CHAIN + ")"
             for match in rx(source).finditer(text):
