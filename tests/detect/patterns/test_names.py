@@ -59,6 +59,7 @@ POSITIVES: list[Case] = [
     ("son rob phoned twice", "rob", REL),
     ("spoke with Mr. Shaughnessy re plan", "Shaughnessy", PT),
     ("Dr. Park in to see pt", "Park", DR),
+    ("CXR read. W. Smith in to see pt", "W. Smith", DR),
 ]
 NEGATIVES: list[Case] = [
     ("Dr. aware of labs", None, None),
@@ -83,6 +84,10 @@ NEGATIVES: list[Case] = [
     ("labs ordered for am", None, None),
     ("NP is aware of plan", None, None),
     ("son phoned, family updated", None, None),
+    ("REPLETE W/ FIBER, W. RESIDUALS >20CC", None, None),
+    ("may need k. cont with skin care", None, None),
+    ("Keep careful I & O. Suction prn.", None, None),
+    ("S. INTUBATED\n O. SEE CAREVUE", None, None),
     ("per cath-bwn team, sheath out", None, None),
     ("rash treated per dermatitis protocol", "dermatitis", None),
     ("seen by Dr. Thoracotomy team", "Thoracotomy", None),

@@ -235,14 +235,22 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
     return check
 
 
+# Single letters that notes use as abbreviations: "w." with, "c." with, "s." without (and SOAP's subjective),
+# "o." objective ("I & O."), "p." plan or after, "x." times, "k." potassium. After one of them only a known name
+# makes a name ("W. Smith"), not a rare clinical word ("W. RESIDUALS", "k. cont", "S. INTUBATED").
+_ABBREVIATION_INITIALS = frozenset("wcsopxk")
+
+
 def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "J. Yi", "Z. MILLER": an initial then a name word. L. and R. are left and right."""
-    initial = text[m.start() - 1]
-    if initial.lower() in {"l", "r"}:
+    initial = text[m.start() - 1].lower()
+    if initial in {"l", "r"}:
         return []
     surname = m["s"].lower()
     # No trigger here, so the word itself must be name-like whatever the case: a known name or a rare word.
     if surname in NON_NAMES or not (surname in known_names() or _zipf(surname) < 3.5):
+        return []
+    if initial in _ABBREVIATION_INITIALS and surname not in known_names():
         return []
     if _case_mode(text, m.start()) == "mixed" and not m["s"][0].isupper():
         return []
