@@ -23,6 +23,8 @@ POSITIVES: list[Case] = [
     ("transferred to room 12 overnight", "12", Label.ROOM),
     ("pt in bed 3B", "3B", Label.ROOM),
     ("he lives in rockport and will be", "rockport", Label.CITY),
+    ("he lives nearby in rockport and will be", "rockport", Label.CITY),
+    ("Pt lives alone in Towson, dtr visits", "Towson", Label.CITY),
     ("was vacationing in Daytona Beach when he fell", "Daytona Beach", Label.CITY),
     # Care sites after motion and admission words; acronyms that are no English word.
     ("Admitted in transfer from Brambleton Hospital", "Brambleton", Label.HOSPITAL),
@@ -53,6 +55,7 @@ NEGATIVES: list[Case] = [
     ("Jones, MD aware of the plan", None, None),
     ("PA line in place, OR in am", None, None),
     ("lives in a nursing home", None, None),
+    ("lives nearby in a nursing home", None, None),
     ("5 mg po q4h st", None, None),
     ("transferred to the floor in stable condition", None, None),
     ("pt taken to OR then PACU", None, None),

@@ -362,7 +362,11 @@ def location_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "location.lives_in",
             Label.CITY,
-            r"\b" + words(*LIVES_IN_WORDS) + r"[ \t]{1,2}(?:in|at|near|to)[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
+            r"\b"
+            + words(*LIVES_IN_WORDS)
+            # An adverb may stand between: "lives nearby in Rockport", "now living in Towson".
+            + r"[ \t]{1,2}(?:(?:nearby|close[ \t]by|locally|now|currently|alone|mostly)[ \t]{1,2})?"
+            + r"(?:in|at|near|to)[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
             r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
             0.6,
             _place_after_trigger,
