@@ -16,6 +16,7 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.errors import ConfigurationError
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span, remove_overlaps
+from deident.model.operating_point import OperatingPoint, operating_point
 from deident.pipelines import build_pipeline
 from deident.replace import Mode, ReplaceOptions, Replacer, SecretKey
 
@@ -44,6 +45,8 @@ class Deidentifier:
     options: ReplaceOptions = field(default_factory=ReplaceOptions)
     model_id: str = "none"
     recall_target: float | None = None
+    # The span filter's thresholds and the recall and precision expected there (default pipeline only).
+    operating_point: OperatingPoint | None = None
 
     @classmethod
     def load(
@@ -61,7 +64,12 @@ class Deidentifier:
         model_dir = Path(model) if model is not None else None
         built = build_pipeline(pipeline, model_dir, scheme=scheme, recall_target=recall_target, stage2=stage2)
         model_id = f"{pipeline}:{model_dir.name if model_dir is not None else 'bundled'}"
-        return cls(built, options or ReplaceOptions(), model_id, recall_target)
+        point = None
+        if pipeline == "default" and (stage2 or {}).get("filter", True):
+            from deident.model.manifest import default_model_dir
+
+            point = operating_point(model_dir if model_dir is not None else default_model_dir(), recall_target)
+        return cls(built, options or ReplaceOptions(), model_id, recall_target, point)
 
     def with_options(self, options: ReplaceOptions) -> Deidentifier:
         return replace(self, options=options)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -39,6 +40,18 @@ def test_json_fields(tmp_path: Path) -> None:
     assert data["spans_total"] == 13
     assert data["throughput"] == {"documents_per_second": 5.0, "characters_per_second": 2500.0}
     assert data["operating_point"] == {"recall_target": 0.98, "span_source": "pipeline"}
+    assert "expected" not in data
+
+
+def test_expected_figures_join_the_operating_point(tmp_path: Path) -> None:
+    expected = {"recall_target": 0.98, "thresholds": {"names": 0.1}, "expected_recall": 0.97, "expected_precision": 0.9,
+                "basis": "5-fold cross-validation"}  # fmt: skip
+    report = dataclasses.replace(make_report(), expected=expected)
+    report.write(tmp_path / "r.json", tmp_path / "r.html")
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["operating_point"] == {"span_source": "pipeline", **expected}
+    assert "0.970 / 0.900 (5-fold cross-validation)" in (tmp_path / "r.html").read_text()
+    assert "not estimated" in render_html(make_report())
     assert data["model_id"] == "default:bundled"
 
 

@@ -36,7 +36,7 @@ def test_health_and_info() -> None:
     assert c.get("/health").json()["status"] == "ok"
     info = c.get("/v1/info").json()
     assert info["model"] == "toy" and info["stages"] == ["toy.names"] and info["mode"] == "tag"
-    assert "DOCTOR" in info["labels"] and info["surrogate_key"] is None
+    assert "DOCTOR" in info["labels"] and info["surrogate_key"] is None and info["operating_point"] is None
 
 
 def test_detect_returns_offsets_not_text() -> None:

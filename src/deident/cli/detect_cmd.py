@@ -52,6 +52,8 @@ def detect(
     deidentifier = Deidentifier.load(
         model, pipeline=pipeline, scheme=scheme, recall_target=recall_target, stage2=stage2 or None
     )
+    if deidentifier.operating_point is not None:
+        console.print(deidentifier.operating_point.describe(), highlight=False)
     started = time.perf_counter()
     predicted: list[AnnotatedDocument] = []
     chars = 0

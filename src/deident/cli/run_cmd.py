@@ -120,6 +120,13 @@ def run(
 
         result = run_corpus(config, on_progress=update)
     json_path, html_path = report_paths(config)
+    if result.expected:
+        expected = result.expected
+        console.print(
+            f"operating point: expected token recall {expected['expected_recall']:.3f}, "
+            f"precision {expected['expected_precision']:.3f} ({expected['basis']})",
+            highlight=False,
+        )
     console.print(
         f"{result.documents:,} documents, {result.spans_total:,} spans replaced ({result.mode}) "
         f"in {result.duration_s:.1f} s; report: {json_path} and {html_path}",

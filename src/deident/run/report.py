@@ -37,6 +37,8 @@ class RunReport:
     finished_at: str
     duration_s: float
     notes: tuple[str, ...] = field(default=())
+    # The span filter's thresholds and the token recall/precision expected there (OperatingPoint.as_dict()).
+    expected: dict[str, Any] | None = None
 
     @property
     def spans_total(self) -> int:
@@ -64,7 +66,12 @@ class RunReport:
         data["notes"] = list(self.notes)
         data["spans_total"] = self.spans_total
         data["spans_by_category"] = self.spans_by_category
-        data["operating_point"] = {"recall_target": self.recall_target, "span_source": self.span_source}
+        data["operating_point"] = {
+            "recall_target": self.recall_target,
+            "span_source": self.span_source,
+            **(self.expected or {}),
+        }
+        data.pop("expected", None)
         data["throughput"] = {
             "documents_per_second": round(self.documents_per_second, 3),
             "characters_per_second": round(self.characters_per_second, 1),
@@ -112,6 +119,12 @@ svg text{font-size:12px;fill:#1d2430}svg .bar{fill:#3b7dd8}
 """
 
 
+def _expected_text(expected: Mapping[str, Any] | None) -> str:
+    if not expected:
+        return "not estimated (no calibrated span filter)"
+    return f"{expected['expected_recall']:.3f} / {expected['expected_precision']:.3f} ({expected['basis']})"
+
+
 def render_html(report: RunReport) -> str:
     data = report.as_dict()
     summary = [
@@ -122,6 +135,7 @@ def render_html(report: RunReport) -> str:
         ("Pipeline / model", f"{report.pipeline} / {report.model_id}"),
         ("Spans from", report.span_source),
         ("Recall target", "default" if report.recall_target is None else f"{report.recall_target:g}"),
+        ("Expected token recall / precision", _expected_text(report.expected)),
         ("Key fingerprint", report.key_id or "none (mode needs no key)"),
         ("Input formats", ", ".join(report.input_formats)),
         ("Worker processes", str(report.jobs)),

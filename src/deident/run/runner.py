@@ -143,6 +143,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
         model_id=deidentifier.model_id,
         span_source="spans file" if config.spans_file is not None else "pipeline",
         recall_target=config.recall_target,
+        expected=None if deidentifier.operating_point is None else deidentifier.operating_point.as_dict(),
         key_id=None if key is None or not config.options.mode.needs_key else key.key_id,
         ephemeral_key=bool(key is not None and key.ephemeral and config.options.mode.needs_key),
         input_formats=tuple(sorted({fmt for _, _, fmt, _, _ in loaded})),

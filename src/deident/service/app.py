@@ -3,7 +3,8 @@
 Endpoints (JSON in, JSON out):
 
 - ``GET /health``: liveness, the model id and the deident version.
-- ``GET /v1/info``: the pipeline's stages, the replacement mode, the label set and limits.
+- ``GET /v1/info``: the pipeline's stages, the replacement mode, the operating point with its expected recall
+  and precision, the label set and limits.
 - ``POST /v1/detect``: PHI spans (offsets, label, category, HIPAA identifier, detector, score; with
   ``explain`` a PHI-free explanation per span) of one text.
 - ``POST /v1/deidentify``: the de-identified text and the spans of the replacements.
@@ -157,6 +158,7 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None) 
             "mode": deidentifier.options.mode.value,
             "surrogate_key": deidentifier.options.key.key_id if deidentifier.options.key is not None else None,
             "recall_target": deidentifier.recall_target,
+            "operating_point": None if deidentifier.operating_point is None else deidentifier.operating_point.as_dict(),
             "labels": [label.value for label in Label],
             "limits": {"max_chars": limits.max_chars, "max_documents": limits.max_documents},
         }
