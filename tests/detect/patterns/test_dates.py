@@ -42,6 +42,7 @@ POSITIVES: list[Case] = [
     ("fell in summer 2004 at home", "summer 2004", D),
     ("CATH ON 10/4 SHOWED EF<20%", "10/4", D),
     ("cath on 3/15 showed", "3/15", D),
+    ("Vent settings unchanged.\n\nFamily meeting 9/5 re goals", "9/5", D),
     ("ceftaz rec'd 8/2 - 8/10. currently", "8/10", D),
 ]
 NEGATIVES: list[Case] = [
@@ -54,6 +55,9 @@ NEGATIVES: list[Case] = [
     ("ABG 7.35/40/80 on these settings", None, None),
     ("changed to PSV of 10/5, 60%, VT 360", None, None),
     ("SIMV/PS, 500X10, 40%, & 5/8. ABG ok", None, None),
+    ("RR 20's. Continued to wean down to 10/5. Pt tolerating well", None, None),
+    ("Vent \nchanged over to 5/5. Pt pronounced at 9am", None, None),
+    ("DESPITE EXCELLENT 5/5 ABG. WILL DEFER EXTUBATION", None, None),
     ("pt c/o CP, 5/10, ECG done", None, None),
     ("strength 4/5 in all extremities", None, None),
     ("impossible 13/45 and 2/30 values", None, None),

@@ -60,6 +60,7 @@ POSITIVES: list[Case] = [
     ("spoke with Mr. Shaughnessy re plan", "Shaughnessy", PT),
     ("Dr. Park in to see pt", "Park", DR),
     ("CXR read. W. Smith in to see pt", "W. Smith", DR),
+    ("plan discussed with Griffin team", "Griffin", DR),
 ]
 NEGATIVES: list[Case] = [
     ("Dr. aware of labs", None, None),
@@ -91,6 +92,10 @@ NEGATIVES: list[Case] = [
     ("per cath-bwn team, sheath out", None, None),
     ("rash treated per dermatitis protocol", "dermatitis", None),
     ("seen by Dr. Thoracotomy team", "Thoracotomy", None),
+    ("cath examined by interventional radiology, cath ok", "interventional", None),
+    ("pt to be seen by tranplant team in am", "tranplant", None),
+    ("Seen by Cardic Transplant surgeon today", "Cardic", None),
+    ("NURSING HOME RESIDENT X'S 3 YRS", "X", None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

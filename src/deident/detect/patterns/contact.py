@@ -43,8 +43,25 @@ def _ten_digits(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("p"), m.end("p"))] if 10 <= digits <= 11 and m["p"][0] in "23456789" else []
 
 
+_TRIGGER_BEFORE = regex.compile(
+    r"(?:" + PHONE_TRIGGERS + "|" + PAGER_TRIGGERS + "|" + FAX_TRIGGERS + r")[^\n]{0,24}\Z", regex.I
+)
+_LOCAL_PARTS = regex.compile(r"(\d{3})([ \t]{0,2}[-.][ \t]{0,2})(\d{4})")
+
+
 def _local(text: str, m: regex.Match[str]) -> list[Hit]:
-    return [] if unit_follows(text, m.end()) else [Hit(m.start(), m.end())]
+    if unit_follows(text, m.end()):
+        return []
+    parts = _LOCAL_PARTS.match(m[0])
+    if parts is not None and not _TRIGGER_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+        exchange, separator, line = int(parts[1]), parts[2], int(parts[3])
+        if parts[1][0] in "01":
+            return []  # no NANP exchange starts with 0 or 1: "HR 100-1112"
+        if "." in separator and separator[-1] in " \t":
+            return []  # a full stop, then a new number: "VT 460. 2100"
+        if separator.strip() == "-" and exchange < line and line % 100 == 0:
+            return []  # a range of round values: "SVR 900-1300", "voiding 575-1000"
+    return [Hit(m.start(), m.end())]
 
 
 def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -92,6 +109,8 @@ def _ip(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if isinstance(address, ipaddress.IPv4Address) and m[0].startswith("0"):
         return []  # dotted version numbers and lab strings, not addresses
+    if text[m.start() - 1 : m.start()] == "/":
+        return []  # the tail of a blood gas run together: "80/48/7.45.34.7"
     return [Hit(m.start(), m.end())]
 
 

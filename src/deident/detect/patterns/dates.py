@@ -109,6 +109,8 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         return []  # ventilator settings "SIMV 500x10, 40%, & 5/8"
     if rx(_VENT_AFTER).match(text, m.end()) or _ends_with(_CLINICAL_BEFORE, before):
         return []
+    if not date_context and _pressure_pair(month, day) and _vent_near(text, m.start(), m.end()):
+        return []  # pressure support over PEEP: "wean down to 10/5", "Vent changed over to 5/5", "5/5 ABG"
     if date_context:
         return [Hit(m.start(), m.end(), evidence=("date-context",))]
     if m["sep"] == "-":
@@ -116,6 +118,23 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
     if (month, day) in _FRACTIONS:
         return []
     return [Hit(m.start(), m.end())]
+
+
+# Ventilator and blood-gas words near a slash pair, before or after it, on any line.
+_VENT_NEAR = r"\b(?:vent|cpap|bipap|peep|psv?|abg|gas|wean\w*|extubat\w*|fio2|trach[ \t]collar)\b"
+
+
+def _pressure_pair(support: int, peep: int) -> bool:
+    """Whether a slash pair reads as pressure support over PEEP (cm H2O): the first no smaller, PEEP 3-10."""
+    return 3 <= peep <= 10 and peep <= support <= 25
+
+
+def _vent_near(text: str, start: int, end: int) -> bool:
+    """A ventilator word within 50 characters before or 40 after, in the same paragraph."""
+    lo, hi = max(0, start - 50), min(len(text), end + 40)
+    blank_before, blank_after = text.rfind("\n\n", lo, start), text.find("\n\n", end, hi)
+    lo, hi = max(lo, blank_before + 1), hi if blank_after < 0 else blank_after
+    return rx(_VENT_NEAR).search(text, lo, hi) is not None
 
 
 def _written_as_date(before: str, date_context: bool) -> bool:

@@ -142,13 +142,14 @@ def is_name_word(token: str, mode: str, strong: bool) -> bool:
     letter is evidence too; in ALL CAPS and all-lower-case text only the word itself is.
     """
     word = token.rstrip(".")
-    if word.lower().endswith("'s"):
+    possessive = word.lower().endswith("'s")
+    if possessive:
         word = word[:-2]
     lower = word.lower()
     if not lower or lower in NON_NAMES:
         return False
     if len(lower) == 1:
-        return True  # an initial
+        return not possessive  # an initial, but "X'S" is "times" ("resident x's 3 yrs")
     if "-" in lower and lower.split("-", 1)[0] in NON_NAMES:
         return False  # "cath-bwn", "wife-aware": a clinical or note word glued to another
     known = lower in known_names()
@@ -230,9 +231,27 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
                 break  # "per Carevue. Lung sounds": a full stop ends the name
         if current and not (pending_initial and len(current) == 1 and not hits):
             hits.append(_close(text, current, label))
+        if not strong:
+            hits = [h for h in hits if not _names_a_department(text, h)]
         return hits
 
     return check
+
+
+# Words after which a word names a service, not a person: "seen by interventional radiology", "per tranplant team".
+DEPARTMENT_WORDS = frozenset(
+    "team teams service services radiology surgeon surgeons surgery consult consults department dept clinic "
+    "transplant".split()
+)
+_NEXT_WORD = regex.compile(r"[ \t]{1,3}([A-Za-z]+)")
+
+
+def _names_a_department(text: str, hit: Hit) -> bool:
+    """Whether a name found after a weak trigger is followed by a service word and holds no known name."""
+    after = _NEXT_WORD.match(text, hit.end)
+    if after is None or after[1].lower() not in DEPARTMENT_WORDS:
+        return False
+    return not any(w.lower() in known_names() for w in regex.findall(r"[A-Za-z']+", text[hit.start : hit.end]))
 
 
 # Single letters that notes use as abbreviations: "w." with, "c." with, "s." without (and SOAP's subjective),
