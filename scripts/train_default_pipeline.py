@@ -38,7 +38,7 @@ from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
 from deident.schemes import SchemeStage, get_scheme
 from deident.stage2.place_labels import correct_place_labels
 from deident.stage2.reconcile import reconcile_documents
-from deident.stage2.span_classifier import filter_documents, save_filter
+from deident.stage2.span_classifier import CONFIDENT_SCORE, filter_documents, save_filter
 from deident.stage2.training import OutOfFoldCandidates, fit_span_filter, patient_folds, patient_key
 from deident.stage2.trusted_phrases import TrustedPhraseStage
 from deident.stage2.union import union_candidates
@@ -236,7 +236,9 @@ def _write_card_section(
         "",
         "`deident detect/run` with the default pipeline: rules + CRF (candidate threshold "
         f"{CANDIDATE_THRESHOLD}), veto, scheme `{SCHEME}`, union, then a logistic-regression span filter",
-        f"(`span_filter.json`) at the threshold whose calibrated token recall is {recall_target}.",
+        f"(`span_filter.json`) at the threshold whose calibrated token recall is {recall_target}; a candidate",
+        f"that a detector proposed with a score of {CONFIDENT_SCORE} or more (a CRF marginal, a name after an "
+        "honorific, a written date) is kept whatever the filter says.",
         f"Trusted phrases: {'on' if trusted else 'off'}; reconciliation: {'on' if reconcile else 'off'} "
         "(both measured below; they cost precision on this corpus without adding recall).",
         "",

@@ -143,6 +143,18 @@ def test_filter_stage_drops_below_threshold_and_records_probability():
     assert any(e.startswith("filter: locations no model") for e in kept[1].evidence)
 
 
+@pytest.mark.parametrize(("score", "kept"), [(None, False), (0.6, False), (0.89, False), (0.9, True), (1.0, True)])
+def test_a_confident_detector_keeps_its_candidate(score, kept):
+    model = LinearModel({"src=crf": -4.0}, 0.0)
+    stage = SpanFilterStage(SpanFilter({"names": model}, {"names": 0.5}))
+    doc = Document("d", "Mrs Ley here")
+    survivors = stage(doc, (Span(4, 7, Label.PATIENT, "crf", score),))
+    assert bool(survivors) is kept
+    if kept:
+        assert survivors[0].score == score  # the detector's score, not the filter's probability
+        assert any(e.endswith("kept: confident detector") for e in survivors[0].evidence)
+
+
 def test_for_recall_target_uses_the_stored_table():
     table = {
         "rows": [
