@@ -178,3 +178,26 @@ def test_upper_fraction_counts_letters_as_str_methods_do(text):
     letters = sum(map(str.isalpha, text))
     expected = sum(map(str.isupper, text)) / letters if letters else 0.0
     assert upper_fraction(text) == expected
+
+
+def test_crf_features_from_given_parts_and_notes_equal_the_span_own() -> None:
+    from deident.stage2.candidate_features import crf_features
+    from deident.stage2.union import own_evidence, parts_of, union_candidates
+
+    crf = Span(0, 5, Label.PATIENT, "crf", 0.4, ("crf:p=0.40", "crf:mean=0.30"))
+    rule = Span(0, 5, Label.PATIENT, "lexicon.name", 0.9, ("lexicon.name:first",))
+    for span in (crf, rule, *union_candidates([crf, rule])):
+        expected = crf_features(span, "crf+lexicon")
+        assert crf_features(span, "crf+lexicon", parts_of(span), own_evidence(span)) == expected
+
+
+def test_context_words_memoised_equal_their_definition(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deident.stage2 import candidate_features as cf
+
+    monkeypatch.setattr(cf, "_CONTEXT_MEMO_LIMIT", 3)
+    monkeypatch.setattr(cf, "_context_words", {})
+    words = ["the", "Dr", "Quimby", "12", ",", "THE", "O'Neil", "the", "Quimby", "café"]
+    for word in words + words:
+        assert cf._context_word(word) == cf._context_word_of(word)
+        assert len(cf._context_words) <= 3
+    assert cf._context_word("Quimby") == "<Xx>" and cf._context_word("the") == "the"

@@ -4,7 +4,7 @@ import pytest
 
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.stage2.union import parts_of, union_candidates
+from deident.stage2.union import Part, parts_of, union_candidates
 
 P, D, DT, PH, ID, LOC = Label.PATIENT, Label.DOCTOR, Label.DATE, Label.PHONE, Label.IDNUM, Label.LOCATION_OTHER
 
@@ -105,3 +105,13 @@ def test_union_is_idempotent_with_parts_from_one_detector():
     twice = union_candidates(once)
     assert once[0].evidence == twice[0].evidence
     assert len(parts_of(twice[0])) == 2
+
+
+def test_part_parse_reads_every_label_and_refuses_unknown_ones():
+    for label in Label:
+        part = Part("crf", label, 3, 9, 0.25)
+        assert Part.parse(part.as_evidence()) == part
+    assert Part.parse("part:crf|PATIENT|1|2|") == Part("crf", Label.PATIENT, 1, 2, None)
+    assert Part.parse("crf: part-like") is None and Part.parse("part:too|few") is None
+    with pytest.raises(ValueError):
+        Part.parse("part:crf|NOT_A_LABEL|1|2|0.5")

@@ -36,6 +36,15 @@ def test_packaged_heading_table_parses() -> None:
         "x.\x0bPlan: y\x1cMeds: z",  # white space the ASCII and Unicode engines class differently
         "café. Plan: y",  # non-ASCII text takes the detector's own path
         "Plan:Plan: twice\nHPI:",
+        # One try per anchor: blanks after the anchor's white space, line breaks inside it, long runs.
+        ".\t\t\t\tPlan: y",
+        ". \n  Plan: y",
+        ";\x0c Meds - z",
+        ".    Plan: four spaces",
+        ".\n\n\n\nPlan: y",
+        "  \t Plan: leading blanks\n \tHPI: x",
+        "x. HPI: a. Plan: b.\tMeds: c",
+        "plan: x; plan: y;plan: z",
     ],
 )
 def test_fast_heading_search_equals_the_full_scan(text: str) -> None:
@@ -50,8 +59,8 @@ def test_fast_heading_search_equals_the_full_scan_on_random_text(seed: int) -> N
     detector = SectionDetector.default()
     rng = random.Random(seed)
     pieces = ["Plan", "plan", "HPI", "a/p", "Meds", "neuro", "x", ":", " -", " - ", ".", ";", " ", "  "]
-    pieces += ["\t", "\n", "\r", "\x0b"]
-    for _ in range(200):
+    pieces += ["\t", "\n", "\r", "\x0b", "\x0c", "   ", ".\t", "; ", "Assessment and plan", "A/P"]
+    for _ in range(2000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
         assert detector._hits(text) == detector._scan_hits(text), repr(text)
 

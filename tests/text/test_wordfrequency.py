@@ -54,3 +54,10 @@ def test_memo_of_other_words_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None
     for word in ("Hello", "café", "x3", "naïve", "Hello"):
         assert zipf(word) == zipf_frequency(word, "en")
     assert len(wordfrequency._other) <= 2
+
+
+@pytest.mark.parametrize("word", [*WORDS, "abc", "zebra", "ABC", "aBc", "a1", "abc def", "ǆ", "ß", "straße"])
+def test_frequency_band_is_the_integer_zipf(word: str) -> None:
+    expected = int(zipf_frequency(word, "en"))
+    assert frequency_band(word) == expected
+    assert frequency_band(word) == expected  # again, from the per-bucket memo

@@ -20,7 +20,7 @@ import regex
 
 from deident.core.document import Document
 from deident.core.span import Span
-from deident.stage2.union import own_evidence, parts_of, source_family
+from deident.stage2.union import Part, own_evidence, parts_of, source_family
 from deident.text.sections import Section, SectionDetector, default_sections, section_at
 from deident.text.wordfrequency import zipf as english_zipf
 
@@ -145,7 +145,22 @@ def zipf(word: str) -> float:
     return english_zipf(word.lower())
 
 
+# _context_word's values, memoised (a pure function of the token; context tokens repeat across notes).
+_context_words: dict[str, str] = {}
+_CONTEXT_MEMO_LIMIT = 100_000
+
+
 def _context_word(word: str) -> str:
+    """The token as a context feature: itself (lower case) when common, a trigger or punctuation, else its shape."""
+    known = _context_words.get(word)
+    if known is None:
+        if len(_context_words) >= _CONTEXT_MEMO_LIMIT:
+            _context_words.clear()
+        known = _context_words[word] = _context_word_of(word)
+    return known
+
+
+def _context_word_of(word: str) -> str:
     low = word.lower()
     if low in TRIGGERS or (low.isalpha() and zipf(low) >= CONTEXT_MIN_ZIPF) or not any(c.isalnum() for c in low):
         return low
@@ -158,14 +173,18 @@ def scaled_logit(p: float, eps: float) -> float:
     return math.log(p / (1.0 - p)) / math.log((1.0 - eps) / eps)
 
 
-def crf_features(span: Span, fams: str) -> dict[str, float]:
+def crf_features(
+    span: Span, fams: str, parts: Sequence[Part] | None = None, notes: Sequence[str] | None = None
+) -> dict[str, float]:
     """The CRF's peak and mean marginal as scaled log-odds, and the peak's bucket per detector set.
 
     Candidates mostly sit at the extremes of the CRF's probability, where a raw probability hardly
     varies; log-odds spread out the low end (0.005 .. 0.1) where stage-1-only CRF proposals live.
     """
     f: dict[str, float] = {}
-    peaks = [p.score for p in parts_of(span) if p.source == CRF_SOURCE and p.score is not None]
+    if parts is None:
+        parts = parts_of(span)
+    peaks = [p.score for p in parts if p.source == CRF_SOURCE and p.score is not None]
     if not peaks:
         f["crf_absent"] = 1.0
         return f
@@ -173,7 +192,7 @@ def crf_features(span: Span, fams: str) -> dict[str, float]:
     f["crf_logit"] = scaled_logit(peak, 1e-4)
     f[f"crf_p={_bucket(peak, CRF_P_EDGES)}&fams={fams}"] = 1.0
     means = []
-    for note in own_evidence(span):
+    for note in own_evidence(span) if notes is None else notes:
         body = note.removeprefix(f"{CRF_SOURCE}: ")  # the union's prefix, absent on a lone CRF span
         if body.startswith(CRF_MEAN_NOTE):
             try:
@@ -234,8 +253,9 @@ class FeatureExtractor:
         fams = "+".join(sorted(families))
         f["fams=" + fams] = 1.0
         f[f"fams={fams}&cat={span.category.value}"] = 1.0
-        f.update(crf_features(span, fams))
-        for note in own_evidence(span):
+        notes = own_evidence(span)
+        f.update(crf_features(span, fams, parts, notes))
+        for note in notes:
             # Only rule and lexicon evidence (names of lists and rules); other detectors may cite words.
             if note.startswith(("lexicon.", "patterns.", "known.")) and len(note) <= EVIDENCE_MAX_CHARS:
                 f["ev=" + note] = 1.0
@@ -261,7 +281,7 @@ class FeatureExtractor:
             zipfs = [zipf(w) for w in words]
             f["zipf_min"] = min(zipfs) / 8.0
             f["zipf_max"] = max(zipfs) / 8.0
-            whole = zipf(" ".join(words))
+            whole = zipfs[0] if len(words) == 1 else zipf(" ".join(words))  # one word: its own value
             f["zipf_whole"] = whole / 8.0
             f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}"] = 1.0
             f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}&cat={span.category.value}"] = 1.0

@@ -30,6 +30,7 @@ from deident.core.span import Span, sort_spans
 
 PATTERN_FIRST: frozenset[Category] = frozenset({Category.CONTACT, Category.ID, Category.DATE})
 PART_PREFIX = "part:"
+_LABEL_OF: dict[str, Label] = {label.value: label for label in Label}  # Label(value), without the enum call
 SOURCE_JOIN = "+"
 
 
@@ -55,7 +56,10 @@ class Part:
         if len(fields) != 5:
             return None
         source, label, start, end, score = fields
-        return cls(source, Label(label), int(start), int(end), float(score) if score else None)
+        known = _LABEL_OF.get(label)
+        return cls(
+            source, Label(label) if known is None else known, int(start), int(end), float(score) if score else None
+        )
 
 
 def parts_of(span: Span) -> tuple[Part, ...]:

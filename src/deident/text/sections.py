@@ -7,6 +7,7 @@ of a line or after "; " / ". ", followed by ":" or " -". Section names feed CRF 
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -14,9 +15,9 @@ from importlib import resources
 
 import regex
 
-# Where a heading may start besides the text's start: after a line break, or after ";" / "." and one
-# to three white-space characters.
-_HEADING_ANCHOR = re.compile(r"\n|[;.]\s{1,3}", re.ASCII)
+# An anchor and the blanks after it: where a heading may start is the end of such a match.
+_ANCHOR_BLANKS = re.compile(r"(?:\n|[;.]\s{1,3})[ \t]*", re.ASCII)
+_MATCH_END = re.Match.end
 # Characters that Unicode and ASCII regular expressions class differently as white space.
 _UNUSUAL_SPACE = re.compile(r"[\x1c-\x1f]")
 
@@ -54,15 +55,15 @@ class SectionDetector:
 
     @cached_property
     def _ascii_patterns(self) -> dict[str, re.Pattern[str]]:
-        """The heading pattern for lower-cased ASCII text and the standard ``re`` engine, one per first
-        letter of the heading (alternatives in the same order, longest first)."""
+        """The heading pattern after its anchor and leading blanks, for lower-cased ASCII text and the
+        standard ``re`` engine, one per first letter of the heading (alternatives in the same order,
+        longest first): matched where the heading's first letter stands."""
         by_first: dict[str, list[str]] = {}
         for heading, _ in sorted(self.headings, key=lambda p: -len(p[0])):
             if heading:
                 by_first.setdefault(heading[0], []).append(re.escape(heading))
-        anchor = r"(?:^|(?<=[;.]\s)|(?<=[;.]\s\s)|(?<=[;.]\s\s\s))"
         return {
-            first: re.compile(rf"{anchor}[ \t]*(?P<h>{'|'.join(items)})[ \t]*(?::|\s-(?=\s))", re.MULTILINE | re.ASCII)
+            first: re.compile(rf"(?P<h>{'|'.join(items)})[ \t]*(?::|\s-(?=\s))", re.ASCII)
             for first, items in by_first.items()
         }
 
@@ -79,32 +80,30 @@ class SectionDetector:
             return self._scan_hits(text)
         # ASCII text: try the pattern only where a heading can start, with only the headings that begin
         # with the letter found there, left to right and never inside the previous match; that finds
-        # what the scan of the whole text finds, several times faster.
-        candidates = [0]
-        for m in _HEADING_ANCHOR.finditer(text):
-            if m.group() == "\n":
-                candidates.append(m.end())
-            else:
-                candidates.extend(range(m.start() + 2, m.end() + 1))
-        candidates.sort()
+        # what the scan of the whole text finds, several times faster. Where a heading can start: the
+        # first character that is not a blank (space, tab) from an anchor position on (the text's
+        # start, after a line break, after ";" / "." and one to three white-space characters). The
+        # anchor positions after one ";" / "." lead to the same character, or to a line break or other
+        # white space where no heading starts; so one position per anchor is tried, the end of
+        # ``_ANCHOR_BLANKS``'s match (the anchor's longest white space, then blanks).
         lowered = text.lower()
         size = len(lowered)
         patterns = self._ascii_patterns
         lookup = self._lookup  # type: ignore[attr-defined]
         hits: list[tuple[int, int, str]] = []
         done = 0
-        for position in candidates:
-            if position < done:
+        starts = itertools.chain(
+            (size - len(lowered.lstrip(" \t")),), map(_MATCH_END, _ANCHOR_BLANKS.finditer(lowered))
+        )
+        for first in starts:
+            if first < done or first >= size:
                 continue
-            first = position
-            while first < size and lowered[first] in " \t":
-                first += 1
-            pattern = patterns.get(lowered[first]) if first < size else None
+            pattern = patterns.get(lowered[first])
             if pattern is None:
                 continue
-            m = pattern.match(lowered, position)
+            m = pattern.match(lowered, first)
             if m is not None:
-                hits.append((m.start("h"), m.end("h"), lookup[m.group("h")]))
+                hits.append((first, m.end("h"), lookup[m.group("h")]))
                 done = m.end()
         return hits
 

@@ -47,8 +47,18 @@ def zipf(word: str) -> float:
     return value
 
 
+_band_by_bucket: dict[object, int] = {}
+
+
 def frequency_band(lower: str) -> int:
-    """The Zipf frequency of a (lower-cased) word as an integer band 0..8 (a CRF feature)."""
+    """The Zipf frequency of a (lower-cased) word as an integer band 0..8 (a CRF feature): ``int(zipf(lower))``,
+    memoised per frequency bucket for words of ASCII lower-case letters (the CRF's new word types)."""
+    if lower.isascii() and lower.isalpha() and lower.islower():  # [a-z]+, as _SIMPLE
+        bucket = _wordfreq()[1].get(lower, _MISSING)
+        band = _band_by_bucket.get(bucket)
+        if band is None:
+            band = _band_by_bucket[bucket] = int(zipf(lower))
+        return band
     return int(zipf(lower))
 
 

@@ -259,3 +259,83 @@ def test_word_table_past_its_limit_keeps_its_earliest_types(
     crf._add_types(fresh, list(table.index))
     for name in ("own", "context", "word_code", "shape_code", "case_code"):
         assert np.array_equal(getattr(fresh, name)[: table.size], getattr(table, name)[: table.size]), name
+
+
+def _binary_search_row(crf: CompiledCrf, spec: int, key: int) -> int:
+    """The row of n-gram ``key`` for feature ``spec`` by binary search of the sorted keys (-1: none)."""
+    lo, hi = int(crf.ngram_bounds[spec]), int(crf.ngram_bounds[spec + 1])
+    at = lo + int(np.searchsorted(crf.ngram_keys[lo:hi], key))
+    return int(crf.ngram_rows[at]) if at < hi and crf.ngram_keys[at] == key else -1
+
+
+def _hashed_row(crf: CompiledCrf, spec: int, key: int) -> int:
+    """The row of n-gram ``key`` by probing the hash table as the emission kernel does (-1: none)."""
+    from deident.detect.crf.compiled import _slot
+
+    base, mask = int(crf.ngram_slot_base[spec]), int(crf.ngram_slot_mask[spec])
+    slot = _slot(key, mask)
+    while crf.ngram_slot_keys[base + slot] >= 0:
+        if crf.ngram_slot_keys[base + slot] == key:
+            return int(crf.ngram_slot_rows[base + slot])
+        slot = (slot + 1) & mask
+    return -1
+
+
+def test_ngram_hash_tables_find_what_the_sorted_keys_find(model: CrfModel) -> None:
+    compiled = model._compiled()
+    assert compiled is not None
+    crf = compiled.crf
+    rng = np.random.default_rng(0)
+    for spec in range(len(crf.ngram_kind)):
+        lo, hi = int(crf.ngram_bounds[spec]), int(crf.ngram_bounds[spec + 1])
+        base, size = int(crf.ngram_slot_base[spec]), int(crf.ngram_slot_mask[spec]) + 1
+        assert int(crf.ngram_slot_base[spec + 1]) - base == size and size & (size - 1) == 0
+        assert size >= 4 * (hi - lo)  # at most a quarter full: every probe sequence ends at a free slot
+        assert sorted(k for k in crf.ngram_slot_keys[base : base + size].tolist() if k >= 0) == sorted(
+            crf.ngram_keys[lo:hi].tolist()
+        )
+        for key in crf.ngram_keys[lo:hi].tolist():
+            assert _hashed_row(crf, spec, key) == _binary_search_row(crf, spec, key) >= 0
+        top = int(crf.ngram_radix[spec]) ** int(crf.ngram_arity[spec])
+        for key in rng.integers(0, top, size=200).tolist():
+            assert _hashed_row(crf, spec, key) == _binary_search_row(crf, spec, key)
+
+
+def test_type_ids_index_the_table_and_add_new_types_in_first_seen_order(trained_model: Path) -> None:
+    model = CrfModel.load(trained_model)
+    compiled = model._compiled()
+    assert compiled is not None
+    crf = compiled.crf
+    size = crf._table.size
+    texts = ["Smith", "saw", "Smith", "zq-unseen", "saw", "Quimby"]
+    ids, table = crf._type_ids(texts)
+    assert ids.dtype == np.int64 and ids.tolist() == [table.index[t] for t in texts]
+    assert list(table.index)[-4:] == ["Smith", "saw", "zq-unseen", "Quimby"]
+    assert table.size == size + 4
+    again, _ = crf._type_ids(["Quimby", "new-one", "Smith"])
+    assert again.tolist() == [ids[5], size + 4, ids[0]]
+    assert crf._type_ids([])[0].tolist() == []
+
+
+def test_hits_given_or_found_give_the_same_extra_features(model: CrfModel) -> None:
+    compiled = model._compiled()
+    assert compiled is not None
+    crf = compiled.crf
+    for doc in _documents():
+        tokens = token_columns(doc.text)
+        found = crf._extra_features(doc, tokens, None, None)
+        hits = [span for provider in crf.extractor.providers for span in provider.detect(doc)]
+        given = crf._extra_features(doc, tokens, None, [*hits, *hits])  # duplicates change nothing
+        for a, b in zip(found, given, strict=True):
+            assert np.array_equal(a, b)
+        # Section rows: the row of the last section that starts at or before each token.
+        sections = crf.extractor.sections.find(doc.text) if crf.extractor.sections else None
+        if sections is None:
+            from deident.text.sections import default_sections
+
+            sections = list(default_sections(doc.text))
+        expected = [
+            next((crf.section_row.get(s.name, -1) for s in reversed(sections) if s.start <= start), -1)
+            for start in tokens.starts
+        ]
+        assert found[0].tolist() == (expected if crf.section_row else [-1] * len(tokens))

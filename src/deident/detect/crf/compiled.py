@@ -32,6 +32,7 @@ import pycrfsuite
 
 from deident.core.document import Document
 from deident.core.errors import ModelError
+from deident.core.labels import Label
 from deident.core.span import Span
 from deident.detect.crf.align import OUTSIDE, split_tag
 from deident.detect.crf.features import (
@@ -272,6 +273,13 @@ class CompiledCrf:
             for case in _DOC_CASES
         }
         self.section_row = {a[4:]: r for a, r in rows.items() if a.startswith("sec=")}
+        # (provider name, label) -> row of the attribute "hit:provider:label", for the model's providers.
+        self._hit_row: dict[tuple[str, Label], int] = {
+            (provider, label): row
+            for provider in extractor.provider_names
+            for label in Label
+            if (row := rows.get(f"hit:{provider}:{label.value}")) is not None
+        }
         self._compile_ngrams()
         self.append_type_rows = type_row_appender(extractor, rows)
         self._lock = threading.Lock()
@@ -327,6 +335,38 @@ class CompiledCrf:
         self.ngram_offsets = np.zeros((len(_NGRAMS), 5), dtype=np.int64)
         for k, (_, _, offsets) in enumerate(_NGRAMS):
             self.ngram_offsets[k, : len(offsets)] = offsets
+        self._hash_ngrams()
+
+    def _hash_ngrams(self) -> None:
+        """Open-addressing tables of the n-gram keys (one per n-gram feature, at most a quarter full,
+        linear probing from :func:`_slot`; -1 marks a free slot): the kernel finds a key's row in a probe
+        or two instead of a binary search. A feature's keys are distinct (a split's parts joined with "|"
+        give back the attribute), so a key has one row either way."""
+        slot_keys: list[np.ndarray] = []
+        slot_rows: list[np.ndarray] = []
+        base = [0]
+        masks = []
+        for k in range(len(_NGRAMS)):
+            lo, hi = int(self.ngram_bounds[k]), int(self.ngram_bounds[k + 1])
+            size = 8
+            while size < 4 * (hi - lo):
+                size *= 2
+            keys = np.full(size, -1, dtype=np.int64)
+            rows = np.full(size, -1, dtype=np.int64)
+            for key, row in zip(self.ngram_keys[lo:hi].tolist(), self.ngram_rows[lo:hi].tolist(), strict=True):
+                slot = _slot(key, size - 1)
+                while keys[slot] >= 0:
+                    slot = (slot + 1) & (size - 1)
+                keys[slot] = key
+                rows[slot] = row
+            slot_keys.append(keys)
+            slot_rows.append(rows)
+            base.append(base[-1] + size)
+            masks.append(size - 1)
+        self.ngram_slot_keys = np.concatenate(slot_keys)
+        self.ngram_slot_rows = np.concatenate(slot_rows)
+        self.ngram_slot_base = np.array(base, dtype=np.int64)
+        self.ngram_slot_mask = np.array(masks, dtype=np.int64)
 
     def _new_table(self) -> _TypeTable:
         table = _TypeTable(self.state.shape[1])
@@ -361,10 +401,10 @@ class CompiledCrf:
         table.shape_code[first:end] = code_columns[:, 1]
         table.case_code[first:end] = code_columns[:, 2]
         table.size = end
-        index = table.index
-        for i, word in enumerate(words, first):
-            if word is not None:
-                index[word] = i
+        if None in words:  # the sentence boundary (a new table's first row) has no index entry
+            table.index.update((word, i) for i, word in enumerate(words, first) if word is not None)
+        else:
+            table.index.update(zip(words, range(first, end), strict=True))  # type: ignore[arg-type]
 
     def rows_from_strings(self, word: str | None, found: list[int], ends: list[int]) -> tuple[str, str, str]:
         """What :func:`type_row_appender`'s function does, from the feature strings of
@@ -385,21 +425,46 @@ class CompiledCrf:
         return info.lower, info.shape, info.case[3:]
 
     def _type_ids(self, texts: list[str]) -> tuple[np.ndarray, _TypeTable]:
+        """Each token's row in the per-type table (rows added for types met for the first time, in
+        first-seen order), and the table they index."""
         table = self._table
-        ids = list(map(table.index.get, texts))
-        if None in ids:
+        n = len(texts)
+        ids = np.fromiter(map(table.index.get, texts, itertools.repeat(-1, n)), dtype=np.int64, count=n)
+        if n and ids.min() < 0:
             with self._lock:
-                table = self._table
-                index = table.index
-                distinct = dict.fromkeys(texts)  # first-seen order
-                missing = [w for w in distinct if w not in index]
-                if missing:
-                    if table.size + len(missing) > _TYPE_LIMIT and table.size > 1:
-                        table = self._table = table.first(_TYPE_LIMIT // 2)
-                        missing = [w for w in distinct if w not in table.index]
-                    self._add_types(table, missing)
-                ids = list(map(table.index.__getitem__, texts))
-        return np.array(ids, dtype=np.int64), table
+                if table is not self._table:  # rebuilt by another thread meanwhile: look all up again
+                    table = self._table
+                    ids = np.fromiter(map(table.index.get, texts, itertools.repeat(-1, n)), dtype=np.int64, count=n)
+                absent = np.flatnonzero(ids < 0).tolist()
+                if absent:
+                    index = table.index
+                    missing = [w for w in dict.fromkeys([texts[i] for i in absent]) if w not in index]
+                    if missing:
+                        if table.size + len(missing) > _TYPE_LIMIT and table.size > 1:
+                            table = self._table = table.first(_TYPE_LIMIT // 2)
+                            index = table.index
+                            missing = [w for w in dict.fromkeys(texts) if w not in index]
+                            self._add_types(table, missing)
+                            return np.fromiter(map(index.__getitem__, texts), dtype=np.int64, count=n), table
+                        self._add_types(table, missing)
+                    ids[absent] = [index[texts[i]] for i in absent]
+        return ids, table
+
+    def _hit_rows(self, document: Document, hits: Iterable[Span] | None) -> list[tuple[Span, int]]:
+        """(span, state row of its ``hit:`` attribute) for the span-provider hits the model has an attribute
+        for, in no particular order (their features are a set). As :meth:`FeatureExtractor.provider_hits`:
+        from ``hits`` by source when given, else by running the providers."""
+        if hits is None:
+            rows = self.rows
+            found: list[tuple[Span, int]] = []
+            for provider_name, spans in self.extractor.provider_hits(document, None):
+                for span in spans:
+                    row = rows.get(f"hit:{span.source or provider_name}:{span.label.value}")
+                    if row is not None:
+                        found.append((span, row))
+            return found
+        hit_row = self._hit_row
+        return [(span, row) for span in hits if (row := hit_row.get((span.source, span.label), -1)) >= 0]
 
     def _extra_features(
         self,
@@ -419,26 +484,25 @@ class CompiledCrf:
                 if extractor.sections is None
                 else extractor.sections.find(document.text)
             )
-            sections = [(x.start, x.name) for x in found]
-            if sections:
-                names = [self.section_row.get(name, -1) for _, name in sections]
-                if any(r >= 0 for r in names):
-                    which = np.searchsorted([s for s, _ in sections], starts, side="right") - 1
-                    table = np.array([-1, *names], dtype=np.int64)
-                    section_rows = table[which + 1]
+            # A token belongs to the last section that starts at or before it: the tokens from the
+            # first one at or after a section's start to the first one at or after the next section's.
+            get = self.section_row.get
+            first = bisect.bisect_left(starts, found[0].start) if found else n
+            for k, section in enumerate(found):
+                last = bisect.bisect_left(starts, found[k + 1].start, first) if k + 1 < len(found) else n
+                row = get(section.name, -1)
+                if row >= 0 and first < last:
+                    section_rows[first:last] = row
+                first = last
         pairs: set[tuple[int, int]] = set()
         ends = tokens.ends
         rows = self.rows
-        for provider_name, spans in extractor.provider_hits(document, hits):
-            for span in spans:
-                row = rows.get(f"hit:{span.source or provider_name}:{span.label.value}")
-                if row is None:
-                    continue
-                i = max(bisect.bisect_right(starts, span.start) - 1, 0)
-                while i < n and starts[i] < span.end:
-                    if ends[i] > span.start:
-                        pairs.add((i, row))
-                    i += 1
+        for span, row in self._hit_rows(document, hits):
+            i = max(bisect.bisect_right(starts, span.start) - 1, 0)
+            while i < n and starts[i] < span.end:
+                if ends[i] > span.start:
+                    pairs.add((i, row))
+                i += 1
         if context is not None and extractor.config.tfidf:
             infos = [extractor._type(w) for w in tokens.texts]
             found: list[list[str]] = [[] for _ in range(n)]
@@ -484,8 +548,10 @@ class CompiledCrf:
             table.case_code,
             self.doc_case[_doc_case(document.text)],
             self.positional,
-            self.ngram_keys,
-            self.ngram_rows,
+            self.ngram_slot_keys,
+            self.ngram_slot_rows,
+            self.ngram_slot_base,
+            self.ngram_slot_mask,
             self.ngram_bounds,
             self.ngram_radix,
             self.ngram_kind,
@@ -498,6 +564,12 @@ class CompiledCrf:
         return DocumentMarginals(
             tokens, tuple(marginals[:, bounds[m] : bounds[m + 1]] for m in range(len(self.weights)))
         )
+
+
+def _slot(key: int, mask: int) -> int:
+    """Where the n-gram hash tables start probing for ``key`` (a non-negative key; the kernel computes
+    the same)."""
+    return (key ^ (key >> 11) ^ (key >> 23)) & mask
 
 
 def _key(codes: Sequence[int], base: int) -> int:
@@ -537,8 +609,10 @@ def _emissions_py(
     case_code: np.ndarray,
     doc_case_rows: np.ndarray,
     positional: np.ndarray,
-    ngram_keys: np.ndarray,
-    ngram_rows: np.ndarray,
+    ngram_slot_keys: np.ndarray,
+    ngram_slot_rows: np.ndarray,
+    ngram_slot_base: np.ndarray,
+    ngram_slot_mask: np.ndarray,
     ngram_bounds: np.ndarray,
     ngram_radix: np.ndarray,
     ngram_kind: np.ndarray,
@@ -570,12 +644,22 @@ def _emissions_py(
                 j = t + ngram_offsets[s, p]
                 other = ids[j] if 0 <= j < n else 0
                 code = word_code[other] if ngram_kind[s] == 0 else shape_code[other]
+                if code == 0:  # a part in no attribute of this kind (codes start at 1): no key matches
+                    key = -1
+                    break
                 key = key * ngram_radix[s] + code
-            at = lo + np.searchsorted(ngram_keys[lo:hi], key)
-            if at < hi and ngram_keys[at] == key:
-                row = ngram_rows[at]
-                for c in range(width):
-                    scores[t, c] += state[row, c]
+            if key < 0:
+                continue
+            mask = ngram_slot_mask[s]
+            base = ngram_slot_base[s]
+            slot = (key ^ (key >> 11) ^ (key >> 23)) & mask  # _slot(key, mask)
+            while ngram_slot_keys[base + slot] >= 0:
+                if ngram_slot_keys[base + slot] == key:
+                    row = ngram_slot_rows[base + slot]
+                    for c in range(width):
+                        scores[t, c] += state[row, c]
+                    break
+                slot = (slot + 1) & mask
         bol = -1
         if newlines[t]:
             line_index = 0

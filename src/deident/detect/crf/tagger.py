@@ -345,6 +345,9 @@ class CompiledTagging:
         for matrix, (outside, names, sum_tags) in zip(result.marginals, self.groups, strict=True):
             phi = 1.0 - matrix[:, outside] if outside is not None else np.zeros(len(matrix))
             selected = np.flatnonzero(phi > floor).tolist()
+            if not selected:  # most notes, for some CRF: nothing to sum
+                out.append((phi, selected, {}))
+                continue
             sums = (matrix[selected] @ sum_tags).tolist()
             out.append(
                 (phi, selected, {t: dict(zip(names, row, strict=True)) for t, row in zip(selected, sums, strict=True)})

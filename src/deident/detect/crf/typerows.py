@@ -67,6 +67,12 @@ def type_row_appender(extractor: FeatureExtractor, rows: Mapping[str, int]) -> T
     sh_m2, sh_m1, sh_p1, sh_p2 = (_family(rows, f"sh{off}=") for off in OFFSETS)
     if tuple(OFFSETS) != (-2, -1, 1, 2):
         raise ValueError("type rows assume the window offsets -2, -1, +1, +2")
+    # A word's (or shape's) own row and the rows it gives the neighbours at -2, -1, +1, +2, in one look-up.
+    word_families = (words, w_m2, w_m1, w_p1, w_p2)
+    word_rows = {v: tuple(f.get(v, MISSING) for f in word_families) for v in set().union(*word_families)}
+    shape_families = (shapes, sh_m2, sh_m1, sh_p1, sh_p2)
+    shape_rows = {v: tuple(f.get(v, MISSING) for f in shape_families) for v in set().union(*shape_families)}
+    none = (MISSING,) * 5
 
     def append(word: str, found: list[int], ends: list[int]) -> tuple[str, str, str]:
         extend = found.extend
@@ -76,16 +82,9 @@ def type_row_appender(extractor: FeatureExtractor, rows: Mapping[str, int]) -> T
         alphabetic = word[:1].isalpha()
         hashed = token_hash(lower) if alphabetic and (rare_masking or lexicon) else None
         ident = RARE if rare_masking and alphabetic and hashed not in vocabulary else lower
-        extend(
-            (
-                bias,
-                words.get(ident, MISSING),
-                cases.get(cc, MISSING),
-                shapes.get(short, MISSING),
-                long_shapes.get(long, MISSING),
-                lengths[min(len(word), 12)],
-            )
-        )
+        rw, rw_m2, rw_m1, rw_p1, rw_p2 = word_rows.get(ident, none)  # own, then for the neighbours at -2, -1, +1, +2
+        rs, rs_m2, rs_m1, rs_p1, rs_p2 = shape_rows.get(short, none)
+        extend((bias, rw, cases.get(cc, MISSING), rs, long_shapes.get(long, MISSING), lengths[min(len(word), 12)]))
         if len(lower) > 2:
             extend(
                 (
@@ -114,21 +113,16 @@ def type_row_appender(extractor: FeatureExtractor, rows: Mapping[str, int]) -> T
             category = lexicon.get(hashed)
             if category is not None:
                 found.append(get(f"lex={category}", MISSING))
-        ends.append(len(found))
+        size = len(found)
+        ends.append(size)
         if cluster is None and lower not in trigger_words:  # the common case: word and shape only
-            extend((w_m2.get(ident, MISSING), sh_m2.get(short, MISSING)))
-            ends.append(len(found))
-            extend((w_m1.get(ident, MISSING), sh_m1.get(short, MISSING)))
-            ends.append(len(found))
-            extend((w_p1.get(ident, MISSING), sh_p1.get(short, MISSING)))
-            ends.append(len(found))
-            extend((w_p2.get(ident, MISSING), sh_p2.get(short, MISSING)))
-            ends.append(len(found))
+            extend((rw_m2, rs_m2, rw_m1, rs_m1, rw_p1, rs_p1, rw_p2, rs_p2))
+            ends.extend((size + 2, size + 4, size + 6, size + 8))
             return ident, short, cc
-        for k, (off, word_rows, shape_rows) in enumerate(
-            zip(OFFSETS, (w_m2, w_m1, w_p1, w_p2), (sh_m2, sh_m1, sh_p1, sh_p2), strict=True)
+        for k, (off, word_row, shape_row) in enumerate(
+            zip(OFFSETS, (rw_m2, rw_m1, rw_p1, rw_p2), (rs_m2, rs_m1, rs_p1, rs_p2), strict=True)
         ):
-            extend((word_rows.get(ident, MISSING), shape_rows.get(short, MISSING)))
+            extend((word_row, shape_row))
             if cluster is not None:
                 found.append(context_clusters[k])
             trigger = triggers.get((lower, off))
