@@ -23,6 +23,7 @@ from typing import Any
 
 from deident.core.document import Document
 from deident.core.errors import ConfigurationError, ModelError
+from deident.core.labels import Label
 from deident.core.pipeline import DetectorStage, FunctionStage, Pipeline, Stage
 from deident.core.span import Span, sort_spans
 from deident.schemes import SchemeStage, get_scheme
@@ -178,9 +179,9 @@ def default_pipeline(
 
 def drop_duplicates(document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
     """Keep one span per (start, end, label): the highest-scoring, its evidence merged from all."""
-    best: dict[tuple[int, int, str], Span] = {}
+    best: dict[tuple[int, int, Label], Span] = {}
     for span in spans:
-        key = (span.start, span.end, span.label.value)
+        key = (span.start, span.end, span.label)
         kept = best.get(key)
         if kept is None:
             best[key] = span

@@ -1,4 +1,5 @@
 import dataclasses
+import random
 
 import pytest
 
@@ -79,6 +80,15 @@ def test_sort_and_overlaps():
     a, b, c = Span(0, 10, Label.DATE), Span(2, 4, Label.AGE), Span(12, 14, Label.DATE)
     assert sort_spans([c, b, a]) == (a, b, c)
     assert remove_overlaps([b, a, c]) == (a, c)
+
+
+def test_sort_spans_orders_equal_offsets_by_label_value_then_source():
+    labels = list(Label)
+    random.Random(3).shuffle(labels)
+    spans = [Span(1, 5, label, source=source) for label in labels for source in ("b", "a")]
+    spans += [Span(0, 5, Label.ZIP), Span(1, 6, Label.AGE), Span(2, 3, Label.AGE)]
+    expected = sorted(spans, key=lambda s: (s.start, -s.end, s.label.value, s.source))
+    assert sort_spans(spans) == tuple(expected)
 
 
 def test_merge_adjacent():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,15 @@ from deident.detect.lexicon import (
     lexicon_detectors,
 )
 from deident.detect.lexicon.context import CaseMode, case_mode
-from deident.detect.lexicon.detectors import _CAPITALISED_WORD, _capitalised_candidates, _fuzzy_candidate
+from deident.detect.lexicon.detectors import (
+    _CAPITALISED_WORD,
+    _capitalised_candidates,
+    _fuzzy_candidate,
+    whole_word_spans,
+)
 from deident.detect.lexicon.matcher import normalise
+
+from ..patterns.helpers import random_texts
 
 HERE = Path(__file__).resolve().parent
 
@@ -161,3 +169,36 @@ def test_capitalised_candidates_keep_every_fuzzy_candidate(text: str) -> None:
     normalised = normalise(text)
     assert {s for s in every if _fuzzy_candidate(normalised[s[0] : s[1]])} <= set(kept)
     assert text.isascii() or kept == every
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "spans"),
+    [
+        ("Quortley", "Quortley", [(0, 8)]),
+        ("Quortley and Quortley.", "Quortley", [(0, 8), (13, 21)]),
+        ("xQuortley Quortleys Quortley9 9Quortley _Quortley_", "Quortley", [(41, 49)]),
+        ("QuortleyQuortley (Quortley)", "Quortley", [(18, 26)]),
+        ("QUORTLEY quortley", "Quortley", []),
+        ("", "Quortley", []),
+    ],
+)
+def test_whole_word_spans(text: str, word: str, spans: list[tuple[int, int]]) -> None:
+    assert whole_word_spans(text, word) == spans
+
+
+_WORD_PIECES = (
+    "Quortley", "Abernathy", "Quort", "ley", "Aber", " ", "  ", "\n", ".", ",", "-", "'", "_", "9", "x", "Q", "LEY",
+    "Quortleys", "(", ")", "&", "Zanthopoulos",
+)  # fmt: skip
+
+
+def test_whole_word_spans_find_what_the_capitalised_word_regex_finds() -> None:
+    rng = random.Random(5)
+    found = 0
+    for text in random_texts(rng, _WORD_PIECES, 3000, 1, 12):
+        every = [m.span() for m in _CAPITALISED_WORD.finditer(text)]
+        for word in ("Quortley", "Abernathy", "Quort", "Zanthopoulos"):
+            expected = [s for s in every if text[s[0] : s[1]] == word]
+            assert whole_word_spans(text, word) == expected, (text, word)
+            found += bool(expected)
+    assert found > 1000

@@ -28,12 +28,15 @@ from deident.detect.patterns.base import (
     _plan,
     _rules_to_try,
     _spellings,
+    anchor_starts,
     compile_source,
     detect_with,
     digit_run_matches,
     find_hits,
+    gate_regex,
     last_line_start,
     merge_delimiters,
+    same_in_re,
     search_before,
     started_matches,
     tail_matches,
@@ -284,9 +287,13 @@ def _delimiter_texts() -> list[str]:
     ends = list(" \t\n\r\f\v.,;:!?-#'\"/()[]<>=+*&@%$^`{}|~\\0123456789\x00_é")
     texts = []
     gaps = [" ", "\t", "  ", " \t", "\t\t", "\t \t", "   ", "    "]
+    # What may stand right before an anchor: nothing, any word end, a letter or digit (the anchor then begins no
+    # word), non-ASCII letters and punctuation, and the characters that the scan uses for classes.
+    befores = ["", "", *ends, "x", "Q", "5", "É", "ß", "\u2014", "\u00a0", "\x01", "\x02", "\x1c"]
     for _ in range(400):
         words = [
-            "".join(rng.choice(gaps) + w if i else w for i, w in enumerate(rng.choice(anchors).split(" ")))
+            rng.choice(befores)
+            + "".join(rng.choice(gaps) + w if i else w for i, w in enumerate(rng.choice(anchors).split(" ")))
             + rng.choice(ends)
             + rng.choice(["", "Smith ", "12/3/05 ", "x"])
             for _ in range(8)
@@ -314,23 +321,58 @@ def _anchor_starts_by_brute_force(plan: _Plan, text: str) -> set[tuple[int, int]
 
 
 def test_anchor_scan_finds_every_whole_word_anchor_after_any_word_end() -> None:
-    """The Aho-Corasick scan merges word-end characters that no anchor contains; it must still report every
-    anchor followed by any word-end character (or the end of the text), and a NUL in the text is no word end."""
-    for detector in pattern_detectors():
-        assert isinstance(detector, PatternDetector)
-        plan = _plan(detector.patterns)
+    """The Aho-Corasick scan merges characters that no anchor contains into classes; it must still report every
+    anchor that begins a word (at the start of the text or after any character but a letter or digit) and is
+    followed by any word-end character (or the end of the text), and nothing else; a NUL in the text is no word end."""
+    plans = [_plan(d.patterns) for d in pattern_detectors() if isinstance(d, PatternDetector)]
+    plans.append(combined_pattern_detector().plan)
+    for plan in plans:
         if plan.automaton is None:
             continue
         for text in _delimiter_texts():
             lower = text.lower()
-            scanned = set()
             merged = merge_delimiters(plan, lower)
             assert merged == lower.translate(plan.delimiter_table)  # the bytes path for ASCII text agrees
-            for last, (length, steps) in plan.automaton.iter(merged + " "):
-                start = last - length + 1
-                if not (start > 0 and lower[start - 1].isalnum()):
-                    scanned.update((step.index, start) for step in steps)
+            scanned = {(step.index, start) for start, steps in anchor_starts(plan, lower) for step in steps}
             assert scanned == _anchor_starts_by_brute_force(plan, text), text
+
+
+_DR = Pattern("test.dr", Label.DOCTOR, r"dr\.?", anchors=("dr",))
+
+
+@pytest.mark.parametrize(
+    ("text", "starts"),
+    [
+        ("dr", [0]),
+        ("dr.", [0]),
+        (" dr ", [1]),
+        ("xdr ", []),
+        ("5dr ", []),
+        ("édr ", []),
+        ("Édr ", []),
+        ("_dr ", [1]),
+        ("\x00dr ", [1]),
+        ("\x01dr ", [1]),
+        ("\u2014dr ", [1]),
+        ("(dr)", [1]),
+        ("dr5", [0]),
+        ("drx", []),
+        ("dr_", []),
+        ("dr\x00", []),
+        ("dr\u2014", []),
+        ("dré", []),
+        ("dr dr\tdr", [0, 3, 6]),
+    ],
+)
+def test_anchor_starts_are_word_starts(text: str, starts: list[int]) -> None:
+    plan = _plan((_DR,))
+    assert [start for start, _ in anchor_starts(plan, text.lower())] == starts
+
+
+@pytest.mark.parametrize("anchor", ["café", "dr_", "a\x00b", "x\x01"])
+def test_anchors_must_be_ascii_and_free_of_class_characters(anchor: str) -> None:
+    with pytest.raises(ValueError, match="anchors must"):
+        _plan((dataclasses.replace(_DR, anchors=(anchor,)),))
 
 
 def _last_line_patterns() -> list[Pattern]:
@@ -543,6 +585,64 @@ def test_window_fits_worked_out_from_prefixes_equal_the_direct_ones() -> None:
     assert fitting > 100
 
 
+def _fresh_plan() -> _Plan:
+    return dataclasses.replace(
+        combined_pattern_detector().plan,
+        fits_by_shape={},
+        to_try={},
+        to_try_by_shape={},
+        candidates={},
+        barred_by_prev={},
+    )
+
+
+def test_rules_settled_by_window_prefixes_equal_the_direct_choice() -> None:
+    """The rules to try at a run, settled prefix by prefix of the window's shape and remembered by shape, are those
+    that the run's length and the character before it allow and whose ``run_next`` fits the whole window."""
+    plan = _fresh_plan()
+    rng = random.Random(17)
+    alphabet = "0123456789 \t\n/.-,:'%#()xyYsSmgJanoft+"
+    windows = sorted({"".join(rng.choices(alphabet, k=rng.randint(0, RUN_WINDOW))) for _ in range(3000)})
+    windows += [piece[:RUN_WINDOW] for piece in _PIECES]
+    befores = ["", " ", "x", "5", "/", "-", "(", "\n", "#", ":", "$", "é"]
+    tried = 0
+    for window in windows:
+        before = rng.choice(befores)
+        length = rng.randint(1, len(plan.by_run_length) - 1)
+        fits = _fitting_nexts(plan, window.translate(str.maketrans("123456789", "000000000")))
+        barred = _barred_by_prev(plan, before)
+        direct = tuple(
+            i
+            for i in plan.by_run_length[length]
+            if i not in barred and (plan.next_of[i] < 0 or plan.next_of[i] in fits)
+        )
+        assert _rules_to_try(plan, length, window, before) == direct, (length, before, window)
+        assert _rules_to_try(plan, length, window, before) == direct  # remembered
+        tried += bool(direct)
+    assert tried > 500
+
+
+@pytest.mark.parametrize(
+    ("length", "window", "other", "before"),
+    [
+        (2, "/12/", "/39/", ""),
+        (2, "/12/", "/39/", " "),
+        (3, " 555", " 123", "("),
+        (3, "-123", "-900", " "),
+        (4, ".1.2", ".9.0", " "),
+        (1, " yo ", " yo ", "x"),
+    ],
+)
+def test_windows_that_differ_in_digits_only_share_their_rules(
+    length: int, window: str, other: str, before: str
+) -> None:
+    plan = _fresh_plan()
+    first = _rules_to_try(plan, length, window, before)
+    assert len(plan.to_try_by_shape) == 1
+    assert _rules_to_try(plan, length, other, before) == first
+    assert len(plan.to_try_by_shape) == 1
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -739,3 +839,62 @@ def test_lower_gates_never_skip_a_text_with_a_match() -> None:
         plain = tuple(dataclasses.replace(p, lower_gate="") for p in detector.patterns)
         for text in texts[:500]:
             assert detect_with(detector.name, detector.patterns, text) == detect_with(detector.name, plain, text)
+
+
+@pytest.mark.parametrize(
+    ("source", "same"),
+    [
+        (r"\.(?:c(?:om|a)|org|net)", True),
+        (r"\.(?<=(?<![\w.'/&+^-])[a-z]\.)[ \t]{1,2}[a-z]", True),
+        (r"\d{3}\b-\D\W", True),
+        (r"a\\s", True),  # an escaped backslash, then a plain s
+        (r"[ \t]\Z", True),
+        (r"\s", False),
+        (r"x\S", False),
+        (r"a\\\s", False),
+        (r"\p{L}", False),
+        (r"\h", False),
+        (r"(?<=a|bc)x", False),  # variable-width lookbehind: regex only
+        (r"[[:alpha:]]", False),
+        (r"(?r)ab", False),
+        (r"(?|a|b)", False),
+    ],
+)
+def test_same_in_re(source: str, same: bool) -> None:
+    assert same_in_re(source) is same
+
+
+def test_plan_rejects_a_gate_that_re_reads_otherwise() -> None:
+    gated = Pattern("test.gated", Label.URL, r"x\.com", lower_gate=r"\s\.com")
+    with pytest.raises(ValueError, match="lower_gate"):
+        _plan((gated,))
+
+
+def test_gates_compiled_with_re_find_what_regex_finds() -> None:
+    gated = [p for p in _all_patterns() if p.lower_gate]
+    assert gated
+    rng = random.Random(41)
+    texts = [t.lower() for t in random_texts(rng, _GATE_PIECES, 4000, 1, 10) if t.isascii()]
+    # Initials: a character, a letter (or not), a full stop, blanks and a letter (or not).
+    before = [chr(c) for c in range(128)]
+    texts += [
+        "".join(
+            (
+                rng.choice(before),
+                rng.choice("ab1_."),
+                ".",
+                rng.choice((" ", "  ", "\t", " \t", "   ")),
+                rng.choice("ab1 "),
+            )
+        )
+        for _ in range(4000)
+    ]
+    texts += ["".join(rng.choices([chr(c) for c in range(128)], k=rng.randint(0, 12))) for _ in range(4000)]
+    for pattern in gated:
+        fast, slow = gate_regex(pattern), compile_source(pattern.lower_gate, False)
+        found = 0
+        for text in texts:
+            match, expected = fast.search(text), slow.search(text)
+            assert (match and match.span()) == (expected and expected.span()), text
+            found += match is not None
+        assert found > 100, pattern.name

@@ -8,6 +8,8 @@ match attempt costs at most a constant amount of work per start position (no cat
 from __future__ import annotations
 
 import itertools
+import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -106,6 +108,36 @@ def compile_source(source: str, ignore_case: bool) -> regex.Pattern[str]:
     return regex.compile(source, regex.IGNORECASE if ignore_case else 0)
 
 
+# Escapes that mean the same in ``re`` and ``regex`` on ASCII text (``\s`` does not: ``re`` takes \x1c-\x1f too).
+_SAME_ESCAPES = frozenset("dDwWbBAZntrfvx0")
+_LETTER_ESCAPE = re.compile(r"\\([A-Za-z])")
+
+
+def same_in_re(source: str) -> bool:
+    """Whether ``source`` (case-sensitive) finds the same matches in ASCII text with the standard library's ``re``
+    as with ``regex``: it compiles in ``re`` without warnings (``regex``-only constructs such as ``\\p{..}``,
+    variable-width lookbehinds or nested sets fail or warn there) and escapes no letter but those that mean the
+    same in both."""
+    if any(escape not in _SAME_ESCAPES for escape in _LETTER_ESCAPE.findall(source.replace("\\\\", ""))):
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            re.compile(source)
+    except (re.error, Warning):
+        return False
+    return True
+
+
+def gate_regex(pattern: Pattern) -> re.Pattern[str]:
+    """A rule's ``lower_gate``, compiled with the standard library's ``re``: it searches a text for such a simple
+    regex several times faster than ``regex``. A gate that ``re`` could read otherwise (:func:`same_in_re`) is
+    rejected."""
+    if not same_in_re(pattern.lower_gate):
+        raise ValueError(f"{pattern.name}: lower_gate must read the same in re and regex (no \\s, \\p, ...)")
+    return re.compile(pattern.lower_gate)
+
+
 def rx(source: str) -> regex.Pattern[str]:
     """A case-insensitive helper regex, compiled on first use and cached."""
     return compile_source(source, True)
@@ -156,6 +188,8 @@ class _Plan:
     anchored: tuple[Pattern, ...]
     automaton: ahocorasick.Automaton | None
     scanned_regexes: tuple[regex.Pattern[str], ...] = ()
+    # scanned_gates[i]: the compiled ``lower_gate`` of scanned[i] (None: none), see :func:`gate_regex`.
+    scanned_gates: tuple[re.Pattern[str] | None, ...] = ()
     digit_led: tuple[Pattern, ...] = ()
     digit_led_regexes: tuple[regex.Pattern[str], ...] = ()
     digit_led_checks: tuple[Callable[[str, int, int], bool] | None, ...] = ()
@@ -177,6 +211,15 @@ class _Plan:
     # there; and the shape of that text (digits as 0) -> the positions in next_regexes that it fits (shared by every
     # run length).
     to_try: dict[tuple[int, str, str], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # Behind it, the same keyed with the shape of the text after the run (digits as 0), which many windows share.
+    to_try_by_shape: dict[tuple[int, str, str], tuple[int, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    # (run length, the character before the run) -> the rules that a run may start whatever follows it, and the
+    # (rule, position in next_regexes) of those that the text after the run decides (see :func:`_run_candidates`).
+    candidates: dict[tuple[int, str], tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     # The character before a run -> the positions in digit_led of the rules whose ``run_prev`` it does not fit.
     barred_by_prev: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
     fits_by_shape: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
@@ -209,26 +252,55 @@ def _spellings(anchor: str) -> list[str]:
     return spellings
 
 
-# Word-end characters that no anchor contains all become this one character before the Aho-Corasick scan, so
-# each anchor is keyed with a few delimiters instead of all of _WORD_END (a far smaller automaton, built faster).
+# Before the Aho-Corasick scan, the lower-cased text is translated so that a few characters stand for whole classes:
+# each anchor is then keyed with a few characters before and after it instead of every word end (a far smaller
+# automaton, built faster). Word-end characters that no anchor contains and that are no digits all become
+# _OTHER_DELIMITER, the digits that no anchor contains _DIGIT_DELIMITER (a word end, but no word boundary before an
+# anchor), the other characters that are neither letters, digits nor word ends and that no anchor contains
+# _NOT_DELIMITER (the text's own _OTHER_DELIMITER among them), and non-ASCII letters and digits _OTHER_ALNUM.
 _OTHER_DELIMITER = "\x00"
-# A character that is neither a word end nor in any anchor: what the text's own _OTHER_DELIMITER becomes.
+_DIGIT_DELIMITER = "\x01"
+_OTHER_ALNUM = "\x02"
 _NOT_DELIMITER = "_"
+_CLASS_CHARACTERS = _OTHER_DELIMITER + _DIGIT_DELIMITER + _OTHER_ALNUM + _NOT_DELIMITER
 
 
-def _delimiter_table(anchor_chars: set[str]) -> tuple[dict[int, str], str]:
-    """The translation table and the word-end characters that remain after it.
+def _scan_character(c: str, anchor_chars: set[str]) -> str:
+    """What the ASCII character ``c`` becomes in the scanned text (see _OTHER_DELIMITER). A tab becomes a blank: in
+    anchor spellings both only stand in the gaps between words, where every mix of them is spelled."""
+    if c == "\t":
+        return " "
+    if c in anchor_chars or c == " ":
+        return c
+    if c.isalnum():
+        return _DIGIT_DELIMITER if c in _WORD_END else c
+    return _OTHER_DELIMITER if c in _WORD_END else _NOT_DELIMITER
 
-    Only characters that no anchor spelling contains are merged, so an anchor followed by a word end matches
-    in the translated text exactly where it matches in the original (same offsets, same keys). A tab becomes a
-    blank: in anchor spellings both only stand in the gaps between words, where every mix of them is spelled.
+
+class _ScanTable(dict[int, str]):
+    """The translation table of the scanned text: the ASCII characters are listed; a non-ASCII character (in no
+    anchor, which are ASCII, and no word end) becomes _OTHER_ALNUM when it is a letter or digit (it then ends no word
+    and begins none), else _NOT_DELIMITER (it ends no word, but an anchor after it begins one)."""
+
+    def __missing__(self, code: int) -> str:
+        return _OTHER_ALNUM if chr(code).isalnum() else _NOT_DELIMITER
+
+
+def _delimiter_table(anchor_chars: set[str]) -> tuple[_ScanTable, str, str]:
+    """The translation table, the word-end characters that remain after it (what may follow an anchor) and the
+    characters other than letters and digits that remain after it (what may precede an anchor that begins a word).
+
+    Only characters that no anchor spelling contains are merged, so an anchor at a word boundary matches in the
+    translated text exactly where it matches in the original (same offsets, same keys).
     """
-    merged = [c for c in _WORD_END if c not in anchor_chars and c not in " \t"]
-    table = {ord(c): _OTHER_DELIMITER for c in merged}
-    table[ord(_OTHER_DELIMITER)] = _NOT_DELIMITER
-    table[ord("\t")] = " "
-    kept = "".join(c for c in _WORD_END if (c in anchor_chars or c == " ") and c != "\t") + _OTHER_DELIMITER
-    return table, kept
+    if not all(c.isascii() for c in anchor_chars):
+        raise ValueError("anchors must be ASCII")
+    if anchor_chars & set(_CLASS_CHARACTERS):
+        raise ValueError(f"anchors must not contain any of {_CLASS_CHARACTERS!r}")
+    table = _ScanTable({code: _scan_character(chr(code), anchor_chars) for code in range(128)})
+    followers = "".join(sorted({table[ord(c)] for c in _WORD_END}))
+    preceders = "".join(sorted({table[code] for code in range(128) if not chr(code).isalnum()} | {_NOT_DELIMITER}))
+    return table, followers, preceders
 
 
 class _AnchorStep(NamedTuple):
@@ -268,7 +340,7 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
             for anchor in pattern.anchors:
                 for spelling in _spellings(anchor.lower()):
                     spelled.setdefault(spelling, []).append(index)
-        table, delimiters = _delimiter_table({c for spelling in spelled for c in spelling})
+        table, delimiters, preceders = _delimiter_table({c for spelling in spelled for c in spelling})
         # Spellings that differ only in tabs and blanks become one key, with every pattern index they had, in
         # increasing order (the order in which the patterns are tried at a position, as for one spelling).
         merged_indices: dict[str, set[int]] = {}
@@ -282,7 +354,11 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         automaton = ahocorasick.Automaton()
         for key, indices in keys.items():
             steps = tuple(_anchor_step(i, (key, i) in repeating, anchored[i]) for i in indices)
-            automaton.add_word(key, (len(key), steps))
+            value = (len(key) + 1, steps)
+            # And with each character that may stand before a word: only anchors that begin a word are reported
+            # (the scanned text starts with a blank, so an anchor that begins the text is reported too).
+            for before in preceders:
+                automaton.add_word(before + key, value)
         automaton.make_automaton()
     digit_led = tuple(p for p in patterns if not p.anchors and p.digit_run is not None)
     for pattern in digit_led:
@@ -303,12 +379,13 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         anchored=anchored,
         automaton=automaton,
         scanned_regexes=tuple(p.compiled for p in scanned),
+        scanned_gates=tuple(gate_regex(p) if p.lower_gate else None for p in scanned),
         digit_led=digit_led,
         digit_led_regexes=tuple(p.compiled for p in digit_led),
         digit_led_checks=tuple(p.run_check for p in digit_led),
         by_run_length=by_run_length,
         delimiter_table=table,
-        delimiter_bytes=bytes(ord(table.get(i, chr(i))) for i in range(256)) if table else b"",
+        delimiter_bytes=bytes(ord(table[i]) if i < 128 else i for i in range(256)) if table else b"",
         digit_runs=compile_source(rf"(?<!\d)\d{{1,{longest}}}(?!\d)", False) if digit_led else None,
         next_regexes=tuple(compile_source(n, False) for n in nexts),
         next_of=tuple(nexts.index(_run_next(p)) if _run_next(p) else -1 for p in digit_led),
@@ -415,12 +492,50 @@ def _rules_to_try(plan: _Plan, length: int, window: str, before: str = "") -> tu
     """The digit-led rules that may start at a run of ``length`` digits followed by ``window`` (the next
     RUN_WINDOW characters of the text, fewer at its end) and preceded by ``before`` (the one character before the
     run; "" at the start of the text): those whose ``_run_next`` fits the window and whose ``run_prev`` fits
-    ``before``."""
-    fits = _fits_of_shape(plan, window.translate(_DIGITS_AS_ZERO))
-    barred = _barred_by_prev(plan, before)
-    return tuple(
-        i for i in plan.by_run_length[length] if (plan.next_of[i] < 0 or plan.next_of[i] in fits) and i not in barred
-    )
+    ``before``, in the order of ``plan.digit_led``; remembered by the window's shape (digits as 0)."""
+    shape = window.translate(_DIGITS_AS_ZERO)
+    key = (length, before, shape)
+    indices = plan.to_try_by_shape.get(key)
+    if indices is None:
+        indices = _memo(plan.to_try_by_shape, key, _settled_rules(plan, length, shape, before))
+    return indices
+
+
+def _settled_rules(plan: _Plan, length: int, shape: str, before: str) -> tuple[int, ...]:
+    """:func:`_rules_to_try` of a window shape. The regexes that fit a shape are among those that fit each of its
+    prefixes (see :func:`_fits_of_shape`), so a shape met before settles the rules at once; a new one is settled
+    prefix by prefix, and its longer prefixes are not looked at past the shortest prefix that no open rule fits."""
+    always, open_rules = _run_candidates(plan, length, before)
+    if open_rules:
+        known = plan.fits_by_shape.get(shape)
+        if known is not None:
+            open_rules = tuple(rule for rule in open_rules if rule[1] in known)
+        else:
+            # The empty prefix fits every regex that a longer one fits: it decides nothing when the shape is longer.
+            for end in range(min(1, len(shape)), len(shape) + 1):
+                fits = _fits_of_shape(plan, shape[:end])
+                open_rules = tuple(rule for rule in open_rules if rule[1] in fits)
+                if not open_rules:
+                    break
+    if not open_rules:
+        return always
+    return tuple(sorted((*always, *(index for index, _ in open_rules))))
+
+
+def _run_candidates(plan: _Plan, length: int, before: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The rules that a run of ``length`` digits after ``before`` may start (by its length and ``run_prev``): those
+    that anything may follow, and (rule, position in ``plan.next_regexes``) of the others; remembered."""
+    key = (length, before)
+    found = plan.candidates.get(key)
+    if found is None:
+        barred = _barred_by_prev(plan, before)
+        allowed = [i for i in plan.by_run_length[length] if i not in barred]
+        found = (
+            tuple(i for i in allowed if plan.next_of[i] < 0),
+            tuple((i, plan.next_of[i]) for i in allowed if plan.next_of[i] >= 0),
+        )
+        found = _memo(plan.candidates, key, found)
+    return found
 
 
 def _barred_by_prev(plan: _Plan, before: str) -> frozenset[int]:
@@ -475,10 +590,22 @@ def _digit_run_hits(
 
 
 def merge_delimiters(plan: _Plan, lower: str) -> str:
-    """``lower`` with the word-end characters that no anchor contains merged (see :func:`_delimiter_table`)."""
+    """``lower`` with the characters that no anchor contains merged into classes (see :func:`_delimiter_table`)."""
     if lower.isascii():
         return lower.encode("ascii").translate(plan.delimiter_bytes).decode("ascii")
     return lower.translate(plan.delimiter_table)
+
+
+def anchor_starts(plan: _Plan, lower: str) -> Iterator[tuple[int, tuple[_AnchorStep, ...]]]:
+    """(start, steps) for each anchor key found in ``lower`` (a lower-cased text of the same length as the text)
+    where it begins a word (at the start of the text or after a character that is no letter or digit) and ends one
+    (before a word-end character or at the end of the text), in the order of the ends of the keys."""
+    if plan.automaton is None:
+        return
+    # A blank before the text lets an anchor that begins it be reported, one after it an anchor that ends it; the
+    # keys begin with the character before the anchor, which the leading blank offsets.
+    for last, (length, steps) in plan.automaton.iter(" " + merge_delimiters(plan, lower) + " "):
+        yield last - length + 1, steps
 
 
 def _anchored_hits(plan: _Plan, text: str, lower: str | None = None) -> list[tuple[Pattern, Hit]]:
@@ -495,11 +622,7 @@ def _anchored_hits(plan: _Plan, text: str, lower: str | None = None) -> list[tup
         return [(p, h) for p in plan.anchored for h in find_hits(p, text)]
     out: list[tuple[Pattern, Hit]] = []
     tried: set[tuple[int, int]] = set()
-    # A trailing blank lets an anchor that ends the text be reported too (keys end with a delimiter).
-    for last, (length, steps) in plan.automaton.iter(merge_delimiters(plan, lower) + " "):
-        start = last - length + 1
-        if start and lower[start - 1].isalnum():
-            continue  # an anchor begins a word
+    for start, steps in anchor_starts(plan, lower):
         for index, may_repeat, pattern, compiled in steps:
             if may_repeat:
                 if (index, start) in tried:
@@ -642,7 +765,7 @@ def _find(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
     run_starts: list[tuple[int, str]] | None = [] if plan.run_start_texts and plan.digit_runs is not None else None
     tail_runs: list[tuple[int, int]] | None = [] if plan.shortest_tail_run else None
     digit_hits = _digit_run_hits(plan, text, run_starts, tail_runs)
-    for pattern, compiled in zip(plan.scanned, plan.scanned_regexes, strict=True):
+    for pattern, compiled, gate in zip(plan.scanned, plan.scanned_regexes, plan.scanned_gates, strict=True):
         if run_starts is not None and (pattern.run_starts or pattern.char_starts):
             for match in started_matches(pattern, compiled, text, run_starts):
                 for hit in _validated(pattern, text, match):
@@ -662,7 +785,7 @@ def _find(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
             continue
         if pattern.required_char and pattern.required_char not in text:
             continue
-        if pattern.lower_gate and text.isascii() and compile_source(pattern.lower_gate, False).search(lower) is None:
+        if gate is not None and text.isascii() and gate.search(lower) is None:
             continue
         for match in compiled.finditer(text):
             for hit in _validated(pattern, text, match):
