@@ -21,6 +21,7 @@ from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
 from deident.detect.lexicon.matcher import LexiconMatcher, normalise, normalise_document
+from deident.detect.patterns.base import word_after
 
 VETOABLE_LABELS: frozenset[Label] = frozenset(
     {
@@ -108,24 +109,23 @@ PRODUCT_WORDS = frozenset(
     "powder spray gel paste pump mattress dressing dressings boot boots stockings bed".split()
 )
 LINE_SITES = frozenset("lsc rsc lij rij fem femoral subclavian".split())
-_NEXT_WORD = regex.compile(r"[ \t]{1,3}([A-Za-z]+)")
 
 
 def _names_a_product(text: str, span: Span) -> bool:
-    after = _NEXT_WORD.match(text, span.end)
-    if after is not None and after[1].lower() in PRODUCT_WORDS:
-        return True
-    line_start = text.rfind("\n", 0, span.start) + 1
-    before = _WORD.findall(text[max(line_start, span.start - 12) : span.start])
-    return bool(before) and before[-1].lower() in LINE_SITES
+    return word_after(text, span.end) in PRODUCT_WORDS or _word_before(text, span.start, 12) in LINE_SITES
+
+
+def _word_before(text: str, start: int, width: int) -> str | None:
+    """The last word (lower case) in the ``width`` characters before ``start`` on the same line, if any."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = _WORD.findall(text[max(line_start, start - width) : start])
+    return before[-1].lower() if before else None
 
 
 def _has_strong_trigger(text: str, span: Span) -> bool:
     if _strong_trigger_evidence(span.evidence):
         return True
-    line_start = text.rfind("\n", 0, span.start) + 1
-    before = _WORD.findall(text[max(line_start, span.start - 20) : span.start])
-    return bool(before) and before[-1].lower() in STRONG_NAME_TRIGGERS
+    return _word_before(text, span.start, 20) in STRONG_NAME_TRIGGERS
 
 
 @lru_cache(maxsize=4096)  # pure: a few hundred distinct evidence tuples make most spans

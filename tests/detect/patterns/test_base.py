@@ -40,6 +40,7 @@ from deident.detect.patterns.base import (
     search_before,
     started_matches,
     tail_matches,
+    word_after,
 )
 
 from .helpers import random_texts
@@ -898,3 +899,19 @@ def test_gates_compiled_with_re_find_what_regex_finds() -> None:
             assert (match and match.span()) == (expected and expected.span()), text
             found += match is not None
         assert found > 100, pattern.name
+
+
+@pytest.mark.parametrize(
+    ("text", "end", "expected"),
+    [
+        ("Quinton catheter", 7, "catheter"),
+        ("Smith  TEAM here", 5, "team"),
+        ("Smith\nteam", 5, None),  # only on the same line
+        ("Smith    team", 5, None),  # at most three blanks
+        ("Smith, team", 5, None),
+        ("Smith", 5, None),
+        ("Smith 3 team", 5, None),
+    ],
+)
+def test_word_after(text: str, end: int, expected: str | None) -> None:
+    assert word_after(text, end) == expected

@@ -147,6 +147,15 @@ def unit_follows(text: str, end: int) -> bool:
     return rx(UNIT_AFTER).match(text, end) is not None
 
 
+_WORD_AFTER = regex.compile(r"[ \t]{1,3}([A-Za-z]+)")
+
+
+def word_after(text: str, end: int) -> str | None:
+    """The ASCII word (lower case) that follows ``end`` after one to three blanks on the same line, if any."""
+    found = _WORD_AFTER.match(text, end)
+    return None if found is None else found[1].lower()
+
+
 def search_before(source: str, text: str, end: int, width: int) -> regex.Match[str] | None:
     """``rx(source)`` searched in the ``width`` characters before ``end`` (a validator's look at the context).
 

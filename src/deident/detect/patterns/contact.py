@@ -43,9 +43,7 @@ def _ten_digits(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("p"), m.end("p"))] if 10 <= digits <= 11 and m["p"][0] in "23456789" else []
 
 
-_TRIGGER_BEFORE = regex.compile(
-    r"(?:" + PHONE_TRIGGERS + "|" + PAGER_TRIGGERS + "|" + FAX_TRIGGERS + r")[^\n]{0,24}\Z", regex.I
-)
+_TRIGGER_BEFORE = r"(?r)(?:" + PHONE_TRIGGERS + "|" + PAGER_TRIGGERS + "|" + FAX_TRIGGERS + r")[^\n]{0,24}\Z"
 _LOCAL_PARTS = regex.compile(r"(\d{3})([ \t]{0,2}[-.][ \t]{0,2})(\d{4})")
 
 
@@ -53,7 +51,7 @@ def _local(text: str, m: regex.Match[str]) -> list[Hit]:
     if unit_follows(text, m.end()):
         return []
     parts = _LOCAL_PARTS.match(m[0])
-    if parts is not None and not _TRIGGER_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+    if parts is not None and search_before(_TRIGGER_BEFORE, text, m.start(), 40) is None:
         exchange, separator, line = int(parts[1]), parts[2], int(parts[3])
         if parts[1][0] in "01":
             return []  # no NANP exchange starts with 0 or 1: "HR 100-1112"

@@ -15,7 +15,7 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, words
+from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, word_after, words
 from deident.text.wordfrequency import zipf as _zipf
 
 # One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
@@ -243,13 +243,11 @@ DEPARTMENT_WORDS = frozenset(
     "team teams service services radiology surgeon surgeons surgery consult consults department dept clinic "
     "transplant".split()
 )
-_NEXT_WORD = regex.compile(r"[ \t]{1,3}([A-Za-z]+)")
 
 
 def _names_a_department(text: str, hit: Hit) -> bool:
     """Whether a name found after a weak trigger is followed by a service word and holds no known name."""
-    after = _NEXT_WORD.match(text, hit.end)
-    if after is None or after[1].lower() not in DEPARTMENT_WORDS:
+    if word_after(text, hit.end) not in DEPARTMENT_WORDS:
         return False
     return not any(w.lower() in known_names() for w in regex.findall(r"[A-Za-z']+", text[hit.start : hit.end]))
 
