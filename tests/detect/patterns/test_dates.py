@@ -74,6 +74,10 @@ NEGATIVES: list[Case] = [
     ("symptoms in may be from the med", None, None),
     ("impossible 2/31 alone", None, None),
     ("hx MI 98, 20 mg asa daily", "20", None),
+    ("IMV 600x12, 50% 5/5 overnight", None, None),
+    ("vent setting 10/5 tolerated", None, None),
+    ("seen Nov 1 - 3 days ago", "3", None),
+    ("given nov 2 and 5 mg more", "5", None),
 ]
 ALL_CAPS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES]
 LOWER = [(t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES]
@@ -81,12 +85,7 @@ NEGATIVE_CASE_VARIANTS = [(t.upper(), e, lab) for t, e, lab in NEGATIVES] + [
     (t.lower(), e, lab) for t, e, lab in NEGATIVES
 ]
 
-KNOWN_FAILURES = frozenset(
-    {
-        # A clinical word right before ("PICC placed in R AC 11/17": AC is also a ventilator mode) wins.
-        ("PICC placed in R AC 11/17, art line", "11/17"),
-    }
-)
+KNOWN_FAILURES: frozenset[tuple[str, str | None]] = frozenset()
 HARD: list[Case] = [
     ("chest ache since 2006 but it", "2006", D),
     ("NIDDM. 09 PTCA to LCX", "09", D),
@@ -105,6 +104,14 @@ HARD: list[Case] = [
     ("d/c drip at 0630 2/31", "2/31", D),
     ("CVA in 94 and 00 affected his side", "94", D),
     ("s/p CABG 1995 & 2001 at outside hosp", "2001", D),
+    # "in the setting of" is no ventilator setting; an ejection fraction or saturation in per cent is no FiO2.
+    ("in the setting of high PTT on heparin 3/9 nights", "3/9", D),
+    ("echo EF 50%, MR, 3VD. 3/16-> CABG x4", "3/16", D),
+    ("sats 97% on RA since 4/12 per family", "4/12", D),
+    # The other day of a day range around a written date.
+    ("progress note\n1->2 nov, 96 events", "1", D),
+    ("at rehab 3 to 4 March then home", "3", D),
+    ("visiting Nov 1 to 3 with family", "3", D),
 ]
 HARD = HARD + [(t.upper(), e.upper() if e else None, lab) for t, e, lab in HARD[5:]]
 

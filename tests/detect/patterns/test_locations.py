@@ -94,17 +94,35 @@ KNOWN_FAILURES = frozenset(
         ("surgeon from harbor in this eve", "harbor"),
     }
 )
+# Natural places named in title case; only mixed-case text tells such a name from "the shore" or "a lake".
+NATURAL_PLACES: list[Case] = [
+    ("Was on vacation on the Eastern Shore,while out to lunch", "Eastern Shore", Label.LOCATION_OTHER),
+    ("went to Cape Cod for a week", "Cape Cod", Label.LOCATION_OTHER),
+    ("fell while skiing at Lake Tahoe, flown in", "Lake Tahoe", Label.LOCATION_OTHER),
+    ("Went fishing at Deep Creek yesterday", "Deep Creek", Label.LOCATION_OTHER),
+    ("Chesapeake Bay trip last week", "Chesapeake Bay", Label.LOCATION_OTHER),
+]
+NATURAL_PLACE_NEGATIVES: list[Case] = [
+    *((t.upper(), e.upper(), lab) for t, e, lab in NATURAL_PLACES),
+    *((t.lower(), e.lower(), lab) for t, e, lab in NATURAL_PLACES),
+    ("lives near the river and the bay", None, None),
+    ("Tolerating ice chips. Lake of fluid in the abd", None, None),
+    ("Clear Lake water given", None, None),
+    ("plan: OR in am. Fort to follow", None, None),
+]
 HARD: list[Case] = [
     ("transferred to sacred heart hospital", "sacred heart", Label.HOSPITAL),
     ("RECORDS FROM ANNAPOLIS, MD). CONTINUE", "ANNAPOLIS", Label.CITY),
 ]
 
 
-@pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES + CASE_VARIANTS + HARD, KNOWN_FAILURES))
+@pytest.mark.parametrize(
+    ("text", "expected", "label"), params(POSITIVES + CASE_VARIANTS + HARD + NATURAL_PLACES, KNOWN_FAILURES)
+)
 def test_finds_locations(text: str, expected: str, label: Label) -> None:
     check_positive(location_detector(), text, expected, label)
 
 
-@pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES))
+@pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES + NATURAL_PLACE_NEGATIVES))
 def test_ignores_non_locations(text: str, forbidden: str | None, label: Label | None) -> None:
     check_negative(location_detector(), text, forbidden, label)

@@ -61,6 +61,10 @@ POSITIVES: list[Case] = [
     ("Dr. Park in to see pt", "Park", DR),
     ("CXR read. W. Smith in to see pt", "W. Smith", DR),
     ("plan discussed with Griffin team", "Griffin", DR),
+    # A lawyer or attorney is named like a relative; a name may stand in parentheses after the trigger.
+    ("Wife and lawyer (Wil Laberbera) aware of plan", "Wil Laberbera", REL),
+    ("his attorney Joan Pardee called", "Joan Pardee", REL),
+    ("son (Rob) called twice", "Rob", REL),
 ]
 NEGATIVES: list[Case] = [
     ("Dr. aware of labs", None, None),
@@ -96,6 +100,8 @@ NEGATIVES: list[Case] = [
     ("pt to be seen by tranplant team in am", "tranplant", None),
     ("Seen by Cardic Transplant surgeon today", "Cardic", None),
     ("NURSING HOME RESIDENT X'S 3 YRS", "X", None),
+    ("GRANDDAUGHTER (SPOKESPERSON)CALLED FOR UPDATE", "SPOKESPERSON", None),
+    ("daughter(s) in to visit", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

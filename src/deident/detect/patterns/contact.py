@@ -38,9 +38,17 @@ NANP_COUNTRY = (
 LOCAL = _D1 + r"\d{2}[ \t]{0,2}[-.][ \t]{0,2}\d{4}" + _EXT
 
 
+def _phone_hit(text: str, start: int, end: int) -> Hit:
+    """The number, with the parentheses around it when they hold nothing else ("(410-555-0199)"): they are part
+    of how the number is written, as around an area code."""
+    if text[start - 1 : start] == "(" and text[end : end + 1] == ")":
+        return Hit(start - 1, end + 1)
+    return Hit(start, end)
+
+
 def _ten_digits(text: str, m: regex.Match[str]) -> list[Hit]:
     digits = sum(ch.isdigit() for ch in m["p"])
-    return [Hit(m.start("p"), m.end("p"))] if 10 <= digits <= 11 and m["p"][0] in "23456789" else []
+    return [_phone_hit(text, m.start("p"), m.end("p"))] if 10 <= digits <= 11 and m["p"][0] in "23456789" else []
 
 
 _TRIGGER_BEFORE = r"(?r)(?:" + PHONE_TRIGGERS + "|" + PAGER_TRIGGERS + "|" + FAX_TRIGGERS + r")[^\n]{0,24}\Z"
@@ -59,7 +67,7 @@ def _local(text: str, m: regex.Match[str]) -> list[Hit]:
             return []  # a full stop, then a new number: "VT 460. 2100"
         if separator.strip() == "-" and exchange < line and line % 100 == 0:
             return []  # a range of round values: "SVR 900-1300", "voiding 575-1000"
-    return [Hit(m.start(), m.end())]
+    return [_phone_hit(text, m.start(), m.end())]
 
 
 def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -77,7 +85,7 @@ def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if core[0] in "01":
         return []
-    return [Hit(m.start(), m.end())]
+    return [_phone_hit(text, m.start(), m.end())]
 
 
 def _international(text: str, m: regex.Match[str]) -> list[Hit]:

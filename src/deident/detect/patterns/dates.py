@@ -26,10 +26,12 @@ _MONTH_NUMBER = {
     if name
 }
 
-# Words before a slash pair that make it a measurement, setting or score rather than a date.
+# Words before a slash pair that make it a measurement, setting or score rather than a date ("R AC" is the right
+# antecubital fossa, a line site, not the A/C ventilator mode).
 _CLINICAL_BEFORE = (
     r"(?:\b(?:bp|b/p|sbp|dbp|map|abp|nbp|nibp|cuff|art|a-line|abg|vbg|gas|peep|ps|psv|cpap|bipap|ipap|epap|imv|simv"
-    r"|ac|vent|tv|vt|rr|fio2|settings?|gcs|apgar|score|strength|motor|grip|pulses?|pupils?|heme|guiac|guaiac|ratio"
+    r"|(?<!\b(?:r|l|rt|lt|right|left)[ \t])ac|vent|tv|vt|rr|fio2|settings?|gcs|apgar|score|strength|motor|grip"
+    r"|pulses?|pupils?|heme|guiac|guaiac|ratio"
     r"|peak|plat|plateau|pip|i:e|ie|ve|mv|hr|cvp|pap|pad|pcwp|wedge|ci|co|svr|pa|rv|ra|lv|la|sao2|spo2|o2|sats?"
     r"|x|times|out|k|mg|ca|phos|po4|hct|hgb|wbc|plt|inr|ptt|pt|gluc|glucose|bs|fs|fsbs|bun|cr|na|cl|co2|hco3"
     r"|lytes|labs?|pressures?|sat|sats|setting)[ \t:=]{0,3}(?:of[ \t]{1,3})?)\Z"
@@ -43,8 +45,12 @@ _DATE_CONTEXT_BEFORE = (
     r"|treated)[ \t:,]{1,3}\Z"
 )
 _PAIN_NEAR = r"\b(?:pain|cp|c/p|discomfort|ha|headache|angina|scale|rates?|rated|c/o)\b"
-# Ventilator context earlier on the same line: settings come in runs ("IMV 700x10, 50% 8/5").
-_VENT_BEFORE = r"(?:peep|\bpsv?\b|cpap|bipap|simv|\bimv|a/c|\bvent\b|settings?|fio2|\d%)[^\n]{0,40}\Z"
+# Ventilator context earlier on the same line: settings come in runs ("IMV 700x10, 50% 8/5"); "in the setting of"
+# and an ejection fraction or saturation in per cent are not.
+_VENT_BEFORE = (
+    r"(?:peep|\bpsv?\b|cpap|bipap|simv|\bimv|a/c|\bvent\b|settings?(?![ \t]{1,2}of\b)"
+    r"|fio2|(?<!\b(?:ef|lvef|sats?|spo2|sao2|o2)[ \t:=]{0,3}(?:of[ \t]{1,2})?\d{0,2})\d%)[^\n]{0,40}\Z"
+)
 # A literal that each alternative of _VENT_BEFORE contains (lower case): an ASCII window with none of them holds no
 # ventilator context, which spares the regex for most dates.
 _VENT_CUES = ("peep", "ps", "cpap", "bipap", "simv", "imv", "a/c", "vent", "setting", "fio2", "%")
@@ -172,7 +178,32 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if unit_follows(text, m.end()) and year is None:
         return []
-    return [Hit(m.start(), m.end())]
+    hits = [Hit(m.start(), m.end())]
+    if day is not None:
+        hits.extend(_range_day(text, m, month, int(day)))
+    return hits
+
+
+_RANGE_JOIN = r"[ \t]{0,2}(?:-{1,2}>?|–|to|thru|through|&|and)[ \t]{0,2}"
+
+
+def _range_day(text: str, m: regex.Match[str], month: int, day: int) -> list[Hit]:
+    """The other day of a day range around a written date: "1->2 nov", "3-4 March", "Nov 1 to 3" (an earlier day
+    before a day-month date, a later one after a month-day date without a year)."""
+    if m.start("d") < m.start("mon"):
+        source = r"(?r)(?<![\w/.:-])(?P<d>\d{1,2})(?:st|nd|rd|th)?" + _RANGE_JOIN + r"\Z"
+        before = search_before(source, text, m.start(), 16)
+        if before is not None and 1 <= int(before["d"]) < day:
+            return [Hit(before.start("d"), before.end("d"), evidence=("day range",))]
+        return []
+    if m.groupdict().get("y") is not None:
+        return []
+    after = rx(_RANGE_JOIN + r"(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\w/.:]\w)").match(text, m.end())
+    if after is None or unit_follows(text, after.end()):
+        return []
+    if day < int(after["d"]) and _valid_day(month, int(after["d"])):
+        return [Hit(after.start("d"), after.end("d"), evidence=("day range",))]
+    return []
 
 
 def _year_in_context(text: str, m: regex.Match[str]) -> list[Hit]:

@@ -282,6 +282,60 @@ def _hospital_name(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(kept[0][0], end, Label.HOSPITAL)]
 
 
+# Head nouns of natural places ("the Eastern Shore", "Chesapeake Bay") and the words that open such names
+# ("Lake Tahoe", "Cape Cod", "Mount Airy"). Matched only in mixed-case text, where title case marks a name.
+GEO_HEAD_WORDS = (
+    "shore", "bay", "island", "islands", "beach", "valley", "lake", "lakes", "mountain", "mountains", "river",
+    "falls", "harbor", "harbour", "hills", "coast", "springs", "keys", "peninsula", "canyon", "creek",
+)  # fmt: skip
+GEO_OPENER_WORDS = ("lake", "mount", "mt", "mt.", "cape", "isle of", "fort")
+_TITLE_WORD = r"[A-Z][a-z]{1,24}(?:-[A-Z][a-z]{1,24})?"
+
+
+def _geo_name_word(word: str) -> bool:
+    lower = word.lower()
+    return lower not in STOP_WORDS and lower not in _NOT_PLACE_WORDS and not _clinical_place(word)
+
+
+def _geo_after_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "the Eastern Shore", "Chesapeake Bay": one or two title-case words before a title-case natural head noun."""
+    if not _is_title(m[0]) or _case_mode(text, m.start()) != "mixed":
+        return []
+    before = search_before(
+        r"(?r)(?<![\w'.])(?P<n>" + _TITLE_WORD + r"(?:[ \t]" + _TITLE_WORD + r")?)[ \t]\Z", text, m.start(), 60
+    )
+    if before is None:
+        return []
+    start = m.start()
+    for word in reversed(before["n"].split()):  # name words from the right, while they are title case
+        if not (_is_title(word) and _geo_name_word(word)):
+            break
+        start = text.rindex(word, 0, start)
+    if start == m.start():
+        return []
+    if _sentence_starts_at(text, start) and _zipf(text[start : m.start()].split()[0].lower()) >= 4.0:
+        return []  # "Clear River water": a capital at a sentence's start is no evidence
+    return [Hit(start, m.end(), Label.LOCATION_OTHER)]
+
+
+def _is_title(word: str) -> bool:
+    return word[:1].isupper() and word[1:2].islower()
+
+
+def _sentence_starts_at(text: str, start: int) -> bool:
+    before = text[max(0, start - 8) : start].rstrip()
+    return not before or before[-1] in ".!?:;\n"
+
+
+def _geo_after_opener(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "Lake Tahoe", "Cape Cod", "Mount Airy": a title-case opener and a title-case name word."""
+    if not (_is_title(m[0]) and _is_title(m["n"])) or _case_mode(text, m.start()) != "mixed":
+        return []
+    if not _geo_name_word(m["n"]) or (_sentence_starts_at(text, m.start()) and _zipf(m["n"].lower()) >= 4.0):
+        return []
+    return [Hit(m.start(), m.end(), Label.LOCATION_OTHER)]
+
+
 def _university(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "University of Maryland", "U of MD", "U Maryland"."""
     place = m["c"]
@@ -407,6 +461,22 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.6,
             _hospital_name,
             anchors=HOSPITAL_SUFFIXES,
+        ),
+        Pattern(
+            "location.natural_place",
+            Label.LOCATION_OTHER,
+            r"\b" + words(*GEO_HEAD_WORDS) + r"\b",
+            0.5,
+            _geo_after_name,
+            anchors=GEO_HEAD_WORDS,
+        ),
+        Pattern(
+            "location.natural_place_opener",
+            Label.LOCATION_OTHER,
+            r"\b" + words(*GEO_OPENER_WORDS) + r"[ \t]{1,2}(?P<n>" + _TITLE_WORD + r")\b",
+            0.5,
+            _geo_after_opener,
+            anchors=GEO_OPENER_WORDS,
         ),
         Pattern(
             "location.university",

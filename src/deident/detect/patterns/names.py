@@ -43,6 +43,7 @@ FAMILY_WORDS = (
     "boyfriend", "fiance", "fiancee", "partner", "friend", "neighbor", "neighbour", "stepdaughter", "stepson",
     "step daughter", "step son", "son-in-law", "daughter-in-law", "sister-in-law", "brother-in-law", "hcp", "proxy",
     "health care proxy", "poa", "guardian", "companion", "significant other", "s.o.", "children", "child",
+    "lawyer", "attorney", "caregiver", "roommate", "spokesperson",
 )  # fmt: skip
 CONTACT_VERBS_FAMILY_WORDS = (
     "spoke with", "spoke to", "talked with", "talked to", "called", "phoned", "reach", "reached", "met with",
@@ -364,7 +365,7 @@ def _close(text: str, tokens: list[tuple[int, int]], label: Label | None) -> Hit
     return Hit(start, end, label)
 
 
-_GAP = r"[ \t]{0,2}[,:\-]?[ \t]{0,2}"
+_GAP = r"[ \t]{0,2}[,:(\-]?[ \t]{0,2}"
 
 
 @lru_cache(maxsize=1)
