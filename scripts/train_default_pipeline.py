@@ -250,7 +250,7 @@ def _write_card_section(
         "honorific, a written date) is kept whatever the filter says.",
         f"Trusted phrases: {'on' if trusted else 'off'}; reconciliation: {'on' if reconcile else 'off'} "
         "(measured below: trusted phrases cost precision without adding recall; reconciliation adds recall only",
-        "across a patient's notes processed together, which the per-note `detect`/`run` pipeline does not do).",
+        "across a patient's notes processed together: a `run` chunk, each patient's notes in `detect`, a batch).",
         "",
         "5-fold patient-grouped cross-validation on physionet-dev (each fold's CRF and filter trained",
         "without that fold's patients), binary token level and instance recall:",

@@ -14,6 +14,7 @@ from deident.core.labels import Label
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span
 from deident.replace import Mode, ReplaceOptions, SecretKey
+from deident.stage2.reconcile import ReconcileStage
 
 KEY = SecretKey.from_text("api-test-key-0000001")
 
@@ -80,9 +81,59 @@ def test_deidentify_many_groups_patients(deid: Deidentifier) -> None:
     assert first.text.upper() == third.text.upper()
 
 
+class ConfidentAfterTitle:
+    """A confident DOCTOR span for a capitalised word after "Attending:" only (the seed of reconciliation)."""
+
+    name = "toy.attending"
+    _pattern = regex.compile(r"(?<=Attending: )[A-Z][a-z]+")
+
+    def detect(self, document: Document) -> list[Span]:
+        return [Span(m.start(), m.end(), Label.DOCTOR, self.name, 0.95) for m in self._pattern.finditer(document.text)]
+
+
+RECONCILING = Pipeline.of([ConfidentAfterTitle(), ReconcileStage()], name="toy+reconcile")
+# Patient 1's first note names the doctor confidently; its second note and patient 2's note only mention the name.
+NOTES = [
+    Document("1_1", "Attending: Quillfeather\nPt stable.", DocumentMetadata(patient_id="1")),
+    Document("2_1", "QUILLFEATHER UPDATED BY PHONE.", DocumentMetadata(patient_id="2")),
+    Document("1_2", "QUILLFEATHER UPDATED BY PHONE.", DocumentMetadata(patient_id="1")),
+    Document("x_1", "QUILLFEATHER UPDATED BY PHONE.", DocumentMetadata()),
+]
+
+
+def _found(documents: list[Document], spans: list[tuple[Span, ...]]) -> list[list[str]]:
+    return [[d.text[s.start : s.end] for s in found] for d, found in zip(documents, spans, strict=True)]
+
+
+def test_detect_many_reconciles_a_patients_notes_together() -> None:
+    deid = Deidentifier(RECONCILING, ReplaceOptions(), "toy")
+    many = deid.detect_many(NOTES)
+    assert _found(NOTES, many) == [["Quillfeather"], [], ["QUILLFEATHER"], []]
+    assert many[2][0].source == "reconcile"
+    # Note by note, nothing links the second note to the first.
+    assert _found(NOTES, [deid.detect(doc) for doc in NOTES]) == [["Quillfeather"], [], [], []]
+
+
+def test_detect_many_without_reconciliation_is_per_note() -> None:
+    deid = Deidentifier(Pipeline.of([ConfidentAfterTitle()]), ReplaceOptions(), "toy")
+    assert deid.detect_many(NOTES) == [deid.detect(doc) for doc in NOTES]
+
+
+@pytest.mark.parametrize("mode", [Mode.TAG, Mode.SURROGATE])
+def test_deidentify_many_detects_a_patients_notes_together(mode: Mode) -> None:
+    deid = Deidentifier(RECONCILING, ReplaceOptions(mode, KEY if mode.needs_key else None), "toy")
+    results = deid.deidentify_many(NOTES)
+    assert ["QUILLFEATHER" in r.text.upper() for r in results] == [False, True, False, True]
+    assert [len(r.detected) for r in results] == [1, 0, 1, 0]
+    # One note at a time (the single-note API) it stays: the grouping is what finds it.
+    assert "QUILLFEATHER" in deid.deidentify(NOTES[2]).text
+
+
 def test_spans_only_deidentifier_cannot_detect() -> None:
     with pytest.raises(ConfigurationError, match="no detection pipeline"):
         Deidentifier(None).detect("text")
+    with pytest.raises(ConfigurationError, match="no detection pipeline"):
+        Deidentifier(None).detect_many(NOTES)
 
 
 def test_load_names_the_pipeline() -> None:

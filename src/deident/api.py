@@ -2,6 +2,7 @@
 
 deid = Deidentifier.load()                       # bundled default pipeline
 spans = deid.detect("Seen by Dr. Kowalski on 3/14.")
+spans_per_note = deid.detect_many(documents)     # a patient's notes reconciled together
 result = deid.deidentify(text, patient_id="17", mode="surrogate", key=SecretKey.from_file("key"))
 result.text, result.spans                        # new text, spans of the replacements in it
 """
@@ -80,6 +81,16 @@ class Deidentifier:
             raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
         return self.pipeline(_as_document(text, patient_id))
 
+    def detect_many(self, documents: Sequence[Document]) -> list[tuple[Span, ...]]:
+        """PHI spans of documents processed together, in order.
+
+        Group stages see them all: reconciliation works across the notes of each patient
+        (``patient_id``) among them; notes without a patient id are reconciled alone.
+        """
+        if self.pipeline is None:
+            raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
+        return self.pipeline.run_many(documents)
+
     def deidentify(
         self,
         text: str | Document,
@@ -104,10 +115,11 @@ class Deidentifier:
         mode: Mode | str | None = None,
         key: SecretKey | str | Path | None = None,
     ) -> list[Deidentified]:
-        """De-identify several documents; notes of one patient share surrogates and a date shift."""
+        """De-identify several documents; notes of one patient are detected together (:meth:`detect_many`)
+        and share surrogates and a date shift."""
         if spans is not None and len(spans) != len(documents):
             raise ValueError("give one span sequence per document")
-        found = [tuple(s) for s in spans] if spans is not None else [self.detect(doc) for doc in documents]
+        found = [tuple(s) for s in spans] if spans is not None else self.detect_many(documents)
         replacer = Replacer(self._options(mode, key))
         results = replacer.replace_many(list(zip(documents, found, strict=True)))
         return [Deidentified(r.text, r.spans, remove_overlaps(s)) for r, s in zip(results, found, strict=True)]

@@ -42,3 +42,40 @@ def test_rules_pipeline_has_no_calibrated_operating_point(tmp_path: Path, fixtur
     result = runner.invoke(app, ["detect", str(fixtures / "mini.text"), "-o", str(out), "--pipeline", "rules"])
     assert result.exit_code == 0, result.output
     assert "operating point" not in _said(result)
+
+
+# Synthetic PhysioNet notes, two patients interleaved: patient 1's first note names the attending
+# (the bundled model finds it confidently); its second note and patient 2's note only mention the name
+# in a line the model misses alone.
+MENTION = "NEURO: ALERT. QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
+INTERLEAVED = [
+    ("1", "1", "Attending: Dr. Quillfeather\nPt resting comfortably."),
+    ("2", "1", MENTION),
+    ("1", "2", MENTION),
+    ("3", "1", "no names in this note. lasix given with good effect."),
+]
+
+
+def _physionet(notes: list[tuple[str, str, str]]) -> str:
+    return "".join(f"START_OF_RECORD={p}||||{n}||||\n{text}\n||||END_OF_RECORD\n\n" for p, n, text in notes)
+
+
+@pytest.mark.parametrize(
+    ("switch", "tagged"),
+    [
+        ("--reconcile", [["Quillfeather"], [], ["QUILLFEATHER"], []]),
+        ("--no-reconcile", [["Quillfeather"], [], [], []]),
+    ],
+)
+def test_detect_reconciles_each_patients_notes_together(tmp_path: Path, switch: str, tagged: list[list[str]]) -> None:
+    source = tmp_path / "notes.text"
+    source.write_text(_physionet(INTERLEAVED), encoding="utf-8")
+    out = tmp_path / "pred.text"
+    result = runner.invoke(app, ["detect", str(source), "-o", str(out), switch])
+    assert result.exit_code == 0, result.output
+    predicted = read_corpus(out)
+    assert [(d.document.patient_id, d.document.metadata.note_id) for d in predicted] == [
+        (p, n) for p, n, _ in INTERLEAVED
+    ]
+    assert [[d.text[s.start : s.end] for s in d.spans] for d in predicted] == tagged
+    assert "quillfeather" not in result.output.lower()  # progress and summary never show note text

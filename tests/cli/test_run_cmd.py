@@ -77,3 +77,25 @@ def test_unknown_pipeline_fails_before_writing(tmp_path: Path, fixtures: Path) -
     result = runner.invoke(app, ["run", str(fixtures / "mini.text"), "-o", str(out), "--pipeline", "nope", "--quiet"])
     assert isinstance(result.exception, ConfigurationError) and "unknown pipeline" in str(result.exception)
     assert list(tmp_path.iterdir()) == []
+
+
+MENTION = "NEURO: ALERT. QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
+# (patient, note, text), interleaved: only patient 1's first note names the attending where the model is sure.
+NOTES = [
+    ("1", "1", "Attending: Dr. Quillfeather\nPt resting comfortably."),
+    ("2", "1", MENTION),
+    ("1", "2", MENTION),
+]
+
+
+@pytest.mark.parametrize(
+    ("switch", "replaced"), [("--reconcile", [True, False, True]), ("--no-reconcile", [True, False, False])]
+)
+def test_run_reconciles_a_patients_notes_with_the_switch(tmp_path: Path, switch: str, replaced: list[bool]) -> None:
+    source = tmp_path / "notes.text"
+    source.write_text("".join(f"START_OF_RECORD={p}||||{n}||||\n{t}\n||||END_OF_RECORD\n\n" for p, n, t in NOTES))
+    out = tmp_path / "out.text"
+    result = runner.invoke(app, ["run", str(source), "-o", str(out), switch, "--chunk-size", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert ["QUILLFEATHER" not in d.text.upper() for d in read_corpus(out)] == replaced
+    assert "quillfeather" not in result.output.lower()

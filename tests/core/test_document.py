@@ -31,3 +31,20 @@ def test_annotated_document_checks_bounds_and_sorts():
         AnnotatedDocument(doc, (Span(2, 9, Label.DATE),))
     item = AnnotatedDocument(doc, (Span(3, 4, Label.DATE), Span(0, 1, Label.AGE)))
     assert [s.start for s in item.spans] == [0, 3]
+
+
+@pytest.mark.parametrize(
+    ("patients", "expected"),
+    [
+        ([], []),
+        (["1", "2", "1", None, "2", None], [(0, 2), (1, 4), (3,), (5,)]),
+        ([None, None], [(0,), (1,)]),
+        ([None, "0", "0"], [(0,), (1, 2)]),  # patient "0" is not the note at position 0
+        (["b", "a", "a", "b"], [(0, 3), (1, 2)]),
+    ],
+)
+def test_patient_groups_in_order_of_first_appearance(patients, expected):
+    from deident.core.document import patient_groups
+
+    docs = [Document(f"d{i}", "", DocumentMetadata(patient_id=p)) for i, p in enumerate(patients)]
+    assert patient_groups(docs) == expected

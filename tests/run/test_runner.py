@@ -352,3 +352,75 @@ def test_several_inputs_resume_after_a_failure_in_the_second(tmp_path: Path) -> 
     assert report.documents == 20 and report.chunks_resumed == 3
     assert len(read_corpus(out / "b.jsonl")) == 16
     assert not list(out.glob("*.partial"))
+
+
+class ConfidentAttending:
+    """A confident DOCTOR span for the name after "Attending:" only: what reconciliation propagates."""
+
+    name = "toy.attending"
+    _pattern = regex.compile(r"(?<=Attending: )[A-Z][a-z]+")
+
+    def detect(self, document: Document) -> list[Span]:
+        return [Span(m.start(), m.end(), Label.DOCTOR, self.name, 0.95) for m in self._pattern.finditer(document.text)]
+
+
+class ReconcilingFactory:
+    def __init__(self, options: ReplaceOptions) -> None:
+        self.options = options
+
+    def __call__(self) -> Deidentifier:
+        from deident.stage2.reconcile import ReconcileStage
+
+        pipeline = Pipeline.of([ConfidentAttending(), ReconcileStage()], name="toy+reconcile")
+        return Deidentifier(pipeline, self.options, "toy:reconcile")
+
+
+MENTION = "NEURO: ALERT. QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
+# (patient, text): patient 1's notes interleaved with others; only its first note names the attending.
+RECONCILE_NOTES = [
+    ("1", "Attending: Quillfeather\nPt resting comfortably."),
+    ("2", MENTION),
+    ("3", "no names in this note."),
+    ("1", MENTION),
+    (None, MENTION),
+]
+
+
+def _reconcile_corpus(path: Path) -> None:
+    docs = [
+        AnnotatedDocument(Document(f"n{i}", text, DocumentMetadata(patient_id=patient)))
+        for i, (patient, text) in enumerate(RECONCILE_NOTES)
+    ]
+    write_corpus(docs, path)
+
+
+@pytest.mark.parametrize(("chunk_size", "jobs"), [(1, 1), (2, 1), (100, 1), (1, 2)])
+def test_a_patients_notes_are_reconciled_together_within_a_chunk(tmp_path: Path, chunk_size: int, jobs: int) -> None:
+    source = tmp_path / "in.jsonl"
+    _reconcile_corpus(source)
+    options = ReplaceOptions(Mode.TAG)
+    output = tmp_path / "out.jsonl"
+    config = RunConfig(
+        (source,), output, options, factory=ReconcilingFactory(options), chunk_size=chunk_size, jobs=jobs
+    )
+    report = run(config)
+    out = read_corpus(output)
+    assert [d.id for d in out] == [f"n{i}" for i in range(len(RECONCILE_NOTES))]
+    assert ["QUILLFEATHER" in d.text.upper() for d in out] == [False, True, False, False, True]
+    assert [s.source for s in out[3].spans] == ["reconcile"]
+    assert report.spans_by_label == {"DOCTOR": 2}
+
+
+@pytest.mark.parametrize(("reconcile", "tagged"), [(True, [True, False, True]), (False, [True, False, False])])
+def test_reconcile_switch_reaches_the_bundled_pipeline(tmp_path: Path, reconcile: bool, tagged: list[bool]) -> None:
+    source = tmp_path / "in.jsonl"
+    docs = [
+        AnnotatedDocument(Document("a", "Attending: Dr. Quillfeather\nPt resting comfortably.", DocumentMetadata("1"))),
+        AnnotatedDocument(Document("b", MENTION, DocumentMetadata("2"))),
+        AnnotatedDocument(Document("c", MENTION, DocumentMetadata("1"))),
+    ]
+    write_corpus(docs, source)
+    output = tmp_path / "out.jsonl"
+    report = run(RunConfig((source,), output, ReplaceOptions(Mode.TAG), reconcile=reconcile))
+    assert ["QUILLFEATHER" not in d.text.upper() for d in read_corpus(output)] == tagged
+    assert report.pipeline == "default"

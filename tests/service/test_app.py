@@ -126,3 +126,29 @@ def test_bundled_default_model_serves() -> None:
     c = TestClient(create_app(deid))
     body = c.post("/v1/deidentify", json={"text": "Pt seen by Dr. Kowalski, call 617-555-0123."}).json()
     assert "617-555-0123" not in body["text"] and "Kowalski" not in body["text"]
+
+
+class ConfidentAttending:
+    name = "toy.attending"
+    _pattern = regex.compile(r"(?<=Attending: )[A-Z][a-z]+")
+
+    def detect(self, document: Document) -> list[Span]:
+        return [Span(m.start(), m.end(), Label.DOCTOR, self.name, 0.95) for m in self._pattern.finditer(document.text)]
+
+
+def test_batch_reconciles_a_patients_notes_together() -> None:
+    from deident.stage2.reconcile import ReconcileStage
+
+    deid = Deidentifier(Pipeline.of([ConfidentAttending(), ReconcileStage()], name="toy"), ReplaceOptions(), "toy")
+    c = TestClient(create_app(deid))
+    mention = "QUILLFEATHER UPDATED BY PHONE."
+    docs = [
+        {"id": "a", "text": "Attending: Quillfeather", "patient_id": "7"},
+        {"id": "b", "text": mention, "patient_id": "8"},
+        {"id": "c", "text": mention, "patient_id": "7"},
+    ]
+    out = c.post("/v1/deidentify/batch", json={"documents": docs}).json()["documents"]
+    assert [d["replaced"] for d in out] == [1, 0, 1]
+    assert out[2]["spans"][0]["source"] == "reconcile"
+    single = c.post("/v1/deidentify", json={"text": mention, "patient_id": "7"}).json()
+    assert single["replaced"] == 0  # one note alone has nothing to reconcile with

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from deident.api import Deidentifier
+from deident.core.document import Document
 from deident.core.errors import InputFormatError
+from deident.core.labels import Label
+from deident.core.pipeline import Pipeline
+from deident.core.span import Span
 from deident.replace import Mode, ReplaceOptions, SecretKey
 from deident.spark.partition import SparkJob, deidentify_rows, load_deidentifier
+from deident.stage2.reconcile import ReconcileStage
 
 KEY = SecretKey.from_text("spark-partition-test-key-01")
 ROWS = [
@@ -65,3 +71,28 @@ def test_model_loaded_once_per_settings() -> None:
     list(deidentify_rows(job(), ROWS))
     list(deidentify_rows(job(), ROWS))
     assert load_deidentifier.cache_info().misses == 1
+
+
+class ConfidentAttending:
+    name = "toy.attending"
+
+    def detect(self, document: Document) -> list[Span]:
+        start = document.text.find("Attending: ")
+        if start < 0:
+            return []
+        start += len("Attending: ")
+        return [Span(start, document.text.index(" ", start), Label.DOCTOR, self.name, 0.95)]
+
+
+def test_a_patients_rows_are_reconciled_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    deid = Deidentifier(Pipeline.of([ConfidentAttending(), ReconcileStage()]), ReplaceOptions(), "toy")
+    monkeypatch.setattr("deident.spark.partition.load_deidentifier", lambda *settings: deid)
+    mention = "QUILLFEATHER UPDATED BY PHONE."
+    rows = [
+        {"note": "n1", "pid": "p1", "text": "Attending: Quillfeather today."},
+        {"note": "n2", "pid": "p1", "text": mention},
+        {"note": "n3", "pid": "p2", "text": mention},
+    ]
+    out = list(deidentify_rows(job(), rows))
+    assert ["QUILLFEATHER" in r["text_deid"].upper() for r in out] == [False, False, True]
+    assert [s["source"] for s in out[1]["phi_spans"]] == ["reconcile"]

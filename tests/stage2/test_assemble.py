@@ -6,7 +6,8 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.pipeline import FunctionStage, Pipeline
 from deident.core.span import Span
-from deident.stage2.assemble import run_stage2_many, stage2_pipeline, stage2_stages
+from deident.stage2.assemble import stage2_pipeline, stage2_stages
+from deident.stage2.reconcile import ReconcileOptions
 from deident.stage2.span_classifier import LinearModel, SpanFilter
 
 TEXT = "Attending: Anna Zyxwerth\nZyxwerth saw pt. Given Lasix."
@@ -40,14 +41,30 @@ def test_pipeline_ablation_switches(options, names, expected):
     pipeline = stage2_pipeline(STAGE1, FILTER, **options)
     doc = Document("d", TEXT)
     assert [TEXT[s.start : s.end] for s in pipeline(doc)] == expected
-    many = run_stage2_many(STAGE1, [doc], FILTER, **options)[0]
+    many = pipeline.run_many([doc])[0]
     assert [TEXT[s.start : s.end] for s in many] == expected
 
 
-def test_run_many_propagates_across_a_patients_notes():
+@pytest.mark.parametrize(
+    ("second_patient", "reconcile", "expected"),
+    [("1", True, [(0, 8, Label.DOCTOR)]), ("2", True, []), (None, True, []), ("1", False, [])],
+)
+def test_run_many_propagates_across_a_patients_notes(second_patient, reconcile, expected):
+    docs = [
+        Document("1_1", TEXT, DocumentMetadata(patient_id="1")),
+        Document("x_2", "ZYXWERTH called back.", DocumentMetadata(patient_id=second_patient)),
+    ]
+    pipeline = stage2_pipeline(STAGE1, FILTER, reconcile=reconcile)
+    out = pipeline.run_many(docs)
+    assert [(s.start, s.end, s.label) for s in out[1]] == expected
+    assert pipeline(docs[1]) == ()  # alone, the note has nothing to reconcile with
+    assert out[0] == pipeline(docs[0])
+
+
+def test_reconcile_options_reach_the_stage():
     docs = [
         Document("1_1", TEXT, DocumentMetadata(patient_id="1")),
         Document("1_2", "ZYXWERTH called back.", DocumentMetadata(patient_id="1")),
     ]
-    out = run_stage2_many(STAGE1, docs, FILTER)
-    assert [(s.start, s.end, s.label) for s in out[1]] == [(0, 8, Label.DOCTOR)]
+    strict = stage2_pipeline(STAGE1, FILTER, reconcile_options=ReconcileOptions(min_length=9))
+    assert strict.run_many(docs)[1] == ()

@@ -111,3 +111,28 @@ def test_propagation_precision_on_the_shared_corpus(shared_corpus):
     correct = sum(is_positive(x, d.spans, d.text) for d, x in added)
     assert len(added) >= 40
     assert correct / len(added) >= 0.95
+
+
+@pytest.mark.parametrize(
+    ("patients", "tagged_in_others"),
+    [
+        (("1", "1", "1"), [["ZYXWERTH"], ["Zyxwerth"]]),
+        (("1", "1", "2"), [["ZYXWERTH"], []]),
+        (("1", "2", "3"), [[], []]),
+        (("1", None, None), [[], []]),
+        ((None, None, None), [[], []]),
+    ],
+)
+def test_stage_reconciles_the_notes_it_gets_together_per_patient(patients, tagged_in_others):
+    texts = ("Zyxwerth visited.", "Called ZYXWERTH.", "Called Zyxwerth.")
+    docs = [
+        Document(f"n{i}", t, DocumentMetadata(patient_id=p))
+        for i, (t, p) in enumerate(zip(texts, patients, strict=True))
+    ]
+    spans = [(Span(0, 8, Label.RELATIVE, "crf", 0.95),), (), ()]
+    stage = ReconcileStage(ReconcileOptions(min_length=4))
+    out = stage.apply_many(docs, spans)
+    assert out == reconcile_documents(docs, spans, stage.options)
+    assert [[d.text[s.start : s.end] for s in o] for d, o in zip(docs[1:], out[1:], strict=True)] == tagged_in_others
+    pairs = list(zip(docs, spans, strict=True))
+    assert [stage.apply_many([d], [s])[0] for d, s in pairs] == [stage(d, s) for d, s in pairs]

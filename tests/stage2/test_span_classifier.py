@@ -198,3 +198,26 @@ def test_loading_the_bundled_filter_does_not_import_the_corpus_formats():
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
+
+
+def _first_word(document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+    return (*spans, Span(0, document.text.index(" "), Label.PATIENT, "crf", 0.3))
+
+
+@pytest.mark.parametrize(("patient_context", "kept"), [(True, [True, True, False]), (False, [False, False, False])])
+def test_filter_stage_sees_a_patients_notes_only_with_patient_context(patient_context, kept):
+    from deident.core.document import DocumentMetadata
+    from deident.core.pipeline import FunctionStage, Pipeline
+
+    # Keeps a candidate only when the same string is a candidate in another note of the patient.
+    model = LinearModel({"same_in_patient_any": 10.0}, -5.0)
+    stage = SpanFilterStage(SpanFilter({"names": model}, {"names": 0.5}, patient_context=patient_context))
+    pipeline = Pipeline((FunctionStage("first_word", _first_word), stage))
+    docs = [
+        Document("1_1", "Zyxwerth here", DocumentMetadata(patient_id="1")),
+        Document("1_2", "Zyxwerth again", DocumentMetadata(patient_id="1")),
+        Document("2_1", "Zyxwerth too", DocumentMetadata(patient_id="2")),
+    ]
+    assert [bool(spans) for spans in pipeline.run_many(docs)] == kept
+    # One note at a time there is no other note to see: the group call equals the per-note call.
+    assert [pipeline.run_many([doc])[0] for doc in docs] == [pipeline(doc) for doc in docs] == [()] * 3

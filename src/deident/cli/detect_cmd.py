@@ -1,4 +1,8 @@
-"""``deident detect``: find PHI spans in a corpus and write them in any supported format."""
+"""``deident detect``: find PHI spans in a corpus and write them in any supported format.
+
+Each patient's notes are detected together (:meth:`Deidentifier.detect_many`), so reconciliation
+works across them; the output keeps the input's order.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from deident.api import Deidentifier
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, patient_groups
 from deident.io.formats import ReadOptions, read_corpus, write_corpus
 
 
@@ -33,7 +37,10 @@ def detect(
         bool | None, typer.Option("--trusted/--no-trusted", help="Trusted-phrase harvesting (default: model's).")
     ] = None,
     reconcile: Annotated[
-        bool | None, typer.Option("--reconcile/--no-reconcile", help="Global reconciliation (default: model's).")
+        bool | None,
+        typer.Option(
+            "--reconcile/--no-reconcile", help="Global reconciliation across each patient's notes (default: model's)."
+        ),
     ] = None,
     text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",
     id_col: Annotated[str | None, typer.Option(help="Id column of CSV/Parquet input.")] = None,
@@ -55,7 +62,7 @@ def detect(
     if deidentifier.operating_point is not None:
         console.print(deidentifier.operating_point.describe(), highlight=False)
     started = time.perf_counter()
-    predicted: list[AnnotatedDocument] = []
+    found: dict[int, AnnotatedDocument] = {}
     chars = 0
     with Progress(
         TextColumn("detecting"),
@@ -67,12 +74,14 @@ def detect(
         transient=True,
     ) as progress:
         task = progress.add_task("detect", total=len(docs), rate="")
-        for item in docs:
-            spans = deidentifier.detect(item.document)
-            predicted.append(AnnotatedDocument(item.document, spans))
-            chars += len(item.text)
+        for positions in patient_groups([item.document for item in docs]):
+            group = [docs[p].document for p in positions]
+            for position, document, spans in zip(positions, group, deidentifier.detect_many(group), strict=True):
+                found[position] = AnnotatedDocument(document, spans)
+                chars += len(document.text)
             elapsed = max(time.perf_counter() - started, 1e-9)
-            progress.update(task, advance=1, rate=f"{len(predicted) / elapsed:.0f} notes/s")
+            progress.update(task, advance=len(positions), rate=f"{len(found) / elapsed:.0f} notes/s")
+    predicted = [found[position] for position in range(len(docs))]
     write_corpus(predicted, output, output_format or (input_format if output.suffix == input_path.suffix else None))
     elapsed = time.perf_counter() - started
     n_spans = sum(len(p.spans) for p in predicted)

@@ -51,6 +51,13 @@ def run(
     scheme: Annotated[
         str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or safe-harbor (default: the model's).")
     ] = None,
+    reconcile: Annotated[
+        bool | None,
+        typer.Option(
+            "--reconcile/--no-reconcile",
+            help="Global reconciliation across each patient's notes in a chunk (default: model's).",
+        ),
+    ] = None,
     spans: Annotated[
         Path | None,
         typer.Option(help="Replace these spans (a .phrase file or a corpus with spans) instead of detecting."),
@@ -94,6 +101,7 @@ def run(
         model=model,
         recall_target=recall_target,
         scheme=scheme,
+        reconcile=reconcile,
         spans_file=spans,
         jobs=jobs,
         chunk_size=chunk_size,

@@ -6,7 +6,7 @@ Reprs never include the text or any known identifier, so a document can be logge
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from deident.core.span import Span, check_within, sort_spans
@@ -121,6 +121,15 @@ class Document:
     @property
     def patient_id(self) -> str | None:
         return self.metadata.patient_id
+
+
+def patient_groups(documents: Sequence[Document]) -> list[tuple[int, ...]]:
+    """Positions of the documents grouped by ``patient_id``, groups in order of first appearance,
+    positions in input order; a document without a patient id forms a group of its own."""
+    groups: dict[str | int, list[int]] = {}
+    for position, doc in enumerate(documents):
+        groups.setdefault(doc.patient_id if doc.patient_id is not None else position, []).append(position)
+    return [tuple(positions) for positions in groups.values()]
 
 
 @dataclass(frozen=True, slots=True)

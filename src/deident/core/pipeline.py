@@ -3,6 +3,11 @@
 A *detector* proposes spans from the text alone; a *stage* sees the spans so far and returns the
 new span tuple (adding, vetoing, relabelling). ``DetectorStage`` lifts a detector into a stage.
 Stages hold no per-document state, so one pipeline serves many documents and processes.
+
+A *group stage* (:class:`GroupStage`) can also judge all documents processed together at once, e.g.
+reconciliation across a patient's notes. :meth:`Pipeline.run_many` gives it every document's spans;
+:meth:`Pipeline.__call__` (one document) uses its per-document call, which must equal ``apply_many``
+on that one document.
 """
 
 from __future__ import annotations
@@ -31,6 +36,19 @@ class Stage(Protocol):
     name: str
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]: ...
+
+
+@runtime_checkable
+class GroupStage(Stage, Protocol):
+    """A stage that can also transform the spans of several documents processed together.
+
+    ``apply_many`` returns one span tuple per document, in order; it must be pure (nothing kept
+    between calls) and, for a single document, give the same spans as the per-document call.
+    """
+
+    def apply_many(
+        self, documents: Sequence[Document], spans_per_document: Sequence[tuple[Span, ...]]
+    ) -> list[tuple[Span, ...]]: ...
 
 
 @dataclass(frozen=True)
@@ -81,8 +99,47 @@ class Pipeline:
         return sort_spans(spans)
 
     def run_many(self, documents: Sequence[Document]) -> list[tuple[Span, ...]]:
-        return [self(doc) for doc in documents]
+        """The spans of documents processed together, in order.
+
+        Per-document stages run note by note up to the next group stage, which then sees every
+        document's spans at once. Without group stages this equals calling the pipeline on each document.
+        """
+        docs = list(documents)
+        spans: list[tuple[Span, ...]] = [() for _ in docs]
+        for segment in self._segments():
+            if isinstance(segment, tuple):
+                spans = [_run_stages(segment, doc, found) for doc, found in zip(docs, spans, strict=True)]
+                continue
+            grouped = segment.apply_many(docs, tuple(spans))
+            if len(grouped) != len(docs):
+                raise ValueError(
+                    f"stage {segment.name!r} returned {len(grouped)} span tuples for {len(docs)} documents"
+                )
+            spans = [tuple(g) for g in grouped]
+        return [sort_spans(found) for found in spans]
+
+    def _segments(self) -> list[tuple[Stage, ...] | GroupStage]:
+        """The stages cut at group stages: runs of per-document stages, and group stages alone."""
+        segments: list[tuple[Stage, ...] | GroupStage] = []
+        run: list[Stage] = []
+        for stage in self.stages:
+            if isinstance(stage, GroupStage):
+                if run:
+                    segments.append(tuple(run))
+                    run = []
+                segments.append(stage)
+            else:
+                run.append(stage)
+        if run:
+            segments.append(tuple(run))
+        return segments
 
     @property
     def stage_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.stages)
+
+
+def _run_stages(stages: Sequence[Stage], document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+    for stage in stages:
+        spans = stage(document, spans)
+    return spans

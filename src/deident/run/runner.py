@@ -1,9 +1,10 @@
 """``deident run``: de-identify corpora in chunks, resumably, with worker processes.
 
 Flow per input: read it, cut it into chunks of whole patients (so a patient's notes share one
-surrogate table), detect or take the given spans and replace them chunk by chunk (in worker
-processes when ``jobs > 1``; each worker loads the pipeline once), commit each chunk atomically
-under ``OUTPUT.partial/``, then assemble the output in the input's format and move it into place.
+surrogate table and are detected together: reconciliation works across them), detect or take the
+given spans and replace them chunk by chunk (in worker processes when ``jobs > 1``; each worker
+loads the pipeline once), commit each chunk atomically under ``OUTPUT.partial/``, then assemble the
+output in the input's format and move it into place.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class RunConfig:
     model: Path | None = None
     recall_target: float | None = None
     scheme: str | None = None
+    reconcile: bool | None = None  # stage-2 reconciliation on or off; None: as the model's manifest says
     spans_file: Path | None = None
     jobs: int = 1
     chunk_size: int = DEFAULT_CHUNK_SIZE
@@ -208,7 +210,7 @@ def _check_target(target: Path, overwrite: bool) -> None:
 def _default_factory(config: RunConfig) -> DeidentifierFactory:
     if config.spans_file is not None:
         return _SpansOnly(config.options)
-    return _Loader(config.model, config.pipeline, config.recall_target, config.scheme, config.options)
+    return _Loader(config.model, config.pipeline, config.recall_target, config.scheme, config.options, config.reconcile)
 
 
 @dataclass(frozen=True)
@@ -226,10 +228,16 @@ class _Loader:
     recall_target: float | None
     scheme: str | None
     options: ReplaceOptions
+    reconcile: bool | None = None
 
     def __call__(self) -> Deidentifier:
         return Deidentifier.load(
-            self.model, self.pipeline, recall_target=self.recall_target, scheme=self.scheme, options=self.options
+            self.model,
+            self.pipeline,
+            recall_target=self.recall_target,
+            scheme=self.scheme,
+            options=self.options,
+            stage2=None if self.reconcile is None else {"reconcile": self.reconcile},
         )
 
 
@@ -308,6 +316,7 @@ def _manifest(config: RunConfig, source: Path, fmt: str, documents: int, chunks:
         "model": None if config.model is None else str(config.model),
         "recall_target": config.recall_target,
         "scheme": config.scheme,
+        "reconcile": config.reconcile,
     }
 
 
@@ -337,6 +346,7 @@ def _work(chunk: _Chunk) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def _process_chunk(deidentifier: Deidentifier, chunk: _Chunk) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    # One call for the whole chunk: its patients' notes are detected (reconciled) and replaced together.
     results = deidentifier.deidentify_many(list(chunk.documents), chunk.spans)
     options = deidentifier.options
     labels: dict[str, int] = {}

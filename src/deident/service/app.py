@@ -8,8 +8,8 @@ Endpoints (JSON in, JSON out):
 - ``POST /v1/detect``: PHI spans (offsets, label, category, HIPAA identifier, detector, score; with
   ``explain`` a PHI-free explanation per span) of one text.
 - ``POST /v1/deidentify``: the de-identified text and the spans of the replacements.
-- ``POST /v1/deidentify/batch``: several notes at once; notes of one patient share surrogates and a
-  date shift.
+- ``POST /v1/deidentify/batch``: several notes at once; notes of one patient are detected together
+  (reconciliation works across them) and share surrogates and a date shift.
 
 Privacy: responses never echo the submitted text except as its de-identified form, and validation
 errors are reported without the offending input (FastAPI's default 422 body repeats it). The secret

@@ -4,9 +4,10 @@ A :class:`SparkJob` is the whole configuration a task needs (it travels to the e
 task closure, the secret key included, so enable Spark's RPC encryption on shared clusters). Each
 executor process loads the model once (:func:`load_deidentifier`, a cache keyed by the job's model
 settings) and reuses it for every partition. Rows arrive grouped by patient (the DataFrame side
-repartitions and sorts by the patient column), so a patient's notes are replaced together and share
-surrogates and a date shift; with the same key they agree across partitions and runs anyway, because
-every surrogate is an HMAC of (key, patient, value).
+repartitions and sorts by the patient column), so a patient's notes are detected together
+(reconciliation works across them) and replaced together, sharing surrogates and a date shift; with
+the same key they agree across partitions and runs anyway, because every surrogate is an HMAC of
+(key, patient, value).
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def deidentify_rows(job: SparkJob, rows: Iterable[dict[str, Any]]) -> Iterator[d
     """Each row with ``output_col`` (the de-identified text) and, if set, ``spans_col`` (the replaced
     spans: offsets into the original text, label, detector, score) added; rows keep their order.
 
-    Consecutive rows of one patient are de-identified together."""
+    Consecutive rows of one patient are detected and de-identified together."""
     deidentifier = load_deidentifier(*job.model_settings())
     numbered = enumerate(rows)
 

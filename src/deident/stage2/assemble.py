@@ -1,20 +1,19 @@
 """Assembling stage 2 behind a stage-1 pipeline: union -> filter -> trusted phrases -> reconciliation.
 
-Each part can be switched off for ablations. Per-note stages only see one note; for patient-level
-features and reconciliation across a patient's notes use :func:`run_stage2_many`.
+Each part can be switched off for ablations. The filter and reconciliation are group stages
+(:class:`deident.core.pipeline.GroupStage`): called on one note they see that note alone; through
+:meth:`Pipeline.run_many <deident.core.pipeline.Pipeline.run_many>` they see the notes processed
+together, so reconciliation (and a filter trained with same-patient features) works across each
+patient's notes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from deident.core.document import Document
 from deident.core.pipeline import Pipeline, Stage
-from deident.core.span import Span
-from deident.stage2.reconcile import ReconcileOptions, ReconcileStage, reconcile_documents
-from deident.stage2.span_classifier import SpanFilter, SpanFilterStage, filter_documents
+from deident.stage2.reconcile import ReconcileOptions, ReconcileStage
+from deident.stage2.span_classifier import SpanFilter, SpanFilterStage
 from deident.stage2.trusted_phrases import TrustedPhraseStage
-from deident.stage2.union import UnionStage, union_candidates
+from deident.stage2.union import UnionStage
 
 
 def stage2_stages(
@@ -43,30 +42,11 @@ def stage2_pipeline(
     use_filter: bool = True,
     trusted: bool = True,
     reconcile: bool = True,
+    reconcile_options: ReconcileOptions | None = None,
     name: str = "default",
 ) -> Pipeline:
-    """``stage1``'s stages followed by :func:`stage2_stages`."""
-    extra = stage2_stages(span_filter, use_filter=use_filter, trusted=trusted, reconcile=reconcile)
+    """``stage1``'s stages followed by :func:`stage2_stages`; use ``run_many`` on notes processed together."""
+    extra = stage2_stages(
+        span_filter, use_filter=use_filter, trusted=trusted, reconcile=reconcile, reconcile_options=reconcile_options
+    )
     return Pipeline((*stage1.stages, *extra), name)
-
-
-def run_stage2_many(
-    stage1: Pipeline,
-    documents: Sequence[Document],
-    span_filter: SpanFilter | None,
-    *,
-    use_filter: bool = True,
-    trusted: bool = True,
-    reconcile: bool = True,
-    reconcile_options: ReconcileOptions | None = None,
-) -> list[tuple[Span, ...]]:
-    """Run stage 1 and stage 2 over notes processed together (same-patient features and propagation)."""
-    candidates = [union_candidates(stage1(doc)) for doc in documents]
-    if use_filter and span_filter is not None:
-        candidates = filter_documents(span_filter, documents, candidates)
-    if trusted:
-        harvest = TrustedPhraseStage()
-        candidates = [harvest(doc, spans) for doc, spans in zip(documents, candidates, strict=True)]
-    if reconcile:
-        candidates = reconcile_documents(documents, candidates, reconcile_options)
-    return candidates

@@ -203,10 +203,16 @@ def _reconcile_group(
 
 @dataclass(frozen=True)
 class ReconcileStage:
-    """Per-note reconciliation as a pipeline stage (use :func:`reconcile_documents` across notes)."""
+    """Reconciliation as a group stage: per note when called on one document; across each patient's
+    notes (:func:`reconcile_documents`) when the pipeline runs several documents together."""
 
     options: ReconcileOptions = ReconcileOptions()
     name: str = "reconcile"
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
         return reconcile_document(document, spans, self.options)
+
+    def apply_many(
+        self, documents: Sequence[Document], spans_per_document: Sequence[tuple[Span, ...]]
+    ) -> list[tuple[Span, ...]]:
+        return reconcile_documents(documents, spans_per_document, self.options)

@@ -229,7 +229,8 @@ class SpanFilter:
     """Per-group models and thresholds; ``calibration`` is the JSON-ready table of :mod:`calibration`.
 
     ``patient_context``: the model was trained with same-patient features and should be applied with
-    :func:`filter_documents` over a patient's notes together (the per-note stage cannot see them).
+    :func:`filter_documents` over a patient's notes together (as :class:`SpanFilterStage` does when the
+    pipeline runs them together; called on one note it cannot see them).
     """
 
     models: Mapping[str, SpanModel]
@@ -325,13 +326,22 @@ def filter_documents(
 
 @dataclass(frozen=True)
 class SpanFilterStage:
-    """Pipeline stage: drop candidates the filter judges not PHI (note-only context)."""
+    """Pipeline stage: drop candidates the filter judges not PHI.
+
+    A group stage: a filter trained with ``patient_context`` sees the same-patient features of the
+    notes processed together (:func:`filter_documents`); otherwise, and on one note, note-only context.
+    """
 
     span_filter: SpanFilter
     name: str = "filter"
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
         return self.span_filter.apply(document, spans)
+
+    def apply_many(
+        self, documents: Sequence[Document], spans_per_document: Sequence[tuple[Span, ...]]
+    ) -> list[tuple[Span, ...]]:
+        return filter_documents(self.span_filter, documents, spans_per_document)
 
 
 def save_filter(span_filter: SpanFilter, model_dir: str | Path) -> dict[str, Any]:
