@@ -42,6 +42,10 @@ POSITIVES: list[Case] = [
     ("had a bed @ St Agnes but", "St Agnes", Label.HOSPITAL),
     ("plan: transfer to Quillfield 3 today", "Quillfield", Label.LOCATION_OTHER),
     ("found unresponsive on Quillfield 6 at 0400", "Quillfield", Label.LOCATION_OTHER),
+    # A campus is named like a hospital; an employer after "works for", "employed by".
+    ("transferred from er mazur campus. this is", "mazur", Label.HOSPITAL),
+    ("he works for vista health. a: stable", "vista", Label.ORGANIZATION),
+    ("Husband employed by Verizon as a tech", "Verizon", Label.ORGANIZATION),
     # A site named once in context is tagged where the note repeats it.
     ("admitted to Quillfield. Quillfield staff aware", "Quillfield", Label.LOCATION_OTHER),
 ]
@@ -71,6 +75,9 @@ NEGATIVES: list[Case] = [
     ("order to transfuse 2 units", None, None),
     ("started on heparin 1 pm", None, None),
     ("sent to the hospital by the vna", None, None),
+    ("wife works at home most days", None, None),
+    ("he works for the city", None, None),
+    ("seen on main campus", None, None),
 ]
 CASE_VARIANTS = [
     (t.upper(), e.upper(), lab) for t, e, lab in POSITIVES if lab not in {Label.ZIP, Label.STATE, Label.CITY}

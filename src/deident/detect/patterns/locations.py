@@ -34,6 +34,11 @@ AMBIGUOUS_STATE_CODES = frozenset(
     "MD PA OR IN ME DE CO MA MS NE OH OK HI ID LA MO AL AR CT GA IA MN MT NC NH NV SC SD TN UT VA VT WA WI WV GU AS MP"
     " PR VI DC".split()
 )
+# Words after which an employer is named: "works for Verizon", "employed at vista health".
+EMPLOYER_TRIGGER_WORDS = (
+    "works for", "works at", "working for", "working at", "worked for", "worked at", "employed by", "employed at",
+    "employed with", "retired from",
+)  # fmt: skip
 LIVES_IN_WORDS = ("lives", "living", "live", "resides", "residing", "vacationing", "raised", "born", "grew up")
 _NOT_PLACE_WORDS = frozenset("area shelter community bed town city state country facility apartment house".split())
 _CLINICAL_SUFFIXES = frozenset({"ct", "sq", "st", "dr", "pl", "ter", "cir", "av", "ave", "way", "close", "court"})
@@ -179,7 +184,7 @@ _CLINICAL_PLACES = frozenset(
     """.split()
 )
 HOSPITAL_SUFFIXES = ("hospital", "hosp", "hosp.", "regional", "memorial", "medical center", "med center",
-                     "medical ctr", "health center", "heart center", "healthcare")  # fmt: skip
+                     "medical ctr", "health center", "heart center", "healthcare", "campus")  # fmt: skip
 # Suffixes that are part of the name ("Laurel Regional"); "hospital" and "medical center" stay outside it.
 _NAME_PART_SUFFIXES = frozenset({"regional", "memorial", "general"})
 _SORTED_UNITS = frozenset("".join(sorted(u)) for u in ("micu", "sicu", "nicu", "picu", "ccu", "icu", "csru", "pacu"))
@@ -425,6 +430,15 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.6,
             _place_after_trigger,
             anchors=LIVES_IN_WORDS,
+        ),
+        Pattern(
+            "location.employer",
+            Label.ORGANIZATION,
+            r"\b" + words(*EMPLOYER_TRIGGER_WORDS) + r"[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
+            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
+            0.5,
+            _place_after_trigger,
+            anchors=EMPLOYER_TRIGGER_WORDS,
         ),
         Pattern(
             "location.site_after_motion",
