@@ -44,7 +44,8 @@ POSITIVES: list[Case] = [
     ("found unresponsive on Quillfield 6 at 0400", "Quillfield", Label.LOCATION_OTHER),
     # A campus is named like a hospital; an employer after "works for", "employed by".
     ("transferred from er mazur campus. this is", "mazur", Label.HOSPITAL),
-    ("he works for vista health. a: stable", "vista", Label.ORGANIZATION),
+    ("he works for vista health. a: stable", "vista health", Label.ORGANIZATION),
+    ("retired from Acme Systems in 2010", "Acme Systems", Label.ORGANIZATION),
     ("Husband employed by Verizon as a tech", "Verizon", Label.ORGANIZATION),
     # A site named once in context is tagged where the note repeats it.
     ("admitted to Quillfield. Quillfield staff aware", "Quillfield", Label.LOCATION_OTHER),

@@ -65,12 +65,16 @@ POSITIVES: list[Case] = [
     ("Wife and lawyer (Wil Laberbera) aware of plan", "Wil Laberbera", REL),
     ("his attorney Joan Pardee called", "Joan Pardee", REL),
     ("son (Rob) called twice", "Rob", REL),
+    # A diminutive is a known name after a weak trigger ("reach"), not only after "son".
+    ("ONly able to reach Rob.. will call again", "Rob", REL),
+    ("spoke with Hank re: discharge", "Hank", REL),
 ]
 NEGATIVES: list[Case] = [
     ("Dr. aware of labs", None, None),
     ("MD AWARE. WILL CONTINUE TO MONITOR", None, None),
     ("per protocol and per team", None, None),
     ("wife at bedside, son called", None, None),
+    ("unable to reach Will call back later", None, None),
     ("daughter is flying in tomorrow", None, None),
     ("PA line in place, PA sats 65", None, None),
     ("pt cont on mech vent as per Carevue. Lung sounds coarse", None, None),

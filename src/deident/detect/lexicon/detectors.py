@@ -670,7 +670,12 @@ def _shape_name_word(word: str, mode: CaseMode, stop: frozenset[str]) -> bool:
     # ("baltimore rehab", "quincy medical center" but not "cardiac rehab", "awaiting rehab").
     if lowered in name_matcher() or lowered in place_matcher():
         return lowered not in load_lexicon("common_words")
-    # Short or hyphenated rare words are shorthand ("poss rehab", "prev rehab", "rotated-co general").
+    if "-" in lowered:
+        # A double-barrelled name ("kessler-adventist rehab") has name-like parts; shorthand joins have a
+        # short or common one ("rotated-co general", "post-op rehab").
+        parts = lowered.split("-")
+        return all(len(part) >= 4 and _shape_name_word(part, mode, stop) for part in parts)
+    # Short rare words are shorthand ("poss rehab", "prev rehab").
     return len(lowered) >= 5 and lowered.isalpha() and zipf(lowered) < RARE_WORD_ZIPF + 1.0
 
 
@@ -745,7 +750,9 @@ class HospitalShapeDetector:
                 if span is not None:
                     out.append(span)
             if "name" in hit.names:
-                out.append(Span(hit.start, hit.end, Label.HOSPITAL, self.name, 0.6, ("shape:shared_name",)))
+                # A suffix right after a listed name is part of it: "sacred heart Memorial", "Sinai Hospital".
+                end = _suffix_end_after(text, hit.end, suffix_ends)
+                out.append(Span(hit.start, end, Label.HOSPITAL, self.name, 0.6, ("shape:shared_name",)))
             if "prefix" in hit.names:
                 span = self._after_prefix(text, mode, stop, hit.start, hit.end, suffix_ends)
                 if span is not None:
@@ -777,8 +784,13 @@ class HospitalShapeDetector:
             return None
         if word.lower() in stop or is_clinical_term(word) or (mode is not CaseMode.MIXED and is_common_word(word)):
             return None
-        stop_at = following.end(1)
-        after = regex.match(r"\s+", text[stop_at : stop_at + 3])
-        if after and stop_at + after.end() in suffix_ends:
-            stop_at = suffix_ends[stop_at + after.end()]
+        stop_at = _suffix_end_after(text, following.end(1), suffix_ends)
         return Span(start, stop_at, Label.HOSPITAL, self.name, 0.6, ("shape:prefix",))
+
+
+def _suffix_end_after(text: str, end: int, suffix_ends: dict[int, int]) -> int:
+    """The end of a hospital suffix that follows ``end`` after at most three blanks, else ``end``."""
+    after = regex.match(r"\s+", text[end : end + 3])
+    if after and end + after.end() in suffix_ends:
+        return suffix_ends[end + after.end()]
+    return end

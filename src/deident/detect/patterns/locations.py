@@ -135,7 +135,23 @@ def _po_box(text: str, m: regex.Match[str]) -> list[Hit]:
     return [] if head is None else [Hit(head.start(), m.end())]
 
 
+# Common words that continue an organisation's name once it has begun: "vista health", "Acme Systems".
+ORGANIZATION_WORDS = frozenset(
+    "health healthcare systems system bank insurance group services partners associates foundation company "
+    "corporation industries labs laboratories solutions hospital college university school".split()
+)
+
+
 def _place_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
+    return _name_after_trigger(text, m, frozenset())
+
+
+def _employer_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
+    return _name_after_trigger(text, m, ORGANIZATION_WORDS)
+
+
+def _name_after_trigger(text: str, m: regex.Match[str], continuing: frozenset[str]) -> list[Hit]:
+    """The place or organisation words at the start of group "c"; ``continuing`` words may follow the first."""
     kept_end = -1
     mode = _case_mode(text, m.start("c"))
     for tok in rx(r"[A-Za-z][A-Za-z.'\-]{0,30}").finditer(m["c"]):
@@ -146,6 +162,9 @@ def _place_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
         if mode == "mixed" and not word[0].isupper():
             break
         # A common word continues a capitalised place name ("Daytona Beach") but does not start one.
+        if kept_end >= 0 and word.lower() in continuing:
+            kept_end = m.start("c") + tok.end()
+            continue
         if _zipf(word.lower()) >= (5.5 if kept_end >= 0 and mode == "mixed" else 4.5):
             break
         kept_end = m.start("c") + tok.end()
@@ -437,7 +456,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*EMPLOYER_TRIGGER_WORDS) + r"[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
             r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
             0.5,
-            _place_after_trigger,
+            _employer_after_trigger,
             anchors=EMPLOYER_TRIGGER_WORDS,
         ),
         Pattern(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import regex
+from nicknames import NickNamer
 
 from deident.core.labels import Label
 from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, word_after, words
@@ -115,14 +116,28 @@ def _case_mode(text: str, start: int) -> str:
     return "mixed"
 
 
+# A diminutive counts as a known name only when rarer than this (Zipf): "Rob", "Hank", "Peg" but not "Will",
+# "Art" or "Pat", which the nickname list also holds and which notes use as words far more often.
+NICKNAME_MAX_ZIPF = 4.6
+
+
 @lru_cache(maxsize=1)
 def known_names() -> frozenset[str]:
-    """Lower-cased first and last names from faker's person providers (several Latin-script locales)."""
+    """Lower-cased first and last names from faker's person providers (several Latin-script locales) and the
+    English diminutives of those first names from the ``nicknames`` dataset (family members are called by them)."""
     names: set[str] = set()
     for locale in NAME_LOCALES:
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
         for attribute in ("first_names", "first_names_male", "first_names_female", "last_names"):
             names.update(n.lower() for n in getattr(provider, attribute, ()))
+    for nickname, canonicals in NickNamer().canonical_lookup.items():
+        if (
+            len(nickname) > 1
+            and nickname not in NON_NAMES
+            and canonicals & names
+            and _zipf(nickname) < NICKNAME_MAX_ZIPF
+        ):
+            names.add(nickname)
     return frozenset(names)
 
 
