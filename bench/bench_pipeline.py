@@ -6,7 +6,9 @@ processes (the total is the best total, not the sum of the bests). Throughput is
 core): the first pass over the whole corpus after a warm-up on the bundled sample (the honest figure
 for the first unseen notes of a run), then the best of the later --repeat passes; and, in a fresh
 process, a pass over the notes of half the patients after an untimed pass over the other half's (unseen
-notes deep into a long run, when the CRF's per-word-type tables hold other notes' words). CPU time is
+notes deep into a long run, when the CRF's per-word-type tables hold other notes' words); and, in another
+fresh process, a first pass that gives each patient's notes to ``detect_many`` together, as ``deident run``
+and ``detect`` do (the filter's same-patient features, reconciliation if on). CPU time is
 reported too because the machine may be shared. Accuracy figures of the default pipeline come from
 scripts/train_default_pipeline.py fit.
 
@@ -70,17 +72,22 @@ def main() -> None:
     parser.add_argument("--startup-runs", type=int, default=3, help="fresh processes for the start-up figures")
     parser.add_argument("--startup-only", action="store_true", help="measure start-up only (no corpus needed)")
     parser.add_argument("--python", default=sys.executable, help="interpreter for the start-up figures")
-    parser.add_argument("--held-out-half", action="store_true", help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--held-out-half", action="store_true", help=argparse.SUPPRESS)  # the child processes
+    parser.add_argument("--patient-groups", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.held_out_half:
         from deident.api import Deidentifier
 
         print(json.dumps(held_out_half(load_corpus(), Deidentifier.load(pipeline=args.pipeline).detect)))
         return
+    if args.patient_groups:
+        print(json.dumps(patient_groups_first_pass(args.pipeline)))
+        return
     print_startup(args.pipeline, args.startup_runs, args.python)
     if args.startup_only:
         return
     half = in_fresh_process(__file__, "--held-out-half", "--pipeline", args.pipeline)
+    grouped = in_fresh_process(__file__, "--patient-groups", "--pipeline", args.pipeline)
     from deident.api import Deidentifier
 
     docs = load_corpus()
@@ -108,6 +115,29 @@ def main() -> None:
         f"throughput, held-out half (other patients' notes seen first, {half['megabytes']:.2f} MB): "
         f"{half['mb_per_s_cpu']:.3f} MB/s CPU time, {half['mb_per_s_wall']:.3f} MB/s wall"
     )
+    print(
+        f"throughput, first pass with each patient's notes together (detect_many): {grouped['mb_per_s_cpu']:.3f} "
+        f"MB/s CPU time, {grouped['mb_per_s_wall']:.3f} MB/s wall"
+    )
+
+
+def patient_groups_first_pass(pipeline: str) -> dict[str, float]:
+    """MB/s of a first pass (after the warm-up on the sample) giving each patient's notes to ``detect_many``."""
+    from deident.api import Deidentifier
+
+    docs = load_corpus()
+    deid = Deidentifier.load(pipeline=pipeline)
+    for item in read_corpus(SAMPLE):
+        deid.detect(item.document)
+    groups: dict[str, list[object]] = {}
+    for item in docs:
+        groups.setdefault(item.document.metadata.patient_id or item.id, []).append(item.document)
+    w0, c0 = time.perf_counter(), time.process_time()
+    for notes in groups.values():
+        deid.detect_many(notes)  # type: ignore[arg-type]
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    mb = megabytes(docs)
+    return {"megabytes": round(mb, 3), "mb_per_s_cpu": round(mb / cpu, 3), "mb_per_s_wall": round(mb / wall, 3)}
 
 
 if __name__ == "__main__":
