@@ -155,8 +155,8 @@ def default_pipeline(
     stage2: dict[str, bool] | None = None,
 ) -> Pipeline:
     """Stage 1, then union, the span filter, trusted phrases and reconciliation."""
+    from deident.filter.span_classifier import FILTER_FILE, load_filter
     from deident.stage2.assemble import stage2_pipeline
-    from deident.stage2.span_classifier import FILTER_FILE, load_filter
 
     if not (model_dir / FILTER_FILE).exists():
         raise ModelError(f"{model_dir}: no span filter; train one with scripts/train_default_pipeline.py")

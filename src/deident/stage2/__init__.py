@@ -1,6 +1,7 @@
-"""Stage 2: candidate union, learned false-positive filter, trusted phrases, reconciliation.
+"""Stage 2 around the learned filter: candidate union, trusted phrases, reconciliation, explanations.
 
-Entry points: :func:`deident.stage2.assemble.stage2_pipeline` (build),
-:func:`deident.stage2.training.fit_filter_out_of_fold` (train),
-:func:`deident.stage2.span_classifier.save_filter` / :func:`load_filter` (persist).
+Entry point: :func:`deident.stage2.assemble.stage2_pipeline` (union, veto, the span filter of
+:mod:`deident.filter`, trusted phrases, reconciliation). The filter itself is trained by
+:func:`deident.filter.training.fit_filter_out_of_fold` and persisted by
+:func:`deident.filter.span_classifier.save_filter` / :func:`load_filter`.
 """

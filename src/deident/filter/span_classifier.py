@@ -27,8 +27,8 @@ from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Category
 from deident.core.span import Span, sort_spans
-from deident.stage2.calibration import choose_threshold
-from deident.stage2.candidate_features import CandidateContext, FeatureExtractor, build_contexts
+from deident.filter.calibration import choose_threshold
+from deident.filter.candidate_features import CandidateContext, FeatureExtractor, build_contexts
 
 FORMAT = "deident.span-filter"
 FORMAT_VERSION = 1

@@ -11,7 +11,7 @@ from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.stage2.span_classifier import (
+from deident.filter.span_classifier import (
     FILTER_FILE,
     LinearModel,
     SpanFilter,
@@ -71,7 +71,7 @@ def test_inference_does_not_import_sklearn(tmp_path):
     save_filter(SpanFilter({"names": fit_linear(xs, ys)}, {"names": 0.5}), tmp_path)
     code = (
         "import sys\nfrom deident.core.document import Document\nfrom deident.core.labels import Label\n"
-        "from deident.core.span import Span\nfrom deident.stage2.span_classifier import load_filter\n"
+        "from deident.core.span import Span\nfrom deident.filter.span_classifier import load_filter\n"
         f"f = load_filter({str(tmp_path)!r})\n"
         "f.apply(Document('d', 'Seen by Dr Smith today'), (Span(11, 16, Label.DOCTOR, 'crf', 0.9),))\n"
         "assert not any(m.startswith('sklearn') for m in sys.modules), 'sklearn imported'\n"
@@ -174,7 +174,7 @@ def test_boosting_round_trip_matches_sklearn(tmp_path):
     from sklearn.ensemble import GradientBoostingClassifier
     from sklearn.feature_extraction import DictVectorizer
 
-    from deident.stage2.span_classifier import fit_boosting
+    from deident.filter.span_classifier import fit_boosting
 
     xs, ys = _synthetic(300, 5)
     model = fit_boosting(xs, ys, n_estimators=30, max_depth=3)
@@ -193,7 +193,7 @@ def test_loading_the_bundled_filter_does_not_import_the_corpus_formats():
     # deident.io imports every corpus format (pyarrow too): only save_filter needs it.
     code = (
         "import sys; from deident.model.manifest import default_model_dir; "
-        "from deident.stage2.span_classifier import load_filter; load_filter(default_model_dir()); "
+        "from deident.filter.span_classifier import load_filter; load_filter(default_model_dir()); "
         "print('deident.io' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
