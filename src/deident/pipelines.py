@@ -69,8 +69,10 @@ def rule_stages() -> tuple[Stage, ...]:
     """The pattern and dictionary detectors as stages (no veto)."""
     from deident.detect.lexicon import lexicon_detectors
     from deident.detect.patterns import combined_pattern_detector
+    from deident.detect.patterns.usernames import username_detector
 
-    return tuple(DetectorStage(d) for d in (combined_pattern_detector(), *lexicon_detectors()))
+    detectors = (combined_pattern_detector(), username_detector(), *lexicon_detectors())
+    return tuple(DetectorStage(d) for d in detectors)
 
 
 def rules_pipeline(scheme: str = "i2b2-2014") -> Pipeline:

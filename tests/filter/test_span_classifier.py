@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from deident.core.document import Document
+from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span
@@ -22,6 +22,7 @@ from deident.filter.span_classifier import (
     load_filter,
     save_filter,
 )
+from deident.filter.training import OutOfFoldCandidates, fit_span_filter
 
 
 def _synthetic(n: int, seed: int) -> tuple[list[dict[str, float]], list[bool]]:
@@ -153,6 +154,31 @@ def test_a_confident_detector_keeps_its_candidate(score, kept):
     if kept:
         assert survivors[0].score == score  # the detector's score, not the filter's probability
         assert any(e.endswith("kept: confident detector") for e in survivors[0].evidence)
+
+
+@pytest.mark.parametrize(
+    ("trained_labels", "kept"),
+    [(None, False), (["PATIENT"], False), (["PATIENT", "USERNAME"], False), (["DATE"], True)],
+)
+def test_a_label_the_filter_never_saw_is_kept(trained_labels, kept):
+    model = LinearModel({"src=crf": -4.0}, 0.0)
+    info = {} if trained_labels is None else {"trained_labels": trained_labels}
+    stage = SpanFilterStage(SpanFilter({"names": model}, {"names": 0.5}, info=info))
+    doc = Document("d", "From: bramblefoot")
+    label = Label.PATIENT if trained_labels == ["PATIENT"] else Label.USERNAME
+    survivors = stage(doc, (Span(6, 17, label, "crf", 0.6),))
+    assert bool(survivors) is kept
+    if kept:
+        assert survivors[0].evidence[-1] == "filter: USERNAME unseen in training, kept"
+
+
+def test_fitting_records_the_trained_labels():
+    corpus = [AnnotatedDocument(Document(f"p{i}", "Bob came on 3/4"), (Span(0, 3, Label.PATIENT),)) for i in range(4)]
+    candidates = [(Span(0, 3, Label.PATIENT, "crf", 0.5), Span(12, 15, Label.DATE, "patterns.date"))] * 4
+    oof = OutOfFoldCandidates(tuple(corpus), tuple(candidates), (0, 1, 0, 1))
+    span_filter, _ = fit_span_filter(oof, recall_target=0.9)
+    assert span_filter.trained_labels == frozenset({"PATIENT", "DATE"})
+    assert SpanFilter.from_json(span_filter.to_json()).trained_labels == frozenset({"PATIENT", "DATE"})
 
 
 def test_for_recall_target_uses_the_stored_table():

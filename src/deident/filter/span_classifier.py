@@ -252,6 +252,12 @@ class SpanFilter:
             raise ModelError("this span filter has no calibration table; it cannot target a recall")
         return self.with_thresholds(choose_threshold(self.calibration, recall_target))
 
+    @property
+    def trained_labels(self) -> frozenset[str] | None:
+        """Labels of the candidates the filter was trained on (None: not recorded, as in older filters)."""
+        labels = self.info.get("trained_labels")
+        return None if labels is None else frozenset(str(label) for label in labels)
+
     def probabilities(self, spans: Sequence[Span], features: Sequence[Mapping[str, float]]) -> list[float | None]:
         out: list[float | None] = []
         for span, feats in zip(spans, features, strict=True):
@@ -266,11 +272,16 @@ class SpanFilter:
         if not spans:
             return ()
         features = FeatureExtractor().document_features(document, spans, context)
+        trained = self.trained_labels
         kept: list[Span] = []
         for span, p in zip(spans, self.probabilities(spans, features), strict=True):
             group = group_of(span)
             if p is None:
                 kept.append(span.with_evidence(f"filter: {group} no model, kept"))
+                continue
+            if trained is not None and span.label.value not in trained:
+                # The filter never saw this label (a scheme or a detector its training corpus lacks): no evidence.
+                kept.append(span.with_evidence(f"filter: {span.label.value} unseen in training, kept"))
                 continue
             t = self.thresholds.get(group, 0.5)
             if p >= t:

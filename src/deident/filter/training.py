@@ -172,6 +172,7 @@ def fit_span_filter(
         "kind": kind,
     }
     info["per_group_thresholds"] = per_group
+    info["trained_labels"] = sorted({span.label.value for spans in oof.candidates for span in spans})
     span_filter = SpanFilter(models, {g: thresholds[g] for g in models}, patient_context, table, info)
     return span_filter, table
 

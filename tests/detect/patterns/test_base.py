@@ -190,6 +190,7 @@ _PIECES = (
     "1990s", "1990's", "50s", "80's", "202 267 1093", "240444-1243", "10.1.2.3", "123-45-6789", "45 years of age",
     "\n45 male", "11/21.93", "3/4.2005", " on 3/15 ", " 2005-07-22 ", " 555-1234 ", " 7/22/05 ", " 12-3 ",
     " 12/22/05 ", " 2005/07/22 ", " 555 - 1234 ", " 45 yr ", "\n101 male", " 74' ", " to Quillfield 3 ",
+    " Quillan Flats,",
 )  # fmt: skip
 
 
@@ -769,7 +770,8 @@ def test_rules_skipped_without_their_required_char_match_only_where_it_is() -> N
 _STREET_PIECES = (
     "19", "4", "12345", "123456", "B", " ", "  ", "\t", "\n", ",", ".", "'", "-", "N.", "S", "Main", "Clover", "Oak",
     "St", "st", "ST", "Street", "street's", "Ave.", "AVE", "Rd", "Dr", "drive", "way", "Close", "mg", "of", "x" * 26,
-    "St.Paul", "Court", "Apt 4", "#", "é", "Stone", "5th", "q", "Ct", "sq", "Road,", "Lane-", "ln",
+    "St.Paul", "Court", "Apt 4", "#", "é", "Stone", "5th", "q", "Ct", "sq", "Road,", "Lane-", "ln", "Flats", "FORD",
+    "junction,", "Suite 7",
 )  # fmt: skip
 # (No "ſ" or Kelvin sign: the case-insensitive rule matches them as s and k where its case-sensitive ``run_next``
 # does not, a known gap of the run-window prefilter that this test is not about.)
@@ -778,7 +780,7 @@ _STREET_PIECES = (
 def test_run_checks_never_drop_a_match() -> None:
     """A rule's ``run_check`` is false only where its regex finds no match at the run (the street shape here)."""
     checked = [p for p in _digit_led_patterns() if p.run_check is not None]
-    assert [p.name for p in checked] == ["location.street_address"]
+    assert [p.name for p in checked] == ["location.street_address", "location.street_address_usps"]
     rng = random.Random(29)
     texts = [*_digit_texts()[:300]]
     texts += random_texts(rng, _STREET_PIECES, 3000, 2, 16)
@@ -791,8 +793,8 @@ def test_run_checks_never_drop_a_match() -> None:
             for w in rng.choices(("Main", "Clover", "old", "x" * 25), k=rng.randint(1, 5))
         ]
         parts += [
-            rng.choice(("St", "street", "AVE.", "Dr", "stone", "Close", "WAY")),
-            rng.choice(("", ".", ",", "'s", "x", " Apt 4")),
+            rng.choice(("St", "street", "AVE.", "Dr", "stone", "Close", "WAY", "Flats", "JUNCTION", "ford")),
+            rng.choice(("", ".", ",", "'s", "x", " Apt 4", "\n", ", MA", " Suite 7\n")),
         ]
         parts.insert(rng.randrange(len(parts) + 1), rng.choice(_STREET_PIECES))
         texts.append("".join(parts))
@@ -803,7 +805,7 @@ def test_run_checks_never_drop_a_match() -> None:
             slow = [m.span() for m in pattern.compiled.finditer(text)]
             assert [m.span() for _, m in digit_run_matches(plan, text)] == slow, text
             matched += bool(slow)
-        assert matched >= 200, pattern.name
+        assert matched >= 100, pattern.name
 
 
 _GATE_PIECES = (

@@ -47,6 +47,10 @@ POSITIVES: list[Case] = [
     ("he works for vista health. a: stable", "vista health", Label.ORGANIZATION),
     ("retired from Acme Systems in 2010", "Acme Systems", Label.ORGANIZATION),
     ("Husband employed by Verizon as a tech", "Verizon", Label.ORGANIZATION),
+    # USPS suffixes that are also words: capitalised in mixed-case text; a unit or a ZIP code in one-case text.
+    ("Contact: 8642 Quillan Flats, Dakota Ridge, CO 81792", "8642 Quillan Flats", Label.STREET),
+    ("Lives at 473 Borrowe Ford Suite 007, Lake Tull", "473 Borrowe Ford Suite 007", Label.STREET),
+    ("435 JERRY JUNCTION APT. 150\nLIVE OAK TEXAS  76134", "435 JERRY JUNCTION APT. 150", Label.STREET),
     # A site named once in context is tagged where the note repeats it.
     ("admitted to Quillfield. Quillfield staff aware", "Quillfield", Label.LOCATION_OTHER),
 ]
@@ -79,6 +83,9 @@ NEGATIVES: list[Case] = [
     ("wife works at home most days", None, None),
     ("he works for the city", None, None),
     ("seen on main campus", None, None),
+    ("s/p 2 mechanical falls, no loc", None, None),
+    ("S/P 2 MECHANICAL FALLS\nNEURO: INTACT", None, None),
+    ("walked 3 more laps, 2 flights of stairs", None, None),
 ]
 CASE_VARIANTS = [
     (t.upper(), e.upper(), lab) for t, e, lab in POSITIVES if lab not in {Label.ZIP, Label.STATE, Label.CITY}

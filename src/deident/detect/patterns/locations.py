@@ -118,16 +118,62 @@ _STREET_TABLE = bytes(
 )
 
 
-def _street_may_start(text: str, start: int, end: int) -> bool:
-    """False only where location.street_address cannot match at the digit run [start, end): in ASCII text, no street
-    suffix stands as a word among the letters, blanks and ' . - that follow the run. Far cheaper than the regex,
-    which fails at most runs ("5 mg of", "2 L NC")."""
-    segment = text[end : end + _STREET_REACH]
+def _suffix_may_follow(text: str, end: int, reach: int, suffixes: frozenset[bytes]) -> bool:
+    """False only where no street suffix of ``suffixes`` stands as a word among the letters, blanks and ' . - that
+    follow ``end`` within ``reach`` characters (in ASCII text). Far cheaper than a street regex, which fails at most
+    digit runs ("5 mg of", "2 L NC")."""
+    segment = text[end : end + reach]
     if not segment.isascii():
         return True  # (non-ASCII letters may case-fold to ASCII ones in the regex: leave it to the regex)
     folded = segment.encode("ascii").translate(_STREET_TABLE)
     cut = folded.find(b"\n")
-    return not _STREET_SUFFIX_BYTES.isdisjoint((folded if cut < 0 else folded[:cut]).split())
+    return not suffixes.isdisjoint((folded if cut < 0 else folded[:cut]).split())
+
+
+def _street_may_start(text: str, start: int, end: int) -> bool:
+    """False only where location.street_address cannot match at the digit run [start, end)."""
+    return _suffix_may_follow(text, end, _STREET_REACH, _STREET_SUFFIX_BYTES)
+
+
+@lru_cache(maxsize=1)
+def _usps_suffix_bytes() -> frozenset[bytes]:
+    return frozenset(w.encode("ascii") for w in usps_suffix_words())
+
+
+# The USPS rule's words part: a letter, two blanks, "N. ", three words of 25 characters with their blanks, the suffix.
+_USPS_REACH = 1 + 2 + 4 + 3 * 25 + 3 * 2 + 12
+
+
+def _usps_street_may_start(text: str, start: int, end: int) -> bool:
+    """False only where location.street_address_usps cannot match at the digit run [start, end)."""
+    return _suffix_may_follow(text, end, _USPS_REACH, _usps_suffix_bytes())
+
+
+@lru_cache(maxsize=1)
+def usps_suffix_words() -> tuple[str, ...]:
+    """The USPS street suffixes (faker's en_US list: "Flats", "Junction", "Motorway") beyond STREET_SUFFIX_WORDS."""
+    from faker.providers.address.en_US import Provider
+
+    return tuple(sorted({w.lower() for w in Provider.street_suffixes} - set(STREET_SUFFIX_WORDS)))
+
+
+_UNIT = r"(?:,?[ \t]{0,2}(?P<unit>apt|apartment|unit|suite|ste|#)\.?[ \t]{0,2}#?[ \t]{0,2}[A-Za-z0-9-]{1,6}\b)"
+_ZIP_AHEAD = regex.compile(r"[^\n]{0,60}\n?[^\n]{0,60}?\b\d{5}(?:-\d{4})?\b")
+
+
+def _usps_street(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "8642 Jennifer Flats, Dakota Ridge", "435 JERRY JUNCTION APT. 150": most USPS suffixes are also words
+    ("2 mechanical falls", "3 more runs"), so the address must look like one: in mixed-case text every word is
+    capitalised; in one-case text a unit ("Apt. 150") or a ZIP code follows."""
+    name_words = m["w"].split()
+    if any(w.lower().strip(".,") in _NOT_STREET_WORDS or w.endswith(".") for w in name_words):
+        return []
+    if _case_mode(text, m.start()) == "mixed":
+        if not all(w[:1].isupper() and not w.isupper() for w in (*name_words, m["sfx"])):
+            return []
+    elif not m["unit"] and not _ZIP_AHEAD.match(text, m.end()):
+        return []
+    return [Hit(m.start(), m.end())]
 
 
 def _po_box(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -418,6 +464,23 @@ def location_patterns() -> tuple[Pattern, ...]:
             run_followers=" \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
             run_prev=r"[^\w./-]",
             run_check=_street_may_start,
+        ),
+        Pattern(
+            "location.street_address_usps",
+            Label.STREET,
+            r"\d(?<![\w./-]\d)\d{0,4}[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?"
+            r"(?P<w>[A-Za-z][A-Za-z'.\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'.\-]{1,24}){0,2})[ \t]{1,2}(?P<sfx>"
+            + words(*usps_suffix_words())
+            + r")\b"
+            + _UNIT
+            + r"?(?=[ \t]{0,4}(?:[,;]|\n|$))",
+            0.7,
+            _usps_street,
+            digit_run=(1, 5),
+            run_next=r"[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?[A-Za-z][A-Za-z'.\-]{1,24}[ \t]",
+            run_followers=" \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+            run_prev=r"[^\w./-]",
+            run_check=_usps_street_may_start,
         ),
         Pattern(
             "location.po_box",

@@ -1,0 +1,273 @@
+"""USERNAME: screen names and logins (Benton et al. 2011, message boards).
+
+A handle is found where its position says it is one: after a header field ("From:", "Posted by",
+"Username:"), between the dashes of a post header ("Re: title - handle - 3/20/2006"), after a quote
+marker at a line start ("> handle is right") or an at sign ("@handle"); or where its shape alone
+says so (letters joined by an underscore, "summer_rain77"). The author field of the note's metadata
+(``metadata.author``) and its variants (the letters without the digits, "katrina" of "katrina33";
+the words of a camel-case handle) are found everywhere. Every handle found once is then tagged at
+each of its occurrences in the note (a thread quotes and answers its posters by name).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import regex
+
+from deident.core.document import Document
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.detect.patterns.names import NON_NAMES, known_names
+from deident.text.wordfrequency import zipf
+
+# Stdlib ``re`` throughout (its scans cost far less here than the ``regex`` module's): in ``re`` with str patterns,
+# \w is Unicode, so a letter is [^\W\d_].
+# A handle: a letter, then letters, digits, "_", "." or "-" (no blank), at most 32 characters.
+_HANDLE = r"[^\W\d_][\w.\-]{1,31}"
+_HANDLE_END = r"(?<![.\-])(?![\w@])"
+# Header fields that name a poster or a login. A field with a colon ("From:", "Username:") takes any handle that is
+# not a common word; a phrase ("posted by", "signed by") only a handle-shaped word: after "signed by" or "written by"
+# a person's name is the name rules' business, and "from home" is no header. Each is tried only where one of its
+# first words stands (a str.find on the lower-cased text), and only after a blank, ">", "(" or "[" or at the start.
+FIELD_WORDS = ("from", "author", "user", "screen", "handle", "login", "poster", "sender", "member")
+_FIELD = re.compile(
+    r"(?i)(?:from|author|user(?:[ \t]?name)?|screen[ \t]?name|handle|login|poster|sender|member)"
+    r"[ \t]*:[ \t]{0,3}(?P<u>" + _HANDLE + ")" + _HANDLE_END
+)
+PHRASE_WORDS = ("originally", "posted", "reply", "quote", "written", "last", "edited", "electronically", "signed")
+_PHRASE = re.compile(
+    r"(?i)(?:(?:originally[ \t])?posted[ \t]by|reply[ \t]from|quote[ \t]from|written[ \t]by|(?:last[ \t])?edited[ \t]by"
+    r"|(?:electronically[ \t])?signed(?:[ \t]electronically)?[ \t]by)[ \t]{1,3}(?P<u>" + _HANDLE + ")" + _HANDLE_END
+)
+_FIELD_START = frozenset(" \t\n\r>([")
+# "Re: Parkinson's and methadone?? - ArgueStore - 3/20/2006": a handle between dashes before a date.
+_POST_HEADER = re.compile(
+    r"[ \t][-\u2013\u2014|][ \t]{1,2}(?P<u>" + _HANDLE + r")" + _HANDLE_END + r"[ \t]{1,2}[-\u2013\u2014|][ \t]{1,2}"
+    r"(?:\d{1,4}[/.\-]\d{1,2}[/.\-]\d{2,4}|[^\W\d_]{3,9}\.?[ \t]\d{1,2})"
+)
+# "> mavilés is right": a quoted poster at a line start.
+_QUOTED = re.compile(
+    r"(?m)^[ \t]{0,3}>[ \t]{1,2}(?P<u>"
+    + _HANDLE
+    + r")"
+    + _HANDLE_END
+    + r"(?=[ \t]{0,2}[,:]|[ \t]{1,2}(?:is|was|said|says|wrote|writes|posted|replied|asked|,))"
+)
+# A post's first line: "lily86 wrote:", "nlong replied on 5/21/09:", "[2014-05-22 8am] xkline:", "re: jeffrey21" alone.
+_POST_START = re.compile(
+    r"(?im)^[ \t]{0,3}(?:\[[^\]\n]{4,25}\][ \t]{0,2}(?P<a>" + _HANDLE + r")" + _HANDLE_END + r"[ \t]{0,2}:"
+    r"|(?P<b>" + _HANDLE + r")" + _HANDLE_END + r"[ \t]{1,2}(?:wrote|writes|said|says|replied|posted|asked|commented)"
+    r"\b[^\n:]{0,30}:"
+    r"|re:[ \t]{1,2}(?P<c>" + _HANDLE + r")" + _HANDLE_END + r"[ \t]*$)"
+)
+# A signature: "-- Joy (hhumphrey)", "-- James (StephenB)": the handle in parentheses after the name.
+_SIGNATURE = re.compile(
+    r"(?m)^[ \t]{0,3}(?:--|\u2014|~)[ \t]{0,2}[^\W\d_][\w'.\- ]{0,30}[ \t]\((?P<u>"
+    + _HANDLE
+    + r")"
+    + _HANDLE_END
+    + r"\)"
+)
+# A first name with two to four digits glued on ("katrina33", "megan04"): a handle's commonest shape. Found by a
+# cheap scan for four letters and two digits, then checked whole.
+_NAME_DIGITS_SEED = re.compile(r"[A-Za-z]{4}\d\d")
+_NAME_DIGITS_SEED_UNICODE = re.compile(r"[^\W\d_]{4}\d\d")
+_NAME_DIGITS = re.compile(r"(?P<l>[^\W\d_]{4,16})\d{2,4}(?![\w@]|\.\w)")
+_NAME_DIGITS_BEFORE = frozenset("@.-/#_")
+_AT = re.compile(r"@(?P<u>" + _HANDLE + ")" + _HANDLE_END)  # tried at each "@" not after a word or "."
+# Shape alone: two alphabetic parts of three or more letters joined by "_" (digits may follow).
+# Not in brackets ("[report_end]", "<PHI_TYPE>": markup) and not in capitals ("BP_SYS": a field name).
+# Tried at the start of the letters before each "_".
+_UNDERSCORED = re.compile(r"(?P<u>[^\W\d_]{3,}(?:_[^\W\d_]{2,})+\d{0,4})" + _HANDLE_END + r"(?![\]>}])")
+_UNDERSCORED_BEFORE = frozenset("@.[<{_")
+_CAMEL_PARTS = regex.compile(r"\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})")
+
+FIELD_SCORE = 0.8
+POSITION_SCORE = 0.7
+SHAPE_SCORE = 0.6
+REPEAT_SCORE = 0.7
+# A variant of the author's handle (its letters alone, a word of it) is only sought when rarer than this (Zipf):
+# "katrina" of "katrina33", but not "summer" of "summer_rain77".
+VARIANT_MAX_ZIPF = 4.0
+# A word at least this frequent (Zipf) is a word, not a handle, unless its shape says otherwise ("From: home").
+COMMON_ZIPF = 4.0
+
+
+def _is_handle(word: str) -> bool:
+    """Whether a captured word may be a handle: not a function or clinical word, not a bare number or initial."""
+    core = word.strip("._-")
+    if len(core) < 2 or core.lower() in NON_NAMES:
+        return False
+    if core.isupper() and core.isalpha() and len(core) <= 5:
+        return False  # an abbreviation: "From: MICU", "signed by NP"
+    return any(ch.isalpha() for ch in core)
+
+
+def _long_enough(word: str) -> bool:
+    """Four letters or more, or digits in it: "hsb" after "signed by" is someone's initials."""
+    return len(word) >= 4 or any(ch.isdigit() for ch in word)
+
+
+def _has_digit_or_mark(word: str) -> bool:
+    return any(ch.isdigit() or ch in "_." for ch in word)
+
+
+def _handle_shaped(word: str) -> bool:
+    """A login rather than a person's name: lower case, or digits, "_" or "." inside, or camel case."""
+    inner_capital = any(ch.isupper() for ch in word[1:]) and not word.isupper()
+    return word.islower() or any(ch.isdigit() or ch in "_." for ch in word) or inner_capital
+
+
+def author_variants(author: str) -> list[str]:
+    """The author's handle and the variants posters write for it, longest first."""
+    handle = author.strip().lstrip("@")
+    if not handle or not _is_handle(handle):
+        return []
+    variants = {handle}
+    letters = regex.sub(r"[\p{N}_.\-]+$", "", handle)
+    words = [w for w in regex.split(r"[_.\-\p{N}]+", handle) if w]
+    if len(words) == 1:
+        words = _CAMEL_PARTS.findall(handle)
+    for variant in (letters, *words):
+        low = variant.lower()
+        if len(variant) >= 4 and low not in NON_NAMES and zipf(low) < VARIANT_MAX_ZIPF:
+            variants.add(variant)
+    return sorted(variants, key=lambda v: (-len(v), v))
+
+
+@dataclass(frozen=True)
+class UsernameDetector:
+    """Screen names by position, shape and the note's author field, then at every occurrence."""
+
+    name: str = "patterns.username"
+
+    def detect(self, document: Document) -> list[Span]:
+        text = document.text
+        lower = text.lower()
+        found: dict[tuple[int, int], tuple[float, str]] = {}
+
+        def add(start: int, end: int, score: float, note: str) -> None:
+            if found.get((start, end), (0.0, ""))[0] < score:
+                found[(start, end)] = (score, note)
+
+        for m in _anchored(_FIELD, text, lower, FIELD_WORDS):
+            word = m["u"]
+            if _is_handle(word) and (_handle_shaped(word) or zipf(word.lower()) < COMMON_ZIPF):
+                add(m.start("u"), m.end("u"), FIELD_SCORE, "pattern:username.field")
+        for m in _anchored(_PHRASE, text, lower, PHRASE_WORDS):
+            word = m["u"]
+            if _is_handle(word) and _handle_shaped(word) and zipf(word.lower()) < COMMON_ZIPF and _long_enough(word):
+                add(m.start("u"), m.end("u"), FIELD_SCORE, "pattern:username.posted_by")
+        seed = _NAME_DIGITS_SEED if text.isascii() else _NAME_DIGITS_SEED_UNICODE
+        starts_seen: set[int] = set()
+        for hit in seed.finditer(text):
+            start = hit.start()
+            while start > 0 and (text[start - 1].isalpha()):
+                start -= 1
+            if start in starts_seen or (
+                start > 0 and (text[start - 1].isdigit() or text[start - 1] in _NAME_DIGITS_BEFORE)
+            ):
+                continue
+            starts_seen.add(start)
+            m = _NAME_DIGITS.match(text, start)
+            if m is None:
+                continue
+            letters = m["l"]
+            if letters.lower() in known_names() and (letters.islower() or letters.istitle()):
+                add(m.start(), m.end(), SHAPE_SCORE, "pattern:username.name_digits")
+        positional = (
+            (_POST_HEADER, "pattern:username.post_header", "-"),
+            (_QUOTED, "pattern:username.quoted", ">"),
+            (_POST_START, "pattern:username.post_start", ""),
+            (_SIGNATURE, "pattern:username.signature", "("),
+        )
+        for rule, note, needed in positional:
+            if needed and needed not in text:
+                continue
+            for m in rule.finditer(text):
+                group = next(g for g in ("u", "a", "b", "c") if g in m.re.groupindex and m[g] is not None)
+                if _is_handle(m[group]):
+                    add(m.start(group), m.end(group), POSITION_SCORE, note)
+        for m in _at_handles(text):
+            # "@" is also "at" in notes ("tf @goal", "@ rate"): only a rare or handle-shaped word.
+            word = m["u"]
+            if (
+                _is_handle(word)
+                and _long_enough(word)
+                and (zipf(word.lower()) < COMMON_ZIPF or _has_digit_or_mark(word))
+            ):
+                add(m.start("u"), m.end("u"), POSITION_SCORE, "pattern:username.at")
+        for m in _underscored(text):
+            if not m["u"].isupper():  # "BP_SYS": a field name
+                add(m.start("u"), m.end("u"), SHAPE_SCORE, "pattern:username.underscored")
+        author = document.metadata.author
+        handles = {text[s:e] for s, e in found}
+        if author:
+            handles.update(author_variants(author))
+        # Each handle at every occurrence: a thread quotes and answers its posters by name.
+        for handle in sorted(handles, key=lambda h: (-len(h), h)):
+            if len(handle) < 3:
+                continue
+            pattern = re.compile(r"(?<![\w@.])" + re.escape(handle) + _HANDLE_END, re.IGNORECASE)
+            for m in pattern.finditer(text):
+                add(m.start(), m.end(), REPEAT_SCORE, "pattern:username.repeated")
+        return [
+            Span(start, end, Label.USERNAME, self.name, score, (note,))
+            for (start, end), (score, note) in sorted(found.items())
+        ]
+
+
+def _at_handles(text: str) -> list[re.Match[str]]:
+    """Handles after an "@" that follows no letter, digit, "_", "." or "@" (so not an e-mail address)."""
+    out: list[re.Match[str]] = []
+    i = text.find("@")
+    while i >= 0:
+        before = text[i - 1] if i else " "
+        if not (before.isalnum() or before in "_.@"):
+            m = _AT.match(text, i)
+            if m is not None:
+                out.append(m)
+        i = text.find("@", i + 1)
+    return out
+
+
+def _underscored(text: str) -> list[re.Match[str]]:
+    """Underscore-joined handles, tried from the letters before each "_" (not after a word, markup or "@")."""
+    out: list[re.Match[str]] = []
+    done = -1
+    i = text.find("_")
+    while i >= 0:
+        start = i
+        while start > 0 and text[start - 1].isalpha():
+            start -= 1
+        before = text[start - 1] if start else " "
+        if start > done and not (before.isalnum() or before in _UNDERSCORED_BEFORE):
+            m = _UNDERSCORED.match(text, start)
+            if m is not None:
+                out.append(m)
+                done = m.end()
+        i = text.find("_", i + 1)
+    return out
+
+
+def _anchored(rule: re.Pattern[str], text: str, lower: str, first_words: tuple[str, ...]) -> list[re.Match[str]]:
+    """Matches of ``rule`` tried only where one of ``first_words`` starts a word (after a blank, ">", "(", "[" or
+    at the text's start), found with str.find on the lower-cased text: far cheaper than scanning with the rule."""
+    out: list[re.Match[str]] = []
+    tried: set[int] = set()
+    for word in first_words:
+        i = lower.find(word)
+        while i >= 0:
+            if i not in tried and (i == 0 or text[i - 1] in _FIELD_START):
+                tried.add(i)
+                m = rule.match(text, i)
+                if m is not None:
+                    out.append(m)
+            i = lower.find(word, i + 1)
+    return sorted(out, key=lambda m: m.start())
+
+
+def username_detector() -> UsernameDetector:
+    return UsernameDetector()

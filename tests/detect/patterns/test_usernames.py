@@ -1,0 +1,96 @@
+"""USERNAME detector: handles by position, shape, author field and repetition (synthetic cases)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deident.core.document import Document, DocumentMetadata
+from deident.core.labels import Label
+from deident.detect.patterns.usernames import author_variants, username_detector
+
+POSITIVES: list[tuple[str, str]] = [
+    ("From: quillrunner77\nDate: 3 Apr 2019", "quillrunner77"),
+    ("Username: bramblefoot", "bramblefoot"),
+    ("posted by TeaKettleFan on 4/2/2011", "TeaKettleFan"),
+    ("Signed electronically by qwalloway on May 3, 2020", "qwalloway"),
+    ("Last edited by zennorth; 3/19/2002 at 8pm.", "zennorth"),
+    ("Re: statins and cramps?? - MossyGate - 3/20/2006\nanyone?", "MossyGate"),
+    ("> fernwhistle is right, ask for a referral", "fernwhistle"),
+    ("thanks @quillrunner77 for that", "quillrunner77"),
+    ("lily86 wrote:\nsorry for my english", "lily86"),
+    ("nlong replied on 5/21/09:\nhave u tried", "nlong"),
+    ("[2014-05-22 8am] xkline:\npain is bad", "xkline"),
+    ("re: jeffrey21\nthere's a group", "jeffrey21"),
+    ("-- Joy (hhumphrey)", "hhumphrey"),
+    ("so tired of waiting lol summer_rain77 knows", "summer_rain77"),
+    ("katrina33 did u ever hear back", "katrina33"),
+]
+NEGATIVES: list[str] = [
+    "transferred from: MICU at 0400",
+    "pt came from home with wife",
+    "consent signed by hsb. no source found",
+    "tf @goal of 80cc/hr",
+    "new order written by resident",
+    "[report_end]",
+    "BP_SYS 120 charted",
+    "Re: Parkinson's and methadone?? anyone",
+    "k 3.8 hct 28.2 given 40meq kcl",
+    "From: Dr. Smith",
+    "Signed electronically by John Carter, MD on May 3",
+]
+
+
+def _texts(document: Document) -> list[str]:
+    return [document.text[s.start : s.end] for s in username_detector().detect(document)]
+
+
+@pytest.mark.parametrize(("text", "expected"), POSITIVES)
+def test_finds_handle(text: str, expected: str) -> None:
+    assert expected in _texts(Document("d", text))
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_no_handle(text: str) -> None:
+    assert _texts(Document("d", text)) == []
+
+
+def test_handle_found_once_is_tagged_everywhere() -> None:
+    text = "From: mossgate\n\nthx mossgate, and MOSSGATE again"
+    spans = username_detector().detect(Document("d", text))
+    assert [text[s.start : s.end] for s in spans] == ["mossgate", "mossgate", "MOSSGATE"]
+    assert {s.label for s in spans} == {Label.USERNAME}
+    assert spans[1].evidence == ("pattern:username.repeated",)
+
+
+def test_author_field_and_its_variants() -> None:
+    meta = DocumentMetadata(author="katrina33")
+    text = "katrina here again. thanks Katrina33!"
+    spans = username_detector().detect(Document("d", text, meta))
+    assert [text[s.start : s.end] for s in spans] == ["katrina", "Katrina33"]
+
+
+@pytest.mark.parametrize(
+    ("author", "variants"),
+    [
+        ("katrina33", ["katrina33", "katrina"]),
+        ("MossyGate", ["MossyGate", "Mossy"]),  # "Gate" is a common word, not a variant
+        ("summer_rain77", ["summer_rain77", "summer_rain"]),  # "summer" and "rain" are common words
+        ("@bramblefoot", ["bramblefoot"]),
+        ("", []),
+    ],
+)
+def test_author_variants(author: str, variants: list[str]) -> None:
+    assert author_variants(author) == variants
+
+
+def test_spans_name_source_and_carry_no_text() -> None:
+    text = "From: quillrunner77"
+    (span,) = username_detector().detect(Document("d", text))
+    assert span.source == "patterns.username"
+    assert span.score is not None
+    assert "quillrunner77" not in repr(span)
+
+
+def test_deterministic() -> None:
+    doc = Document("d", "From: a_bc_de\n> fernwhistle is right\nthx @fernwhistle")
+    assert username_detector().detect(doc) == username_detector().detect(doc)
