@@ -26,6 +26,12 @@ POSITIVES: list[Case] = [
     ("woman in her late 90's", "90's", A),
     ("\n98 s/p left hip fx", "98", A),
     ("\n98 yo gentleman admitted", "98", A),
+    # A stated age ends its clause; an age in parentheses after a family word.
+    ("i'm 46, a welder from Tull", "46", A),
+    ("father died of MI at 42. enjoys fishing", "42", A),
+    ("parents divorced when he was 12; raised by", "12", A),
+    ("so my grandson (41) had surgery", "41", A),
+    ("she turned 70 and moved", "70", A),
 ]
 NEGATIVES: list[Case] = [
     ("temp 98.6 F orally", None, None),
@@ -35,6 +41,11 @@ NEGATIVES: list[Case] = [
     ("give 5 mg x1", None, None),
     ("sats in the 90's on 4L", None, None),
     ("born in the 1950s, moved in the 80s", None, None),
+    ("she is 2L positive today", None, None),
+    ("he was 3 days post op", None, None),
+    ("pt died at 0400.", None, None),
+    ("when he was 5 mg of lasix", None, None),
+    ("son (see note) called", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

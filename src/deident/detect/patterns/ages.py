@@ -133,5 +133,30 @@ def age_patterns() -> tuple[Pattern, ...]:
     )
 
 
+# Phrases after which a bare number is the speaker's or a person's age: "i'm 46, a police officer", "when he was
+# 62;", "father died of MI at 42.", "turned 70 and". The number must end the clause (a unit after it is a dose or a
+# count: "she is 2L positive", "he was 3 days post-op").
+STATED_AGE_WORDS = ("i'm", "im", "i am", "when", "turned", "turns", "turning", "died", "passed away")
+_STATED_AGE = (
+    r"\b(?:i'?m|i[ \t]am|when[ \t]{1,2}(?:he|she|i|they|we)[ \t]{1,2}(?:was|were)|turn(?:ed|s|ing)"
+    r"|(?:died|passed[ \t]away)[^\n.;:]{0,40}?[ \t]at)[ \t]{1,2}(?P<a>\d{1,3})"
+    r"(?=[ \t]{0,2}(?:[,;)!?]|\.(?!\d)|$)|[ \t]{1,2}(?:and|but|now|here|yrs?|years)\b)"
+)
+# "my grandson (41)", "Son (12) and daughter": an age in parentheses right after a family word.
+_FAMILY_AGE_WORDS = (
+    "son", "daughter", "sons", "daughters", "grandson", "granddaughter", "brother", "sister", "husband", "wife",
+    "mother", "father", "mom", "dad", "child", "kid", "nephew", "niece", "cousin", "boyfriend", "girlfriend",
+    "partner", "aunt", "uncle", "grandmother", "grandfather", "stepson", "stepdaughter",
+)  # fmt: skip
+_FAMILY_AGE = r"\b" + words(*_FAMILY_AGE_WORDS) + r"[ \t]{0,2}\([ \t]{0,2}(?P<a>\d{1,3})[ \t]{0,2}\)"
+
+
+def stated_age_patterns() -> tuple[Pattern, ...]:
+    return (
+        Pattern("age.stated", Label.AGE, _STATED_AGE, 0.6, _age, anchors=STATED_AGE_WORDS),
+        Pattern("age.family_parenthesis", Label.AGE, _FAMILY_AGE, 0.7, _age, anchors=_FAMILY_AGE_WORDS),
+    )
+
+
 def age_detector() -> PatternDetector:
-    return PatternDetector("patterns.age", age_patterns())
+    return PatternDetector("patterns.age", (*age_patterns(), *stated_age_patterns()))
