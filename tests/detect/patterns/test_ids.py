@@ -25,6 +25,9 @@ POSITIVES: list[Case] = [
     ("should arrive this morning (ref # 8336652).", "8336652", Label.IDNUM),
     ("claim number 55-66-7788-9 pending", "55-66-7788-9", Label.IDNUM),
     ("requisition K2034981 sent", "K2034981", Label.IDNUM),
+    # A transcription footer's job and document numbers.
+    ("DD: 02/03/2017 / Job #: 104943 / cc: dr. Tate", "104943", Label.IDNUM),
+    ("T: 7/16/14  D: 7/16/14 / Job: M00760  Doc: 949630", "949630", Label.IDNUM),
 ]
 NEGATIVES: list[Case] = [
     ("HEPARIN INCREASED TO 1000U/HR, NEG BY 1500CC", None, None),
@@ -37,6 +40,7 @@ NEGATIVES: list[Case] = [
     ("case manager aware", None, None),
     ("id consult following", None, None),
     ("SSN unknown; 000-00-0000 placeholder", None, None),
+    ("doc aware of labs, job done", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is not Label.VEHICLE] + [
     (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if not any(c.isalpha() for c in e or "")

@@ -14,6 +14,9 @@ POSITIVES: list[Case] = [
     ("home 1200 North Charles Street, Apt 4B", "1200 North Charles Street, Apt 4B", Label.STREET),
     ("mail to P.O. Box 4431 please", "P.O. Box 4431", Label.STREET),
     ("Baltimore, MD 21201 is home", "21201", Label.ZIP),
+    # A state name or code in any case before a ZIP code.
+    ("LIVES IN SMYRNA GEORGIA, 01626. A/P", "01626", Label.ZIP),
+    ("lives at 7 elm st, lansing, il  52696. a/p", "52696", Label.ZIP),
     ("Baltimore, MD 21201 is home", "MD", Label.STATE),
     ("moved from Trenton, NJ last year", "Trenton", Label.CITY),
     ("moved from Trenton, NJ last year", "NJ", Label.STATE),
@@ -83,6 +86,8 @@ NEGATIVES: list[Case] = [
     ("wife works at home most days", None, None),
     ("he works for the city", None, None),
     ("seen on main campus", None, None),
+    ("increase to 10000 or 20000 units", None, None),
+    ("started in 12345 then", None, None),
     ("s/p 2 mechanical falls, no loc", None, None),
     ("S/P 2 MECHANICAL FALLS\nNEURO: INTACT", None, None),
     ("walked 3 more laps, 2 flights of stairs", None, None),

@@ -37,6 +37,8 @@ TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
     Label.IDNUM: (
         "id", "identifier", "ref", "reference", "case", "claim", "confirmation", "accession", "specimen",
         "requisition", "ticket", "order number", "control number", "tracking number", "file number",
+        # a transcription footer: "Job #: 104943", "Job: M00760  Doc: 949630"
+        "job", "doc",
     ),
 }  # fmt: skip
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}

@@ -66,9 +66,14 @@ def _state_codes(include_ambiguous: bool) -> str:
 
 
 def _state_zip(text: str, m: regex.Match[str]) -> list[Hit]:
+    # In any case ("GEORGIA, 01626", "lansing, il  52696"), but a lower-case code that is also a word or a clinical
+    # abbreviation ("or 20000", "in 12345") is none.
     source = r"(?r)\b(?P<st>" + _state_codes(True) + "|" + _state_names() + r")\.?,?[ \t]{1,2}\Z"
-    state = compile_source(source, False).search(text, max(0, m.start() - 30), m.start())
+    state = compile_source(source, True).search(text, max(0, m.start() - 30), m.start())
     if state is None:
+        return []
+    written = state["st"]
+    if len(written) == 2 and not written.isupper() and written.upper() in AMBIGUOUS_STATE_CODES:
         return []
     return [Hit(state.start("st"), state.end("st"), Label.STATE), Hit(m.start(), m.end(), Label.ZIP)]
 
