@@ -32,6 +32,8 @@ POSITIVES: list[Case] = [
     ("parents divorced when he was 12; raised by", "12", A),
     ("so my grandson (41) had surgery", "41", A),
     ("she turned 70 and moved", "70", A),
+    ("she turned 28 on november 25th", "28", A),
+    ("my grandpa is 97 and has been on warfarin", "97", A),
 ]
 NEGATIVES: list[Case] = [
     ("temp 98.6 F orally", None, None),
@@ -46,6 +48,8 @@ NEGATIVES: list[Case] = [
     ("pt died at 0400.", None, None),
     ("when he was 5 mg of lasix", None, None),
     ("son (see note) called", None, None),
+    ("wife was 20 minutes late", None, None),
+    ("daughter is 2 hours away", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

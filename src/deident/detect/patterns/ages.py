@@ -136,18 +136,30 @@ def age_patterns() -> tuple[Pattern, ...]:
 # Phrases after which a bare number is the speaker's or a person's age: "i'm 46, a police officer", "when he was
 # 62;", "father died of MI at 42.", "turned 70 and". The number must end the clause (a unit after it is a dose or a
 # count: "she is 2L positive", "he was 3 days post-op").
-STATED_AGE_WORDS = ("i'm", "im", "i am", "when", "turned", "turns", "turning", "died", "passed away")
-_STATED_AGE = (
-    r"\b(?:i'?m|i[ \t]am|when[ \t]{1,2}(?:he|she|i|they|we)[ \t]{1,2}(?:was|were)|turn(?:ed|s|ing)"
-    r"|(?:died|passed[ \t]away)[^\n.;:]{0,40}?[ \t]at)[ \t]{1,2}(?P<a>\d{1,3})"
-    r"(?=[ \t]{0,2}(?:[,;)!?]|\.(?!\d)|$)|[ \t]{1,2}(?:and|but|now|here|yrs?|years)\b)"
-)
-# "my grandson (41)", "Son (12) and daughter": an age in parentheses right after a family word.
 _FAMILY_AGE_WORDS = (
     "son", "daughter", "sons", "daughters", "grandson", "granddaughter", "brother", "sister", "husband", "wife",
     "mother", "father", "mom", "dad", "child", "kid", "nephew", "niece", "cousin", "boyfriend", "girlfriend",
-    "partner", "aunt", "uncle", "grandmother", "grandfather", "stepson", "stepdaughter",
+    "partner", "aunt", "uncle", "grandmother", "grandfather", "grandma", "grandpa", "stepson", "stepdaughter",
 )  # fmt: skip
+STATED_AGE_WORDS = (
+    "i'm",
+    "im",
+    "i am",
+    "when",
+    "turned",
+    "turns",
+    "turning",
+    "died",
+    "passed away",
+    *_FAMILY_AGE_WORDS,
+)
+_STATED_AGE = (
+    r"\b(?:i'?m|i[ \t]am|when[ \t]{1,2}(?:he|she|i|they|we)[ \t]{1,2}(?:was|were)|turn(?:ed|s|ing)"
+    r"|(?:died|passed[ \t]away)[^\n.;:]{0,40}?[ \t]at|" + words(*_FAMILY_AGE_WORDS) + r"[ \t]{1,2}(?:is|was))"
+    r"[ \t]{1,2}(?P<a>\d{1,3})"
+    r"(?=[ \t]{0,2}(?:[,;)!?]|\.(?!\d)|$)|[ \t]{1,2}(?:and|but|now|here|on|yrs?|years)\b)"
+)
+# "my grandson (41)", "Son (12) and daughter": an age in parentheses right after a family word.
 _FAMILY_AGE = r"\b" + words(*_FAMILY_AGE_WORDS) + r"[ \t]{0,2}\([ \t]{0,2}(?P<a>\d{1,3})[ \t]{0,2}\)"
 
 
