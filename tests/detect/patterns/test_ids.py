@@ -25,6 +25,8 @@ POSITIVES: list[Case] = [
     ("should arrive this morning (ref # 8336652).", "8336652", Label.IDNUM),
     ("claim number 55-66-7788-9 pending", "55-66-7788-9", Label.IDNUM),
     ("requisition K2034981 sent", "K2034981", Label.IDNUM),
+    ("PT'S CAR (FUK7121) LEFT IN GARAGE", "FUK7121", Label.VEHICLE),
+    ("pt's truck (izq 794) towed", "izq 794", Label.VEHICLE),
     # A transcription footer's job and document numbers.
     ("DD: 02/03/2017 / Job #: 104943 / cc: dr. Tate", "104943", Label.IDNUM),
     ("T: 7/16/14  D: 7/16/14 / Job: M00760  Doc: 949630", "949630", Label.IDNUM),
@@ -41,6 +43,8 @@ NEGATIVES: list[Case] = [
     ("id consult following", None, None),
     ("SSN unknown; 000-00-0000 placeholder", None, None),
     ("doc aware of labs, job done", None, None),
+    ("came by car (2 hours) with wife", None, None),
+    ("van (wheelchair) arranged", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is not Label.VEHICLE] + [
     (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if not any(c.isalpha() for c in e or "")

@@ -14,6 +14,7 @@ from stdnum.us import ssn as us_ssn
 
 from deident.core.labels import Label
 from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, unit_follows, words
+from deident.text.wordfrequency import zipf
 
 # An ID-shaped token: letters, digits and inner separators, with at least one digit (checked below).
 ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){2,24})"
@@ -99,6 +100,18 @@ def _vin(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(start, m.end())] if vin_check_digit_ok(text[start : m.end()]) else []
 
 
+def _plate(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A plate mixes letters and digits ("897T8", "izq 794"); a word or a bare number in parentheses is none."""
+    plate = m["p"]
+    if not (any(c.isdigit() for c in plate) and any(c.isalpha() for c in plate)) or unit_follows(text, m.start("p")):
+        return []
+    if rx(_QUANTITY).fullmatch(plate.replace(" ", "")):
+        return []  # "car (2L)", "van (10mg)": a quantity
+    if any(part.isalpha() and zipf(part.lower()) >= 3.5 for part in regex.split(r"[ -]", plate)):
+        return []  # "car (2 hours)": a word
+    return [Hit(m.start("p"), m.end("p"))]
+
+
 def _hash_number(text: str, m: regex.Match[str]) -> list[Hit]:
     if rx(_NOT_ID_BEFORE).search(text, max(0, m.start() - 20), m.start() + 1) or unit_follows(text, m.end("p")):
         return []
@@ -157,6 +170,17 @@ def id_patterns() -> tuple[Pattern, ...]:
             ignore_case=False,
             # The four digits end a digit run (\b after them) of at most 17 digits (\b 17 characters before).
             run_tail=(4, 17),
+        ),
+        Pattern(
+            # "pt's car (FUK7121) left in garage", "truck (izq 794)": a plate in parentheses after the vehicle.
+            "id.plate_in_parentheses",
+            Label.VEHICLE,
+            r"\b(?:car|truck|van|vehicle|suv|motorcycle|jeep)[ \t]{0,2}\([ \t]{0,2}"
+            r"(?P<p>[A-Za-z0-9]{1,4}[ -]?[A-Za-z0-9]{1,5})[ \t]{0,2}\)",
+            0.7,
+            _plate,
+            group="p",
+            anchors=("car", "truck", "van", "vehicle", "suv", "motorcycle", "jeep"),
         ),
         Pattern(
             "id.hash_number",
