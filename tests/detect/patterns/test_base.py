@@ -83,6 +83,7 @@ def test_pattern_detectors_are_detectors_with_family_names() -> None:
         "patterns.age",
         "patterns.location",
         "patterns.name",
+        "patterns.profession",
     ]
     assert all(isinstance(d, Detector) for d in detectors)
 

@@ -10,11 +10,20 @@ from deident.detect.patterns.dates import date_detector
 from deident.detect.patterns.ids import id_detector
 from deident.detect.patterns.locations import location_detector
 from deident.detect.patterns.names import name_detector
+from deident.detect.patterns.professions import profession_detector
 
 
 def pattern_detectors() -> tuple[Detector, ...]:
-    """All pattern detectors, in a fixed order: date, contact, id, age, location, name."""
-    return (date_detector(), contact_detector(), id_detector(), age_detector(), location_detector(), name_detector())
+    """All pattern detectors, in a fixed order: date, contact, id, age, location, name, profession."""
+    return (
+        date_detector(),
+        contact_detector(),
+        id_detector(),
+        age_detector(),
+        location_detector(),
+        name_detector(),
+        profession_detector(),
+    )
 
 
 def combined_pattern_detector() -> CombinedPatternDetector:
@@ -36,4 +45,5 @@ __all__ = [
     "location_detector",
     "name_detector",
     "pattern_detectors",
+    "profession_detector",
 ]
