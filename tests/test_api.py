@@ -161,6 +161,19 @@ def test_load_passes_recall_target_and_scheme_to_the_builder(monkeypatch: pytest
     assert deid.recall_target == 0.97 and deid.model_id == "crf:bundled"
 
 
+@pytest.mark.parametrize(
+    ("pipeline", "preload", "called"), [("rules", True, True), ("rules", False, False), ("crf", True, False)]
+)
+def test_load_preloads_the_lexicon_tables(
+    monkeypatch: pytest.MonkeyPatch, pipeline: str, preload: bool, called: bool
+) -> None:
+    calls: list[bool] = []
+    monkeypatch.setattr("deident.detect.lexicon.preload", lambda: calls.append(True))
+    monkeypatch.setattr("deident.api.build_pipeline", lambda *a, **k: Pipeline.of([NameDetector()]))
+    Deidentifier.load(pipeline=pipeline, preload=preload)
+    assert bool(calls) is called
+
+
 # Packages the default pipeline must not import to detect PHI: each costs start-up time (the drug
 # list ships as package data; training, plotting and serving libraries are extras).
 NOT_IMPORTED_BY_DETECTION = ("drug_named_entity_recognition", "sklearn", "matplotlib", "fastapi", "pyspark")
