@@ -79,3 +79,16 @@ def test_detect_reconciles_each_patients_notes_together(tmp_path: Path, switch: 
     ]
     assert [[d.text[s.start : s.end] for s in d.spans] for d in predicted] == tagged
     assert "quillfeather" not in result.output.lower()  # progress and summary never show note text
+
+
+def test_detect_reads_the_author_column(tmp_path: Path) -> None:
+    source = tmp_path / "posts.csv"
+    source.write_text("id,poster,body\np1,bramblefoot77,bramblefoot here again. thx all\n", encoding="utf-8")
+    found = []
+    for extra in ([], ["--author-col", "poster"]):
+        out = tmp_path / f"pred{len(extra)}.jsonl"
+        result = runner.invoke(app, ["detect", str(source), "-o", str(out), "--text-col", "body", *extra])
+        assert result.exit_code == 0, result.output
+        (doc,) = read_corpus(out)
+        found.append([doc.text[s.start : s.end] for s in doc.spans if s.label.value == "USERNAME"])
+    assert found == [[], ["bramblefoot"]]

@@ -16,6 +16,15 @@ def test_reads_columns_and_keeps_the_rest(fixtures: Path):
     assert docs[1].text == "" and docs[1].document.metadata.patient_id is None
 
 
+def test_author_column_is_read_into_the_metadata_and_kept(tmp_path: Path):
+    path = tmp_path / "posts.csv"
+    path.write_bytes(b"id,poster,body\r\np1,bramblefoot77,hi all\r\np2,,no author\r\n")
+    docs = read_corpus(path, options=ReadOptions(text_col="body", author_col="poster"))
+    assert [d.document.metadata.author for d in docs] == ["bramblefoot77", None]
+    write_csv(docs, tmp_path / "again.csv")
+    assert (tmp_path / "again.csv").read_bytes() == path.read_bytes()
+
+
 def test_same_table_back(fixtures: Path, tmp_path: Path):
     docs = read_csv(fixtures / "table.csv", text_col="body", patient_col="mrn")
     write_csv(docs, tmp_path / "again.csv")
@@ -65,6 +74,7 @@ def test_long_fields_are_allowed(tmp_path: Path):
     [
         ("note,x\nKim,1\n", ReadOptions(), "header", "'text'"),
         ("text,x\nKim,1\n", ReadOptions(patient_col="mrn"), "header", "'mrn'"),
+        ("text,x\nKim,1\n", ReadOptions(author_col="poster"), "header", "'poster'"),
         ("text,x\nKim,1\nLee\n", ReadOptions(), "line 3", "fields"),
         ('text,spans\nKim,"[{""start"": 0}]"\n', ReadOptions(), "line 2", "bad span"),
         ("text,id\nKim,a\nLee,a\n", ReadOptions(), None, "duplicate"),

@@ -152,3 +152,19 @@ def test_batch_reconciles_a_patients_notes_together() -> None:
     assert out[2]["spans"][0]["source"] == "reconcile"
     single = c.post("/v1/deidentify", json={"text": mention, "patient_id": "7"}).json()
     assert single["replaced"] == 0  # one note alone has nothing to reconcile with
+
+
+def test_the_author_reaches_the_pipeline() -> None:
+    from deident.detect.patterns.usernames import username_detector
+
+    deid = Deidentifier(Pipeline.of([username_detector()], name="users"), ReplaceOptions(), "users")
+    c = TestClient(create_app(deid))
+    text = "thx to bramblefoot77 for the tip"
+    without = c.post("/v1/detect", json={"text": "bramblefoot here, " + text}).json()["spans"]
+    found = c.post("/v1/detect", json={"text": "bramblefoot here, " + text, "author": "bramblefoot77"}).json()["spans"]
+    assert [(s["start"], s["end"]) for s in without] == []
+    assert [(s["start"], s["end"], s["label"]) for s in found] == [(0, 11, "USERNAME"), (25, 38, "USERNAME")]
+    batch = c.post(
+        "/v1/deidentify/batch", json={"documents": [{"text": text, "author": "bramblefoot77"}], "mode": "redact"}
+    ).json()
+    assert "bramblefoot77" not in batch["documents"][0]["text"]

@@ -96,3 +96,12 @@ def test_a_patients_rows_are_reconciled_together(monkeypatch: pytest.MonkeyPatch
     out = list(deidentify_rows(job(), rows))
     assert ["QUILLFEATHER" in r["text_deid"].upper() for r in out] == [False, False, True]
     assert [s["source"] for s in out[1]["phi_spans"]] == ["reconcile"]
+
+
+def test_author_column_feeds_the_username_detector() -> None:
+    rows = [{"note": "n1", "pid": "p1", "who": "bramblefoot77", "text": "bramblefoot here again, thx all"}]
+    plain = next(deidentify_rows(job(), rows))
+    with_author = next(deidentify_rows(job(author_col="who"), rows))
+    assert not any(s["label"] == "USERNAME" for s in plain["phi_spans"])
+    assert [(s["start"], s["end"], s["label"]) for s in with_author["phi_spans"]] == [(0, 11, "USERNAME")]
+    assert with_author["who"] == "bramblefoot77"  # the column itself is passed through

@@ -20,6 +20,9 @@ def convert(
     text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",
     id_col: Annotated[str | None, typer.Option(help="Id column of CSV/Parquet input.")] = None,
     patient_col: Annotated[str | None, typer.Option(help="Patient-id column of CSV/Parquet input.")] = None,
+    author_col: Annotated[
+        str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
+    ] = None,
     encoding: Annotated[str, typer.Option(help="Encoding of text inputs.")] = "utf-8",
 ) -> None:
     """Convert an annotated corpus between formats (offsets and texts are kept exactly).
@@ -28,7 +31,9 @@ def convert(
     brat (folder of .txt + .ann), conll (.conll, BIO tokens; text spacing is lost), text (.txt or a
     folder of them), csv, parquet. Folder outputs need --to unless the folder already holds a corpus.
     """
-    options = ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col, encoding=encoding)
+    options = ReadOptions(
+        text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col, encoding=encoding
+    )
     docs = read_corpus(input_path, from_format, options)
     write_corpus(docs, output_path, to_format)
     spans = sum(len(d.spans) for d in docs)

@@ -45,6 +45,9 @@ def detect(
     text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",
     id_col: Annotated[str | None, typer.Option(help="Id column of CSV/Parquet input.")] = None,
     patient_col: Annotated[str | None, typer.Option(help="Patient-id column of CSV/Parquet input.")] = None,
+    author_col: Annotated[
+        str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
+    ] = None,
 ) -> None:
     """Detect PHI and write the input documents with predicted spans.
 
@@ -52,7 +55,7 @@ def detect(
     ``deident evaluate`` compares with the gold files directly.
     """
     console = Console(stderr=True)
-    options = ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col)
+    options = ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col)
     docs = read_corpus(input_path, input_format, options)
     switches = {"filter": use_filter, "trusted_phrases": trusted, "reconcile": reconcile}
     stage2 = {k: v for k, v in switches.items() if v is not None}

@@ -67,6 +67,9 @@ def run(
     text_col: Annotated[str, typer.Option(help="Text column of CSV/Parquet input.")] = "text",
     id_col: Annotated[str | None, typer.Option(help="Id column of CSV/Parquet input.")] = None,
     patient_col: Annotated[str | None, typer.Option(help="Patient-id column of CSV/Parquet input.")] = None,
+    author_col: Annotated[
+        str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
+    ] = None,
     tag_template: Annotated[str, typer.Option(help="Tag for mode tag; may use {label}, {category}.")] = (
         DEFAULT_TAG_TEMPLATE
     ),
@@ -106,7 +109,7 @@ def run(
         jobs=jobs,
         chunk_size=chunk_size,
         input_format=input_format,
-        read_options=ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col),
+        read_options=ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col),
         overwrite=overwrite,
         report_path=report,
     )

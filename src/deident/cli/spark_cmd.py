@@ -23,6 +23,9 @@ def spark(
     patient_col: Annotated[
         str | None, typer.Option(help="Column holding the patient id (consistent surrogates per patient).")
     ] = None,
+    author_col: Annotated[
+        str | None, typer.Option(help="Column holding the note's author (poster): its handle is sought in the text.")
+    ] = None,
     output_col: Annotated[str, typer.Option(help="New column for the de-identified text.")] = "text_deid",
     spans_col: Annotated[str, typer.Option(help="New column for the replaced spans ('' for none).")] = "phi_spans",
     mode: Annotated[str, typer.Option(help="tag, redact, mask, surrogate or safe-harbor.")] = "tag",
@@ -50,6 +53,7 @@ def spark(
         text_col=text_col,
         id_col=id_col,
         patient_col=patient_col,
+        author_col=author_col,
         output_col=output_col,
         spans_col=spans_col or None,
         source=input_path,

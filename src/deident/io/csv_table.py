@@ -34,6 +34,7 @@ def read_csv(
     id_col: str | None = None,
     patient_col: str | None = None,
     encoding: str = "utf-8",
+    author_col: str | None = None,
 ) -> list[AnnotatedDocument]:
     path = Path(path)
     _allow_long_fields()
@@ -45,7 +46,7 @@ def read_csv(
                 raise InputFormatError(path, "line 1", "empty file: expected a header row")
             if header and header[0].startswith("\ufeff"):
                 header[0] = header[0][1:]
-            columns = choose_columns(header, path, text_col, id_col, patient_col)
+            columns = choose_columns(header, path, text_col, id_col, patient_col, author_col)
 
             def rows() -> Iterator[tuple[str, Sequence[str | None]]]:
                 line = reader.line_num + 1

@@ -22,6 +22,7 @@ class ReadOptions:
     text_col: str = "text"
     id_col: str | None = None
     patient_col: str | None = None
+    author_col: str | None = None  # the poster or writer of each note (message boards): metadata.author
     encoding: str = "utf-8"
     annotations: Path | None = None  # an explicit annotation file (e.g. a .phrase) for the input
 
@@ -74,11 +75,13 @@ def _read_text(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
 
 
 def _read_csv(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return csv_table.read_csv(path, options.text_col, options.id_col, options.patient_col, options.encoding)
+    return csv_table.read_csv(
+        path, options.text_col, options.id_col, options.patient_col, options.encoding, options.author_col
+    )
 
 
 def _read_parquet(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return parquet_table.read_parquet(path, options.text_col, options.id_col, options.patient_col)
+    return parquet_table.read_parquet(path, options.text_col, options.id_col, options.patient_col, options.author_col)
 
 
 def _writer(

@@ -44,6 +44,7 @@ def read_parquet(
     text_col: str = "text",
     id_col: str | None = None,
     patient_col: str | None = None,
+    author_col: str | None = None,
 ) -> list[AnnotatedDocument]:
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -54,7 +55,7 @@ def read_parquet(
     except (pa.ArrowInvalid, OSError) as err:
         raise InputFormatError(path, None, f"not a readable Parquet file ({type(err).__name__})") from None
     names = table.column_names
-    columns = choose_columns(names, path, text_col, id_col, patient_col)
+    columns = choose_columns(names, path, text_col, id_col, patient_col, author_col)
     if not pa.types.is_string(table.schema.field(text_col).type) and not pa.types.is_large_string(
         table.schema.field(text_col).type
     ):

@@ -40,18 +40,24 @@ class TableColumns:
     text: str
     id: str | None
     patient: str | None
+    author: str | None = None  # kept as a column too (it is passed through); also read into metadata.author
 
 
 def choose_columns(
-    names: Sequence[str], path: Path, text_col: str, id_col: str | None, patient_col: str | None
+    names: Sequence[str],
+    path: Path,
+    text_col: str,
+    id_col: str | None,
+    patient_col: str | None,
+    author_col: str | None = None,
 ) -> TableColumns:
     """Check the wanted columns exist (InputFormatError naming the file and column otherwise)."""
-    for wanted in (text_col, id_col, patient_col):
+    for wanted in (text_col, id_col, patient_col, author_col):
         if wanted is not None and wanted not in names:
             raise InputFormatError(path, "header", f"no column {wanted!r} (columns: {', '.join(map(repr, names))})")
     if id_col is None and "id" in names and text_col != "id":
         id_col = "id"
-    return TableColumns(tuple(names), text_col, id_col, patient_col)
+    return TableColumns(tuple(names), text_col, id_col, patient_col, author_col)
 
 
 def rows_to_documents(
@@ -87,6 +93,8 @@ def rows_to_documents(
         metadata["extra"] = extra
         if columns.patient is not None and values[columns.patient] not in (None, ""):
             metadata["patient_id"] = values[columns.patient]
+        if columns.author is not None and values[columns.author] not in (None, ""):
+            metadata["author"] = values[columns.author]
         spans: list[Any] = _json_column(path, where, values, SPANS_COLUMN, list, "a JSON list")
         record = {"id": doc_id, "text": text, "metadata": metadata, "spans": spans}
         docs.append(record_to_document(record, path, where))

@@ -50,6 +50,10 @@ class ServiceLimits:
 class NoteIn(BaseModel):
     text: str
     patient_id: str | None = Field(default=None, max_length=200)
+    author: str | None = Field(default=None, max_length=200, description="the note's poster: its handle is sought")
+
+    def document(self, note_id: str = "text") -> Document:
+        return Document(note_id, self.text, DocumentMetadata(patient_id=self.patient_id, author=self.author))
 
 
 class DetectIn(NoteIn):
@@ -166,22 +170,19 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None) 
     @app.post("/v1/detect")
     def detect(note: DetectIn) -> DetectOut:
         check_sizes([note.text])
-        spans = deidentifier.detect(note.text, note.patient_id)
+        spans = deidentifier.detect(note.document())
         return DetectOut(spans=[_span_out(s, note.explain) for s in spans])
 
     @app.post("/v1/deidentify")
     def deidentify(note: DeidentifyIn) -> DeidentifiedOut:
         check_sizes([note.text])
-        result = deidentifier.deidentify(note.text, note.patient_id, mode=parse_mode(note.mode))
+        result = deidentifier.deidentify(note.document(), mode=parse_mode(note.mode))
         return DeidentifiedOut(text=result.text, spans=[_span_out(s) for s in result.spans], replaced=len(result.spans))
 
     @app.post("/v1/deidentify/batch")
     def deidentify_batch(batch: BatchIn) -> BatchOut:
         check_sizes([d.text for d in batch.documents])
-        documents = [
-            Document(d.id or str(i), d.text, DocumentMetadata(patient_id=d.patient_id))
-            for i, d in enumerate(batch.documents)
-        ]
+        documents = [d.document(d.id or str(i)) for i, d in enumerate(batch.documents)]
         results = deidentifier.deidentify_many(documents, mode=parse_mode(batch.mode))
         return BatchOut(
             documents=[

@@ -31,7 +31,7 @@ def deidentify_dataframe(df: DataFrame, job: SparkJob) -> DataFrame:
     sql = spark_sql()
     types = sql.types
     columns = set(df.columns)
-    for needed in (job.text_col, job.id_col, job.patient_col):
+    for needed in (job.text_col, job.id_col, job.patient_col, job.author_col):
         if needed is not None and needed not in columns:
             raise ConfigurationError(f"{job.source}: no column {needed!r} (columns: {', '.join(df.columns)})")
     for added in (job.output_col, job.spans_col):

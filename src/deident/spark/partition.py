@@ -38,6 +38,7 @@ class SparkJob:
     text_col: str = "text"
     id_col: str | None = None
     patient_col: str | None = None
+    author_col: str | None = None  # the poster of each note: its handle is sought in the text
     output_col: str = "text_deid"
     spans_col: str | None = "phi_spans"
     source: str = "dataframe"  # named in error messages instead of a file
@@ -63,10 +64,13 @@ def _document(job: SparkJob, row: dict[str, Any], number: int) -> Document:
     elif not isinstance(text, str):
         raise InputFormatError(job.source, where, f"column {job.text_col!r} holds {type(text).__name__}, not text")
     patient = row.get(job.patient_col) if job.patient_col else None
+    author = row.get(job.author_col) if job.author_col else None
     return Document(
         str(identifier) if identifier is not None else str(number),
         text,
-        DocumentMetadata(patient_id=None if patient is None else str(patient)),
+        DocumentMetadata(
+            patient_id=None if patient is None else str(patient), author=None if author in (None, "") else str(author)
+        ),
     )
 
 
