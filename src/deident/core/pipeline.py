@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol, runtime_checkable
 
 from deident.core.document import Document
@@ -106,7 +107,7 @@ class Pipeline:
         """
         docs = list(documents)
         spans: list[tuple[Span, ...]] = [() for _ in docs]
-        for segment in self._segments():
+        for segment in self._segments:
             if isinstance(segment, tuple):
                 spans = [_run_stages(segment, doc, found) for doc, found in zip(docs, spans, strict=True)]
                 continue
@@ -118,8 +119,11 @@ class Pipeline:
             spans = [tuple(g) for g in grouped]
         return [sort_spans(found) for found in spans]
 
-    def _segments(self) -> list[tuple[Stage, ...] | GroupStage]:
-        """The stages cut at group stages: runs of per-document stages, and group stages alone."""
+    @cached_property
+    def _segments(self) -> tuple[tuple[Stage, ...] | GroupStage, ...]:
+        """The stages cut at group stages: runs of per-document stages, and group stages alone. Computed once per
+        pipeline (an ``isinstance`` test against a runtime-checkable protocol costs tens of microseconds, and
+        ``run_many`` is called once per patient)."""
         segments: list[tuple[Stage, ...] | GroupStage] = []
         run: list[Stage] = []
         for stage in self.stages:
@@ -132,7 +136,7 @@ class Pipeline:
                 run.append(stage)
         if run:
             segments.append(tuple(run))
-        return segments
+        return tuple(segments)
 
     @property
     def stage_names(self) -> tuple[str, ...]:
