@@ -68,6 +68,9 @@ POSITIVES: list[Case] = [
     # A diminutive is a known name after a weak trigger ("reach"), not only after "son".
     ("ONly able to reach Rob.. will call again", "Rob", REL),
     ("spoke with Hank re: discharge", "Hank", REL),
+    # A name that ends a greeting on a message board.
+    ("hang in there Kyle Faulkner! lol same", "Kyle Faulkner", PT),
+    ("thx Melanie, that helped", "Melanie", PT),
 ]
 NEGATIVES: list[Case] = [
     ("Dr. aware of labs", None, None),
@@ -75,6 +78,8 @@ NEGATIVES: list[Case] = [
     ("per protocol and per team", None, None),
     ("wife at bedside, son called", None, None),
     ("unable to reach Will call back later", None, None),
+    ("thanks for the tip, hi all!", None, None),
+    ("good luck guy!", None, None),
     ("daughter is flying in tomorrow", None, None),
     ("PA line in place, PA sats 65", None, None),
     ("pt cont on mech vent as per Carevue. Lung sounds coarse", None, None),

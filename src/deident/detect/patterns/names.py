@@ -51,6 +51,11 @@ CONTACT_VERBS_FAMILY_WORDS = (
     "visited by", "accompanied by", "update given to", "updated", "call from", "phone call from", "called by",
     "named", "consult with", "work with", "meet", "meet with", "contacts", "contact", "ask for",
 )  # fmt: skip
+# Greetings and wishes that address someone by name on message boards: "hang in there kyle!", "thanks Rob,".
+VOCATIVE_WORDS = (
+    "hang in there", "good luck", "thanks", "thank you", "thx", "hi", "hey", "hello", "dear", "congrats",
+    "congratulations", "welcome", "hugs", "prayers for",
+)  # fmt: skip
 # Words after a clinician's name in nursing notes: "E. Welsh aware", "Dr. X notified".
 AWARE_WORDS = ("aware", "notified", "paged", "informed", "made aware", "in to see", "into see", "at bedside")
 CONTACT_VERBS_CLINICIAN_WORDS = (
@@ -303,6 +308,17 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     return [_close(text, [(m.start("n"), m.end("n"))], Label.DOCTOR)]
 
 
+def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A greeted name: every word a known name (first or last), none a common word on its own."""
+    hits = _names(Label.PATIENT, strong=False)(text, m)
+    out = []
+    for hit in hits:
+        name_words = text[hit.start : hit.end].split()
+        if all(w.lower().strip(".") in known_names() and _zipf(w.lower().strip(".")) < 5.0 for w in name_words):
+            out.append(hit)
+    return out
+
+
 def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "Ms" without a full stop, or "MS" among lower-case words, is usually mental status or morphine."""
     if m[0][:2] == "MS" and _case_mode(text, m.start()) == "mixed":
@@ -502,6 +518,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.5,
             _names(Label.RELATIVE, strong=False),
             anchors=CONTACT_VERBS_FAMILY_WORDS,
+        ),
+        Pattern(
+            # The name must end the greeting ("hang in there kyle faulkner!", "hi Rob,"): "thanks for the tip" and
+            # "hi flow O2" do not.
+            "name.vocative",
+            Label.PATIENT,
+            r"\b" + words(*VOCATIVE_WORDS) + r"[ \t]{1,2}" + after + r"(?=[ \t]{0,2}(?:[!,?]|\.(?!\w)|:\)|$))",
+            0.5,
+            _vocative,
+            anchors=VOCATIVE_WORDS,
         ),
         Pattern(
             "name.contact_clinician",
