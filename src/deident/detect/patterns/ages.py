@@ -136,6 +136,8 @@ def age_patterns() -> tuple[Pattern, ...]:
 # Phrases after which a bare number is the speaker's or a person's age: "i'm 46, a police officer", "when he was
 # 62;", "father died of MI at 42.", "turned 70 and". The number must end the clause (a unit after it is a dose or a
 # count: "she is 2L positive", "he was 3 days post-op").
+# Relatives whose age a note or post gives ("my grandpa is 97", "son (11)"): narrower than names.FAMILY_WORDS, whose
+# caregivers, lawyers and proxies are seldom given an age ("proxy is 2 hours away").
 _FAMILY_AGE_WORDS = (
     "son", "daughter", "sons", "daughters", "grandson", "granddaughter", "brother", "sister", "husband", "wife",
     "mother", "father", "mom", "dad", "child", "kid", "nephew", "niece", "cousin", "boyfriend", "girlfriend",

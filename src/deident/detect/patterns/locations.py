@@ -96,9 +96,14 @@ def _city_state(text: str, m: regex.Match[str]) -> list[Hit]:
     return hits
 
 
+def _has_non_street_word(name_words: list[str]) -> bool:
+    """A function or clinical word, or an abbreviation with a full stop, among a street's name words."""
+    return any(w.lower().strip(".,") in _NOT_STREET_WORDS or w.endswith(".") for w in name_words)
+
+
 def _street(text: str, m: regex.Match[str]) -> list[Hit]:
     name_words = m["w"].split()
-    if any(w.lower().strip(".,") in _NOT_STREET_WORDS or w.endswith(".") for w in name_words):
+    if _has_non_street_word(name_words):
         return []
     if not any(ch.isalpha() for ch in m["w"]) or rx(r"\d{1,5}[ \t]{0,2}(?:u|h|x)\b").match(m[0]):
         return []
@@ -163,6 +168,11 @@ def usps_suffix_words() -> tuple[str, ...]:
 
 
 _UNIT = r"(?:,?[ \t]{0,2}(?P<unit>apt|apartment|unit|suite|ste|#)\.?[ \t]{0,2}#?[ \t]{0,2}[A-Za-z0-9-]{1,6}\b)"
+# The house number both street rules start with ("12", "12B", "12 N."), what follows it for the digit-run dispatch, and
+# the characters that may follow its digits.
+_HOUSE_NUMBER = r"\d(?<![\w./-]\d)\d{0,4}[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?"
+_HOUSE_NUMBER_NEXT = r"[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?"
+_HOUSE_NUMBER_FOLLOWERS = " \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ZIP_AHEAD = regex.compile(r"[^\n]{0,60}\n?[^\n]{0,60}?\b\d{5}(?:-\d{4})?\b")
 
 
@@ -171,7 +181,7 @@ def _usps_street(text: str, m: regex.Match[str]) -> list[Hit]:
     ("2 mechanical falls", "3 more runs"), so the address must look like one: in mixed-case text every word is
     capitalised; in one-case text a unit ("Apt. 150") or a ZIP code follows."""
     name_words = m["w"].split()
-    if any(w.lower().strip(".,") in _NOT_STREET_WORDS or w.endswith(".") for w in name_words):
+    if _has_non_street_word(name_words):
         return []
     if _case_mode(text, m.start()) == "mixed":
         if not all(w[:1].isupper() and not w.isupper() for w in (*name_words, m["sfx"])):
@@ -459,22 +469,21 @@ def location_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "location.street_address",
             Label.STREET,
-            r"\d(?<![\w./-]\d)\d{0,4}[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?(?P<w>[A-Za-z][A-Za-z'.\-]{0,24}"
-            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'.\-]{0,24}){0,3})[ \t]{1,2}" + STREET_SUFFIXES + r"\b\.?"
-            r"(?:,?[ \t]{0,2}(?:apt|apartment|unit|suite|ste|#)\.?[ \t]{0,2}#?[ \t]{0,2}[A-Za-z0-9-]{1,6}\b)?",
+            _HOUSE_NUMBER + r"(?P<w>[A-Za-z][A-Za-z'.\-]{0,24}"
+            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'.\-]{0,24}){0,3})[ \t]{1,2}" + STREET_SUFFIXES + r"\b\.?" + _UNIT + "?",
             0.8,
             _street,
             digit_run=(1, 5),
-            run_next=r"[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?[A-Za-z][A-Za-z'.\-]{0,24}[ \t]",
-            run_followers=" \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+            run_next=_HOUSE_NUMBER_NEXT + r"[A-Za-z][A-Za-z'.\-]{0,24}[ \t]",
+            run_followers=_HOUSE_NUMBER_FOLLOWERS,
             run_prev=r"[^\w./-]",
             run_check=_street_may_start,
         ),
         Pattern(
             "location.street_address_usps",
             Label.STREET,
-            r"\d(?<![\w./-]\d)\d{0,4}[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?"
-            r"(?P<w>[A-Za-z][A-Za-z'.\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'.\-]{1,24}){0,2})[ \t]{1,2}(?P<sfx>"
+            _HOUSE_NUMBER
+            + r"(?P<w>[A-Za-z][A-Za-z'.\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'.\-]{1,24}){0,2})[ \t]{1,2}(?P<sfx>"
             + words(*usps_suffix_words())
             + r")\b"
             + _UNIT
@@ -482,8 +491,8 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.7,
             _usps_street,
             digit_run=(1, 5),
-            run_next=r"[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?[A-Za-z][A-Za-z'.\-]{1,24}[ \t]",
-            run_followers=" \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+            run_next=_HOUSE_NUMBER_NEXT + r"[A-Za-z][A-Za-z'.\-]{1,24}[ \t]",
+            run_followers=_HOUSE_NUMBER_FOLLOWERS,
             run_prev=r"[^\w./-]",
             run_check=_usps_street_may_start,
         ),

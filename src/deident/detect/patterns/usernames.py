@@ -12,7 +12,9 @@ each of its occurrences in the note (a thread quotes and answers its posters by 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import AnyStr
 
 import regex
 
@@ -121,7 +123,7 @@ def _has_digit_or_mark(word: str) -> bool:
 def _handle_shaped(word: str) -> bool:
     """A login rather than a person's name: lower case, or digits, "_" or "." inside, or camel case."""
     inner_capital = any(ch.isupper() for ch in word[1:]) and not word.isupper()
-    return word.islower() or any(ch.isdigit() or ch in "_." for ch in word) or inner_capital
+    return word.islower() or _has_digit_or_mark(word) or inner_capital
 
 
 def author_variants(author: str) -> list[str]:
@@ -189,8 +191,8 @@ class UsernameDetector:
             if not any(word in lower for word in needed):
                 continue  # a rule's literal is missing: no scan
             for m in rule.finditer(text):
-                group = next(g for g in ("u", "a", "b", "c") if g in m.re.groupindex and m[g] is not None)
-                if _is_handle(m[group]):
+                group = m.lastgroup  # each alternative of a rule captures the handle in one named group
+                if group is not None and _is_handle(m[group]):
                     add(m.start(group), m.end(group), POSITION_SCORE, note)
         for m in _at_handles(text):
             # "@" is also "at" in notes ("tf @goal", "@ rate"): only a rare or handle-shaped word.
@@ -221,30 +223,30 @@ class UsernameDetector:
         ]
 
 
+def _positions(haystack: AnyStr, needle: AnyStr) -> Iterator[int]:
+    """Every position of ``needle`` in ``haystack`` (overlapping), by str.find: far cheaper than a regex scan."""
+    i = haystack.find(needle)
+    while i >= 0:
+        yield i
+        i = haystack.find(needle, i + 1)
+
+
 def _name_digit_seeds(text: str) -> list[int]:
     """Where four letters are followed by two digits (a superset of the name-and-digits handles' positions)."""
     if not text.isascii():
         return [m.start() for m in _NAME_DIGITS_SEED_UNICODE.finditer(text)]
-    folded = text.encode("ascii").translate(_FOLD)
-    out: list[int] = []
-    i = folded.find(b"aaaa00")
-    while i >= 0:
-        out.append(i)
-        i = folded.find(b"aaaa00", i + 1)
-    return out
+    return list(_positions(text.encode("ascii").translate(_FOLD), b"aaaa00"))
 
 
 def _at_handles(text: str) -> list[re.Match[str]]:
     """Handles after an "@" that follows no letter, digit, "_", "." or "@" (so not an e-mail address)."""
     out: list[re.Match[str]] = []
-    i = text.find("@")
-    while i >= 0:
+    for i in _positions(text, "@"):
         before = text[i - 1] if i else " "
         if not (before.isalnum() or before in "_.@"):
             m = _AT.match(text, i)
             if m is not None:
                 out.append(m)
-        i = text.find("@", i + 1)
     return out
 
 
@@ -252,8 +254,7 @@ def _underscored(text: str) -> list[re.Match[str]]:
     """Underscore-joined handles, tried from the letters before each "_" (not after a word, markup or "@")."""
     out: list[re.Match[str]] = []
     done = -1
-    i = text.find("_")
-    while i >= 0:
+    for i in _positions(text, "_"):
         start = i
         while start > 0 and text[start - 1].isalpha():
             start -= 1
@@ -263,7 +264,6 @@ def _underscored(text: str) -> list[re.Match[str]]:
             if m is not None:
                 out.append(m)
                 done = m.end()
-        i = text.find("_", i + 1)
     return out
 
 
@@ -273,14 +273,12 @@ def _anchored(rule: re.Pattern[str], text: str, lower: str, first_words: tuple[s
     out: list[re.Match[str]] = []
     tried: set[int] = set()
     for word in first_words:
-        i = lower.find(word)
-        while i >= 0:
+        for i in _positions(lower, word):
             if i not in tried and (i == 0 or text[i - 1] in _FIELD_START):
                 tried.add(i)
                 m = rule.match(text, i)
                 if m is not None:
                     out.append(m)
-            i = lower.find(word, i + 1)
     return sorted(out, key=lambda m: m.start())
 
 
