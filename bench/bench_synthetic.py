@@ -14,26 +14,22 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections import defaultdict
 from pathlib import Path
 
 from deident.api import Deidentifier
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, patient_groups
 from deident.evaluate import evaluate_corpus
 from deident.synth.generate import STYLES, generate_corpus
 
 
 def _detect(deid: Deidentifier, gold: list[AnnotatedDocument]) -> list[AnnotatedDocument]:
     """Each patient's notes together, as ``deident run`` and ``detect`` process them."""
-    groups: dict[str, list[int]] = defaultdict(list)
-    for i, doc in enumerate(gold):
-        groups[doc.document.metadata.patient_id or doc.id].append(i)
-    pred: list[AnnotatedDocument | None] = [None] * len(gold)
-    for members in groups.values():
+    pred = list(gold)
+    for members in patient_groups([doc.document for doc in gold]):
         spans = deid.detect_many([gold[i].document for i in members])
         for i, found in zip(members, spans, strict=True):
             pred[i] = gold[i].with_spans(found)
-    return [p for p in pred if p is not None]
+    return pred
 
 
 def main() -> None:
