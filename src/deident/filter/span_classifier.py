@@ -20,6 +20,7 @@ import math
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -252,9 +253,10 @@ class SpanFilter:
             raise ModelError("this span filter has no calibration table; it cannot target a recall")
         return self.with_thresholds(choose_threshold(self.calibration, recall_target))
 
-    @property
+    @cached_property
     def trained_labels(self) -> frozenset[str] | None:
-        """Labels of the candidates the filter was trained on (None: not recorded, as in older filters)."""
+        """Labels of the candidates the filter was trained on (None: not recorded, as in older filters); read once,
+        not per note."""
         labels = self.info.get("trained_labels")
         return None if labels is None else frozenset(str(label) for label in labels)
 
