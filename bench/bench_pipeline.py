@@ -2,18 +2,20 @@
 
 Start-up is measured in fresh processes: import, model load and the first (short) note, i.e. what
 a user waits for before the first result; each part is its own figure, best of --startup-runs
-processes (the total is the best total, not the sum of the bests). Throughput is one process (one
-core): the first pass over the whole corpus after a warm-up on the bundled sample (the honest figure
-for the first unseen notes of a run), then the best of the later --repeat passes; and, in a fresh
-process, a pass over the notes of half the patients after an untimed pass over the other half's (unseen
-notes deep into a long run, when the CRF's per-word-type tables hold other notes' words); and, in another
-fresh process, a first pass that gives each patient's notes to ``detect_many`` together, as ``deident run``
-and ``detect`` do (the filter's same-patient features, reconciliation if on). CPU time is
-reported too because the machine may be shared. Accuracy figures of the default pipeline come from
+processes (the total is the best total, not the sum of the bests).
+
+Throughput is one process (one core), in two ways of giving the notes: in chunks of whole patients of
+about 200 notes to ``detect_many``, the path of ``deident run`` and ``detect`` (the main job; the filter's
+same-patient features, stage-major blocks), and one note at a time to ``detect`` (the Python API's
+single-note call). For each: the first pass over the whole corpus after a warm-up on the bundled sample
+(the honest figure for the first unseen notes of a run; the CRF keeps per-word-type tables), the best
+of the later --repeat passes, and, in a fresh process, a pass over the notes of half the patients
+after an untimed pass over the other half's (unseen notes deep into a long run). CPU time is reported
+too because the machine may be shared. Accuracy figures of the default pipeline come from
 scripts/train_default_pipeline.py fit.
 
     python bench/bench_pipeline.py [--pipeline default] [--repeat 2] [--startup-runs 3] [--startup-only]
-                                   [--python PATH]
+                                   [--python PATH] [--json PATH]
 
 ``--python`` measures start-up with another interpreter, e.g. that of a virtual environment made with
 the README's plain ``pip install`` (core dependencies only): there numba does not import scipy, which a
@@ -27,10 +29,13 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from common import ROOT, held_out_half, in_fresh_process, load_corpus, megabytes
+from common import ROOT, chunked, held_out_half, in_fresh_process, load_corpus, megabytes, one_by_one
 
-from deident.core.document import patient_groups
+from deident.api import Deidentifier
+from deident.core.document import Document
 from deident.io import read_corpus
 
 SAMPLE = ROOT / "src" / "deident" / "resources" / "samples" / "sample.text"
@@ -60,10 +65,11 @@ def startup_breakdown(pipeline: str, runs: int, python: str = sys.executable) ->
     return {part: min(s[i] for s in samples) for i, part in enumerate(STARTUP_PARTS)}
 
 
-def print_startup(pipeline: str, runs: int, python: str = sys.executable) -> None:
-    best = startup_breakdown(pipeline, runs, python)
-    parts = ", ".join(f"{part} {best[part]:.2f} s" for part in STARTUP_PARTS[:-1])
-    print(f"start-up of {pipeline!r} (fresh processes of {python}, best of {runs}): {best['total']:.2f} s ({parts})")
+CHUNK_SIZE = 200  # deident run's and detect's default chunk
+WAYS = {
+    "chunks": "chunks of whole patients to detect_many (run, detect)",
+    "notes": "one note at a time to detect",
+}
 
 
 def main() -> None:
@@ -73,71 +79,72 @@ def main() -> None:
     parser.add_argument("--startup-runs", type=int, default=3, help="fresh processes for the start-up figures")
     parser.add_argument("--startup-only", action="store_true", help="measure start-up only (no corpus needed)")
     parser.add_argument("--python", default=sys.executable, help="interpreter for the start-up figures")
-    parser.add_argument("--held-out-half", action="store_true", help=argparse.SUPPRESS)  # the child processes
-    parser.add_argument("--patient-groups", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument("--passes", choices=WAYS, help=argparse.SUPPRESS)  # the child processes
+    parser.add_argument("--held-out-half", choices=WAYS, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.passes:
+        print(json.dumps(passes(args.pipeline, args.passes, args.repeat)))
+        return
     if args.held_out_half:
         from deident.api import Deidentifier
 
-        print(json.dumps(held_out_half(load_corpus(), Deidentifier.load(pipeline=args.pipeline).detect)))
+        deid = Deidentifier.load(pipeline=args.pipeline)
+        print(json.dumps(held_out_half(load_corpus(), runner(deid, args.held_out_half), CHUNK_SIZE)))
         return
-    if args.patient_groups:
-        print(json.dumps(patient_groups_first_pass(args.pipeline)))
-        return
-    print_startup(args.pipeline, args.startup_runs, args.python)
-    if args.startup_only:
-        return
-    half = in_fresh_process(__file__, "--held-out-half", "--pipeline", args.pipeline)
-    grouped = in_fresh_process(__file__, "--patient-groups", "--pipeline", args.pipeline)
-    from deident.api import Deidentifier
-
-    docs = load_corpus()
-    deid = Deidentifier.load(pipeline=args.pipeline)
-    # Warm-up on the bundled sample, not on the corpus: the first timed pass then sees the corpus's words
-    # for the first time, as a run over new notes does (the CRF keeps per-word-type tables).
-    for item in read_corpus(SAMPLE):
-        deid.detect(item.document)
-    wall, cpu = [], []
-    for _ in range(max(1, args.repeat)):
-        w0, c0 = time.perf_counter(), time.process_time()
-        for item in docs:
-            deid.detect(item.document)
-        wall.append(time.perf_counter() - w0)
-        cpu.append(time.process_time() - c0)
-    mb = megabytes(docs)
-    print(f"pipeline {args.pipeline!r} on {len(docs)} notes ({mb:.2f} MB), one process")
-    print(f"throughput, first pass (unseen words): {mb / cpu[0]:.3f} MB/s CPU time, {mb / wall[0]:.3f} MB/s wall")
-    if len(cpu) > 1:
-        print(
-            f"throughput, later passes (best of {len(cpu) - 1}): {mb / min(cpu[1:]):.3f} MB/s CPU time, "
-            f"{mb / min(wall[1:]):.3f} MB/s wall"
-        )
+    startup = startup_breakdown(args.pipeline, args.startup_runs, args.python)
+    parts = ", ".join(f"{part} {startup[part]:.2f} s" for part in STARTUP_PARTS[:-1])
     print(
-        f"throughput, held-out half (other patients' notes seen first, {half['megabytes']:.2f} MB): "
-        f"{half['mb_per_s_cpu']:.3f} MB/s CPU time, {half['mb_per_s_wall']:.3f} MB/s wall"
+        f"start-up of {args.pipeline!r} (fresh processes of {args.python}, best of {args.startup_runs}): "
+        f"{startup['total']:.2f} s ({parts})"
     )
-    print(
-        f"throughput, first pass with each patient's notes together (detect_many): {grouped['mb_per_s_cpu']:.3f} "
-        f"MB/s CPU time, {grouped['mb_per_s_wall']:.3f} MB/s wall"
-    )
+    figures: dict[str, object] = {"pipeline": args.pipeline, "startup_s": startup}
+    if not args.startup_only:
+        for way, description in WAYS.items():
+            pipeline = ("--pipeline", args.pipeline)
+            found = in_fresh_process(__file__, "--passes", way, *pipeline, "--repeat", str(args.repeat))
+            half = in_fresh_process(__file__, "--held-out-half", way, *pipeline)
+            found["held_out_half"] = half
+            figures[way] = found
+            print(f"throughput, {description} ({found['notes']} notes, {found['megabytes']:.2f} MB, one process):")
+            print(f"  first pass (unseen words): {_rate(found['first'])}")
+            if found.get("later"):
+                print(f"  later passes (best of {args.repeat - 1}): {_rate(found['later'])}")
+            print(f"  held-out half (other patients' notes seen first, {half['megabytes']:.2f} MB): {_rate(half)}")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
 
 
-def patient_groups_first_pass(pipeline: str) -> dict[str, float]:
-    """MB/s of a first pass (after the warm-up on the sample) giving each patient's notes to ``detect_many``."""
+def _rate(figure: dict[str, float]) -> str:
+    return f"{figure['mb_per_s_cpu']:.3f} MB/s CPU time, {figure['mb_per_s_wall']:.3f} MB/s wall"
+
+
+def runner(deid: Deidentifier, way: str) -> Callable[[Sequence[Document]], object]:
+    """How ``way`` gives a chunk of notes to the pipeline."""
+    return deid.detect_many if way == "chunks" else one_by_one(deid.detect)
+
+
+def passes(pipeline: str, way: str, repeat: int) -> dict[str, object]:
+    """MB/s of the first pass over the corpus (after the warm-up on the sample) and the best later pass."""
     from deident.api import Deidentifier
 
     docs = load_corpus()
     deid = Deidentifier.load(pipeline=pipeline)
-    for item in read_corpus(SAMPLE):
-        deid.detect(item.document)
-    documents = [item.document for item in docs]
-    groups = [[documents[i] for i in members] for members in patient_groups(documents)]
-    w0, c0 = time.perf_counter(), time.process_time()
-    for notes in groups:
-        deid.detect_many(notes)
-    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    # Warm-up on the bundled sample, not on the corpus: the first timed pass then sees the corpus's words
+    # for the first time, as a run over new notes does (the CRF keeps per-word-type tables).
+    deid.detect_many([item.document for item in read_corpus(SAMPLE)])
+    run = runner(deid, way)
+    chunks = chunked([item.document for item in docs], CHUNK_SIZE)
     mb = megabytes(docs)
-    return {"megabytes": round(mb, 3), "mb_per_s_cpu": round(mb / cpu, 3), "mb_per_s_wall": round(mb / wall, 3)}
+    rates = []
+    for _ in range(max(1, repeat)):
+        w0, c0 = time.perf_counter(), time.process_time()
+        for notes in chunks:
+            run(notes)
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        rates.append({"mb_per_s_cpu": round(mb / cpu, 3), "mb_per_s_wall": round(mb / wall, 3)})
+    later = max(rates[1:], key=lambda r: r["mb_per_s_cpu"]) if len(rates) > 1 else None
+    return {"notes": len(docs), "megabytes": round(mb, 3), "first": rates[0], "later": later}
 
 
 if __name__ == "__main__":

@@ -61,17 +61,20 @@ def _physionet(notes: list[tuple[str, str, str]]) -> str:
 
 
 @pytest.mark.parametrize(
-    ("switch", "tagged"),
+    ("switches", "tagged"),
     [
-        ("--reconcile", [["Quillfeather"], [], ["QUILLFEATHER"], []]),
-        ("--no-reconcile", [["Quillfeather"], [], [], []]),
+        (["--reconcile"], [["Quillfeather"], [], ["QUILLFEATHER"], []]),
+        (["--reconcile", "--chunk-size", "1"], [["Quillfeather"], [], ["QUILLFEATHER"], []]),  # patients stay whole
+        (["--no-reconcile"], [["Quillfeather"], [], [], []]),
     ],
 )
-def test_detect_reconciles_each_patients_notes_together(tmp_path: Path, switch: str, tagged: list[list[str]]) -> None:
+def test_detect_reconciles_each_patients_notes_together(
+    tmp_path: Path, switches: list[str], tagged: list[list[str]]
+) -> None:
     source = tmp_path / "notes.text"
     source.write_text(_physionet(INTERLEAVED), encoding="utf-8")
     out = tmp_path / "pred.text"
-    result = runner.invoke(app, ["detect", str(source), "-o", str(out), switch])
+    result = runner.invoke(app, ["detect", str(source), "-o", str(out), *switches])
     assert result.exit_code == 0, result.output
     predicted = read_corpus(out)
     assert [(d.document.patient_id, d.document.metadata.note_id) for d in predicted] == [

@@ -48,3 +48,28 @@ def test_patient_groups_in_order_of_first_appearance(patients, expected):
 
     docs = [Document(f"d{i}", "", DocumentMetadata(patient_id=p)) for i, p in enumerate(patients)]
     assert patient_groups(docs) == expected
+
+
+@pytest.mark.parametrize(
+    ("patients", "size", "expected"),
+    [
+        ([], 3, []),
+        (["1", "2", "1", None, "2", None], 2, [(0, 2), (1, 4), (3, 5)]),
+        (["1", "2", "1", None, "2", None], 4, [(0, 2, 1, 4), (3, 5)]),
+        (["1", "2", "1", None, "2", None], 100, [(0, 2, 1, 4, 3, 5)]),
+        (["a", "a", "a", "b"], 2, [(0, 1, 2), (3,)]),  # a patient is never split, even past the size
+        ([None, None, None], 1, [(0,), (1,), (2,)]),
+    ],
+)
+def test_patient_chunks_keep_each_patient_whole(patients, size, expected):
+    from deident.core.document import patient_chunks
+
+    docs = [Document(f"d{i}", "", DocumentMetadata(patient_id=p)) for i, p in enumerate(patients)]
+    assert patient_chunks(docs, size) == expected
+
+
+def test_patient_chunks_need_a_positive_size():
+    from deident.core.document import patient_chunks
+
+    with pytest.raises(ValueError, match="at least 1"):
+        patient_chunks([], 0)

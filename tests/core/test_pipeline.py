@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 import regex
 
+from deident.core import pipeline as pipeline_module
 from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.pipeline import FunctionStage, GroupStage, Pipeline, Stage
@@ -94,15 +95,44 @@ def test_run_many_of_nothing() -> None:
     assert Pipeline.of([CapitalDetector(), ReconcileStage()]).run_many([]) == []
 
 
-def test_per_document_stages_run_note_by_note_up_to_a_group_stage() -> None:
+def test_per_document_stages_run_stage_by_stage_up_to_a_group_stage() -> None:
     log: list[tuple[str, str]] = []
     pipeline = Pipeline((Trace("s1", log), Trace("s2", log), GroupTrace("g", log), Trace("s3", log)))
     pipeline.run_many(DOCS[:3])
     assert log == [
-        ("s1", "a"), ("s2", "a"), ("s1", "b"), ("s2", "b"), ("s1", "c"), ("s2", "c"),
+        ("s1", "a"), ("s1", "b"), ("s1", "c"), ("s2", "a"), ("s2", "b"), ("s2", "c"),
         ("g", "a,b,c"),
         ("s3", "a"), ("s3", "b"), ("s3", "c"),
     ]  # fmt: skip
+
+
+def test_per_document_stages_take_blocks_of_notes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline_module, "STAGE_BLOCK", 2)
+    log: list[tuple[str, str]] = []
+    pipeline = Pipeline((Trace("s1", log), Trace("s2", log), GroupTrace("g", log)))
+    pipeline.run_many(DOCS)
+    assert log == [
+        ("s1", "a"), ("s1", "b"), ("s2", "a"), ("s2", "b"),
+        ("s1", "c"), ("s1", "d"), ("s2", "c"), ("s2", "d"),
+        ("g", "a,b,c,d"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("block", [2, 3, 4, 64])
+def test_run_many_gives_the_same_spans_whatever_the_block(monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    many = [Document(f"n{i}", f"Seen by Quexley{i % 3} and Marta on day {i}.") for i in range(11)] + DOCS
+    pipeline = Pipeline.of(
+        [CapitalDetector(), FunctionStage("drop_short", _drop_short), ReconcileStage(), UnionStage()]
+    )
+    monkeypatch.setattr(pipeline_module, "STAGE_BLOCK", 1)  # note by note
+    expected = pipeline.run_many(many)
+    monkeypatch.setattr(pipeline_module, "STAGE_BLOCK", block)
+    assert pipeline.run_many(many) == expected
+
+
+def test_the_shared_per_note_memo_tables_hold_a_block() -> None:
+    # Stages that share a memo table for one note (sections, the lexicon scan) ask for it again one block later.
+    assert pipeline_module.PER_NOTE_CACHE >= pipeline_module.STAGE_BLOCK
 
 
 def test_a_group_stage_sees_all_notes_and_each_note_gets_its_own_spans() -> None:

@@ -1,7 +1,7 @@
 """``deident detect``: find PHI spans in a corpus and write them in any supported format.
 
-Each patient's notes are detected together (:meth:`Deidentifier.detect_many`), so reconciliation
-works across them; the output keeps the input's order.
+Notes are detected in chunks of whole patients (:meth:`Deidentifier.detect_many`), as ``deident run``
+does, so reconciliation works across each patient's notes; the output keeps the input's order.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from deident.api import Deidentifier
-from deident.core.document import AnnotatedDocument, patient_groups
+from deident.core.document import AnnotatedDocument, patient_chunks
 from deident.io.formats import ReadOptions, read_corpus, write_corpus
+from deident.run.runner import DEFAULT_CHUNK_SIZE
 
 
 def detect(
@@ -48,6 +49,9 @@ def detect(
     author_col: Annotated[
         str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
     ] = None,
+    chunk_size: Annotated[
+        int, typer.Option(min=1, help="Notes detected together (whole patients; about this many).")
+    ] = DEFAULT_CHUNK_SIZE,
 ) -> None:
     """Detect PHI and write the input documents with predicted spans.
 
@@ -77,7 +81,7 @@ def detect(
         transient=True,
     ) as progress:
         task = progress.add_task("detect", total=len(docs), rate="")
-        for positions in patient_groups([item.document for item in docs]):
+        for positions in patient_chunks([item.document for item in docs], chunk_size):
             group = [docs[p].document for p in positions]
             for position, document, spans in zip(positions, group, deidentifier.detect_many(group), strict=True):
                 found[position] = AnnotatedDocument(document, spans)

@@ -132,6 +132,24 @@ def patient_groups(documents: Sequence[Document]) -> list[tuple[int, ...]]:
     return [tuple(positions) for positions in groups.values()]
 
 
+def patient_chunks(documents: Sequence[Document], size: int) -> list[tuple[int, ...]]:
+    """Positions of the documents in chunks of whole patients (:func:`patient_groups`, in that order), each of
+    about ``size`` documents: a patient's notes are never split, so a chunk can be processed (reconciled) alone;
+    a patient with more than ``size`` notes makes a chunk of their own."""
+    if size < 1:
+        raise ValueError("chunk size must be at least 1")
+    chunks: list[tuple[int, ...]] = []
+    current: list[int] = []
+    for positions in patient_groups(documents):
+        if current and len(current) + len(positions) > size:
+            chunks.append(tuple(current))
+            current = []
+        current.extend(positions)
+    if current:
+        chunks.append(tuple(current))
+    return chunks
+
+
 @dataclass(frozen=True, slots=True)
 class AnnotatedDocument:
     """A document with its spans (gold annotations, or a pipeline's predictions)."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from deident import __version__
 from deident.api import Deidentifier
-from deident.core.document import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers, patient_chunks
 from deident.core.errors import ConfigurationError, DeidentError, InputFormatError
 from deident.core.span import Span
 from deident.io import jsonl, physionet
@@ -261,37 +261,17 @@ def _given_spans(path: Path, docs: Sequence[AnnotatedDocument]) -> list[tuple[Sp
     return out
 
 
-def _patient_scope(doc: Document) -> str:
-    return f"p:{doc.patient_id}" if doc.patient_id is not None else f"d:{doc.id}"
-
-
 def _chunks(docs: Sequence[AnnotatedDocument], given: list[tuple[Span, ...]] | None, size: int) -> list[_Chunk]:
     """Chunks of whole patients (in order of first appearance), about ``size`` documents each."""
-    groups: dict[str, list[int]] = {}
-    for position, item in enumerate(docs):
-        groups.setdefault(_patient_scope(item.document), []).append(position)
-    chunks: list[_Chunk] = []
-    current: list[int] = []
-
-    def close() -> None:
-        if current:
-            ordered = tuple(current)
-            chunks.append(
-                _Chunk(
-                    len(chunks),
-                    ordered,
-                    tuple(docs[p].document for p in ordered),
-                    None if given is None else tuple(given[p] for p in ordered),
-                )
-            )
-            current.clear()
-
-    for positions in groups.values():
-        if current and len(current) + len(positions) > size:
-            close()
-        current.extend(positions)
-    close()
-    return chunks
+    return [
+        _Chunk(
+            index,
+            positions,
+            tuple(docs[p].document for p in positions),
+            None if given is None else tuple(given[p] for p in positions),
+        )
+        for index, positions in enumerate(patient_chunks([item.document for item in docs], size))
+    ]
 
 
 def _manifest(config: RunConfig, source: Path, fmt: str, documents: int, chunks: int) -> dict[str, Any]:

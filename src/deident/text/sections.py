@@ -15,6 +15,8 @@ from importlib import resources
 
 import regex
 
+from deident.core.pipeline import PER_NOTE_CACHE
+
 # An anchor and the blanks after it: where a heading may start is the end of such a match.
 _ANCHOR_BLANKS = re.compile(r"(?:\n|[;.]\s{1,3})[ \t]*", re.ASCII)
 _MATCH_END = re.Match.end
@@ -128,10 +130,10 @@ def section_at(sections: list[Section], offset: int) -> str | None:
     return name
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=PER_NOTE_CACHE)
 def default_sections(text: str) -> tuple[Section, ...]:
     """The default detector's sections of ``text``, memoised: the CRF's features and the span filter both
-    need them for the same note, one stage after the other (a pure function of the text)."""
+    need them for the same note, a block of notes apart (a pure function of the text)."""
     return tuple(_default_detector().find(text))
 
 

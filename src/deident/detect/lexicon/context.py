@@ -15,6 +15,7 @@ import regex
 import wordfreq
 
 from deident.core.labels import Label
+from deident.core.pipeline import PER_NOTE_CACHE
 from deident.detect.lexicon.data import load_lexicon, load_veto_terms
 
 # A word at or above this Zipf frequency is frequent in English. For names the shipped
@@ -39,7 +40,7 @@ class CaseMode(StrEnum):
     LOWER = "lower"
 
 
-@lru_cache(maxsize=8)  # the detectors of one document share the result
+@lru_cache(maxsize=PER_NOTE_CACHE)  # the detectors of one note share the result, a block of notes apart
 def case_mode(text: str) -> CaseMode:
     """UPPER when >= 85% of cased letters are capitals, LOWER when <= 3% are, else MIXED."""
     if text.isascii():

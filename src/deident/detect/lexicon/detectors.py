@@ -18,6 +18,7 @@ import regex
 
 from deident.core.document import Document
 from deident.core.labels import Label
+from deident.core.pipeline import PER_NOTE_CACHE
 from deident.core.span import Span
 from deident.detect.lexicon.context import (
     AFTER_TRIGGERS,
@@ -118,7 +119,7 @@ class _DocumentHits(NamedTuple):
     cues: list[LexiconMatch]
 
 
-@lru_cache(maxsize=4)  # shared by the detectors of one note
+@lru_cache(maxsize=PER_NOTE_CACHE)  # shared by the detectors of one note, a block of notes apart
 def _document_hits(normalised: str) -> _DocumentHits:
     return _DocumentHits(*document_matcher().find_all(normalised))
 
@@ -139,7 +140,7 @@ class _TriggerHits(NamedTuple):
     starts: list[int]
 
 
-@lru_cache(maxsize=4)  # shared by the scoring and the fuzzy pass of one note
+@lru_cache(maxsize=PER_NOTE_CACHE)  # shared by the scoring and the fuzzy pass of one note
 def _trigger_hits(normalised: str) -> _TriggerHits:
     hits = _hits_in(_cue_hits(normalised), _TRIGGER_GROUPS)
     return _TriggerHits(hits, sorted(h.end for h in hits), [h.start for h in hits])
