@@ -224,11 +224,17 @@ class _Plan:
     to_try_by_shape: dict[tuple[int, str, str], tuple[int, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
-    # (run length, the character before the run) -> the rules that a run may start whatever follows it, and the
-    # (rule, position in next_regexes) of those that the text after the run decides (see :func:`_run_candidates`).
-    candidates: dict[tuple[int, str], tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    # Sets of digit_led positions as bit masks (bit i: digit_led[i]): the rules that anything may follow, and per
+    # position in next_regexes the rules with that ``run_next``.
+    no_next_mask: int = 0
+    next_masks: tuple[int, ...] = ()
+    # (run length, the character before the run) -> the mask of the rules that such a run may start (its length and
+    # ``run_prev`` allow them; see :func:`_run_candidates`).
+    candidates: dict[tuple[int, str], int] = field(default_factory=dict, compare=False, repr=False)
+    # The shape of the text after a run (or a prefix of it) -> the mask of the rules whose ``run_next`` it fits.
+    shape_masks: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    # A mask -> its rules' positions, in increasing order.
+    mask_positions: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     # The character before a run -> the positions in digit_led of the rules whose ``run_prev`` it does not fit.
     barred_by_prev: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
     fits_by_shape: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
@@ -379,6 +385,7 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         # The scan must report the runs that the run_tail rules may end (their runs are longer than any rule's).
         longest = max([longest, *(most for _, most in tails)])
     nexts = sorted({_run_next(p) for p in digit_led} - {""})
+    next_of = tuple(nexts.index(_run_next(p)) if _run_next(p) else -1 for p in digit_led)
     by_run_length = tuple(
         tuple(i for i, p in enumerate(digit_led) if p.digit_run is not None and p.digit_run[0] <= n <= p.digit_run[1])
         for n in range(longest + 1)
@@ -397,7 +404,9 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         delimiter_bytes=bytes(ord(table[i]) if i < 128 else i for i in range(256)) if table else b"",
         digit_runs=compile_source(rf"(?<!\d)\d{{1,{longest}}}(?!\d)", False) if digit_led else None,
         next_regexes=tuple(compile_source(n, False) for n in nexts),
-        next_of=tuple(nexts.index(_run_next(p)) if _run_next(p) else -1 for p in digit_led),
+        next_of=next_of,
+        no_next_mask=sum(1 << i for i, j in enumerate(next_of) if j < 0),
+        next_masks=tuple(sum(1 << i for i, j in enumerate(next_of) if j == k) for k in range(len(nexts))),
         prev_of=tuple(compile_source(p.run_prev, p.ignore_case) if p.run_prev else None for p in digit_led),
         run_start_texts=_run_start_texts(scanned, longest),
         shortest_tail_run=min((digits for digits, _ in tails), default=0) if digit_led else 0,
@@ -506,45 +515,48 @@ def _rules_to_try(plan: _Plan, length: int, window: str, before: str = "") -> tu
     key = (length, before, shape)
     indices = plan.to_try_by_shape.get(key)
     if indices is None:
-        indices = _memo(plan.to_try_by_shape, key, _settled_rules(plan, length, shape, before))
+        mask = _settled_rules(plan, _run_candidates(plan, length, before), shape)
+        indices = plan.mask_positions.get(mask)
+        if indices is None:
+            indices = _memo(plan.mask_positions, mask, tuple(i for i in range(mask.bit_length()) if mask >> i & 1))
+        indices = _memo(plan.to_try_by_shape, key, indices)
     return indices
 
 
-def _settled_rules(plan: _Plan, length: int, shape: str, before: str) -> tuple[int, ...]:
-    """:func:`_rules_to_try` of a window shape. The regexes that fit a shape are among those that fit each of its
-    prefixes (see :func:`_fits_of_shape`), so a shape met before settles the rules at once; a new one is settled
-    prefix by prefix, and its longer prefixes are not looked at past the shortest prefix that no open rule fits."""
-    always, open_rules = _run_candidates(plan, length, before)
-    if open_rules:
-        known = plan.fits_by_shape.get(shape)
-        if known is not None:
-            open_rules = tuple(rule for rule in open_rules if rule[1] in known)
-        else:
-            # The empty prefix fits every regex that a longer one fits: it decides nothing when the shape is longer.
-            for end in range(min(1, len(shape)), len(shape) + 1):
-                fits = _fits_of_shape(plan, shape[:end])
-                open_rules = tuple(rule for rule in open_rules if rule[1] in fits)
-                if not open_rules:
-                    break
-    if not open_rules:
-        return always
-    return tuple(sorted((*always, *(index for index, _ in open_rules))))
+def _settled_rules(plan: _Plan, allowed: int, shape: str) -> int:
+    """The mask of the rules among ``allowed`` that a run followed by text of this shape may start: those with no
+    ``run_next``, and those whose ``run_next`` fits the shape. The regexes that fit a shape are among those that fit
+    each of its prefixes (see :func:`_fits_of_shape`), so the shape is settled prefix by prefix, and its longer
+    prefixes are not looked at past the shortest prefix that no open rule fits."""
+    open_rules = allowed & ~plan.no_next_mask
+    # The empty prefix fits every regex that a longer one fits: it decides nothing when the shape is longer.
+    end = min(1, len(shape))
+    while open_rules and end <= len(shape):
+        open_rules &= _shape_mask(plan, shape[:end])
+        end += 1
+    return (allowed & plan.no_next_mask) | open_rules
 
 
-def _run_candidates(plan: _Plan, length: int, before: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
-    """The rules that a run of ``length`` digits after ``before`` may start (by its length and ``run_prev``): those
-    that anything may follow, and (rule, position in ``plan.next_regexes``) of the others; remembered."""
+def _shape_mask(plan: _Plan, shape: str) -> int:
+    """The mask of the rules whose ``run_next`` fits text of this shape (:func:`_fits_of_shape`); remembered."""
+    mask = plan.shape_masks.get(shape)
+    if mask is None:
+        mask = 0
+        for position in _fits_of_shape(plan, shape):
+            mask |= plan.next_masks[position]
+        mask = _memo(plan.shape_masks, shape, mask)
+    return mask
+
+
+def _run_candidates(plan: _Plan, length: int, before: str) -> int:
+    """The mask of the rules that a run of ``length`` digits after ``before`` may start, by its length and
+    ``run_prev``; remembered."""
     key = (length, before)
-    found = plan.candidates.get(key)
-    if found is None:
+    mask = plan.candidates.get(key)
+    if mask is None:
         barred = _barred_by_prev(plan, before)
-        allowed = [i for i in plan.by_run_length[length] if i not in barred]
-        found = (
-            tuple(i for i in allowed if plan.next_of[i] < 0),
-            tuple((i, plan.next_of[i]) for i in allowed if plan.next_of[i] >= 0),
-        )
-        found = _memo(plan.candidates, key, found)
-    return found
+        mask = _memo(plan.candidates, key, sum(1 << i for i in plan.by_run_length[length] if i not in barred))
+    return mask
 
 
 def _barred_by_prev(plan: _Plan, before: str) -> frozenset[int]:
