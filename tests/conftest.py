@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,3 +23,11 @@ def shared_corpus() -> Path:
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+@pytest.fixture(autouse=True)
+def _unfreeze_heap() -> Iterator[None]:
+    """The command-line entry points freeze the heap (deident.core.heap); in the test process, give it back."""
+    yield
+    if gc.get_freeze_count():
+        gc.unfreeze()

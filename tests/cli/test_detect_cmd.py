@@ -95,3 +95,17 @@ def test_detect_reads_the_author_column(tmp_path: Path) -> None:
         (doc,) = read_corpus(out)
         found.append([doc.text[s.start : s.end] for s in doc.spans if s.label.value == "USERNAME"])
     assert found == [[], ["bramblefoot"]]
+
+
+def test_detect_settles_the_heap_of_its_process(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import deident.cli.detect_cmd as detect_cmd
+
+    calls: list[None] = []
+    monkeypatch.setattr(detect_cmd, "settle_heap", lambda: calls.append(None))
+    result = runner.invoke(
+        app, ["detect", str(fixtures / "mini.text"), "-o", str(tmp_path / "p.text"), "--pipeline", "rules"]
+    )
+    assert result.exit_code == 0, result.output
+    assert calls == [None]

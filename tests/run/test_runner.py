@@ -24,6 +24,7 @@ from deident.core.pipeline import Pipeline
 from deident.core.span import Span
 from deident.io.formats import ReadOptions, read_corpus, write_corpus
 from deident.replace import Mode, ReplaceOptions, SecretKey
+from deident.run import runner as runner_module
 from deident.run.partial import partial_dir_for
 from deident.run.runner import RunConfig, run
 
@@ -143,6 +144,22 @@ def test_pipeline_detection_without_spans(tmp_path: Path) -> None:
     out = read_corpus(output)
     assert all("617-555-01" in d.text for d in out)  # the toy finds no phones: they stay
     assert all(s.source == "toy" for d in out for s in d.spans)
+
+
+@pytest.mark.parametrize(("owns_process", "settled"), [(False, 0), (True, 1)])
+def test_the_heap_is_settled_only_in_a_process_the_caller_owns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, owns_process: bool, settled: int
+) -> None:
+    calls: list[None] = []
+    monkeypatch.setattr(runner_module, "settle_heap", lambda: calls.append(None))
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(), source)
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    config = RunConfig(
+        (source,), tmp_path / "out.jsonl", options, factory=ToyFactory(options), owns_process=owns_process
+    )
+    run(config)
+    assert len(calls) == settled
 
 
 def test_same_key_identical_output_and_other_key_differs(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from deident.api import Deidentifier
 from deident.core.document import AnnotatedDocument, patient_chunks
+from deident.core.heap import settle_heap
 from deident.io.formats import ReadOptions, read_corpus, write_corpus
 from deident.run.runner import DEFAULT_CHUNK_SIZE
 
@@ -66,6 +67,7 @@ def detect(
     deidentifier = Deidentifier.load(
         model, pipeline=pipeline, scheme=scheme, recall_target=recall_target, stage2=stage2 or None
     )
+    settle_heap()  # this process is ours: the loaded model leaves the collector's walks
     if deidentifier.operating_point is not None:
         console.print(deidentifier.operating_point.describe(), highlight=False)
     started = time.perf_counter()

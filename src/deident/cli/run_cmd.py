@@ -112,6 +112,7 @@ def run(
         read_options=ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col),
         overwrite=overwrite,
         report_path=report,
+        owns_process=True,
     )
     console = Console(stderr=True)
     with Progress(

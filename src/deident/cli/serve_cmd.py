@@ -9,6 +9,7 @@ import typer
 
 from deident.cli.key_options import replace_options
 from deident.core.errors import ConfigurationError
+from deident.core.heap import settle_heap
 
 
 def serve(
@@ -46,6 +47,7 @@ def serve(
 
     options = replace_options(mode, key, ephemeral_key)
     deidentifier = Deidentifier.load(model, pipeline, recall_target=recall_target, scheme=scheme, options=options)
+    settle_heap()  # the service's process is ours: the loaded model leaves the collector's walks
     app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents))
     typer.echo(f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {options.mode.value})", err=True)
     # Access logs name method, path and status only; bodies are never logged.

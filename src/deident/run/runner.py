@@ -26,6 +26,7 @@ from deident import __version__
 from deident.api import Deidentifier
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers, patient_chunks
 from deident.core.errors import ConfigurationError, DeidentError, InputFormatError
+from deident.core.heap import settle_heap
 from deident.core.span import Span
 from deident.io import jsonl, physionet
 from deident.io.formats import ReadOptions, detect_format, get_format, read_corpus, write_corpus
@@ -57,6 +58,9 @@ class RunConfig:
     report_path: Path | None = None  # JSON; the HTML page goes beside it
     # Tests and embedders may supply the deidentifier (it must be picklable when jobs > 1).
     factory: DeidentifierFactory | None = None
+    # The caller owns the process (the command line): the loaded model is moved out of the collector's walks
+    # (deident.core.heap).
+    owns_process: bool = False
     # Testing hook: stop with an error after this many chunks have been committed.
     fail_after_chunks: int | None = None
 
@@ -89,6 +93,8 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
     # Built here once even when workers build their own: a bad pipeline or model fails before
     # anything is written, and the report names the model.
     deidentifier = factory()
+    if config.owns_process:
+        settle_heap()
 
     loaded: list[tuple[Path, Path, str, list[AnnotatedDocument], list[tuple[Span, ...]] | None]] = []
     for source, target in targets:
@@ -318,6 +324,7 @@ _WORKER: Deidentifier | None = None
 def _init_worker(factory: DeidentifierFactory) -> None:
     global _WORKER
     _WORKER = factory()
+    settle_heap()  # a worker process runs deident only
 
 
 def _work(chunk: _Chunk) -> tuple[dict[str, Any], list[dict[str, Any]]]:

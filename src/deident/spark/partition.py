@@ -21,6 +21,7 @@ from typing import Any
 from deident.api import Deidentifier
 from deident.core.document import Document, DocumentMetadata
 from deident.core.errors import InputFormatError
+from deident.core.heap import settle_heap
 from deident.replace import ReplaceOptions
 
 SPAN_FIELDS = ("start", "end", "label", "source", "score")
@@ -51,8 +52,11 @@ class SparkJob:
 def load_deidentifier(
     model: str | None, pipeline: str, scheme: str | None, recall_target: float | None, options: ReplaceOptions
 ) -> Deidentifier:
-    """The executor's de-identifier for these settings (loaded on first use, then reused)."""
-    return Deidentifier.load(model, pipeline, scheme=scheme, recall_target=recall_target, options=options)
+    """The executor's de-identifier for these settings (loaded on first use, then reused; the executor's Python
+    worker runs deident's code only, so the loaded model is moved out of the collector's walks)."""
+    deidentifier = Deidentifier.load(model, pipeline, scheme=scheme, recall_target=recall_target, options=options)
+    settle_heap()
+    return deidentifier
 
 
 def _document(job: SparkJob, row: dict[str, Any], number: int) -> Document:
