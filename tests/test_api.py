@@ -174,6 +174,32 @@ def test_load_preloads_the_lexicon_tables(
     assert bool(calls) is called
 
 
+class CountingStage:
+    """A per-note stage that counts the notes it sees."""
+
+    name = "toy.count"
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        self.seen.append(document.id)
+        return spans
+
+
+@pytest.mark.parametrize(("preload", "warm_up_notes"), [(True, ["warm-up"]), (False, [])])
+def test_load_runs_the_pipeline_once_on_a_synthetic_note(
+    monkeypatch: pytest.MonkeyPatch, preload: bool, warm_up_notes: list[str]
+) -> None:
+    stage = CountingStage()
+    monkeypatch.setattr("deident.detect.lexicon.preload", lambda: None)
+    monkeypatch.setattr("deident.api.build_pipeline", lambda *a, **k: Pipeline((stage,)))
+    deid = Deidentifier.load(pipeline="rules", preload=preload)
+    assert stage.seen == warm_up_notes
+    deid.detect("Pt resting.")
+    assert stage.seen == [*warm_up_notes, "text"]
+
+
 # Packages the default pipeline must not import to detect PHI: each costs start-up time (the drug
 # list ships as package data; training, plotting and serving libraries are extras).
 NOT_IMPORTED_BY_DETECTION = ("drug_named_entity_recognition", "sklearn", "matplotlib", "fastapi", "pyspark")
