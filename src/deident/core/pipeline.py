@@ -20,7 +20,7 @@ from typing import Protocol, runtime_checkable
 from deident.core.document import Document
 from deident.core.span import Span, sort_spans
 
-# Run_many passes blocks of this many notes through each per-document stage before the next stage starts.
+# Pipeline.run_many passes blocks of this many notes through each per-document stage before the next stage starts.
 STAGE_BLOCK = 32
 # The size of the memo tables that stages share for one note (sections, the lexicon scan, ...), keyed by the
 # text: room for a block's notes, which the next stage asks for again after the whole block.
