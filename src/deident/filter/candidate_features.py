@@ -101,14 +101,24 @@ def build_contexts(documents: Sequence[Document], candidates: Sequence[Sequence[
     return contexts
 
 
+# word_shape's values, memoised (a pure function of the text; candidate surfaces recur across notes).
+_shapes: dict[str, str] = {}
+_SHAPE_MEMO_LIMIT = 100_000
+
+
 def word_shape(text: str) -> str:
     """ "Smith" -> "Xx", "12/03/2020" -> "d/d/d", "O'Neil" -> "X'Xx" (runs collapsed, max 12 chars)."""
+    shape = _shapes.get(text)
+    if shape is None:
+        if len(_shapes) >= _SHAPE_MEMO_LIMIT:
+            _shapes.clear()
+        shape = _shapes[text] = _SHAPE_MAP.sub(_shape_of_run, text.replace(" ", "_"))[:12]
+    return shape
 
-    def one(m: regex.Match[str]) -> str:
-        s = m.group()
-        return "X" if s[0].isupper() else "x" if s[0].islower() else "d"
 
-    return _SHAPE_MAP.sub(one, text.replace(" ", "_"))[:12]
+def _shape_of_run(m: regex.Match[str]) -> str:
+    s = m.group()
+    return "X" if s[0].isupper() else "x" if s[0].islower() else "d"
 
 
 def case_class(text: str) -> str:
@@ -237,7 +247,8 @@ class FeatureExtractor:
         note_upper: float,
         context: CandidateContext,
     ) -> dict[str, float]:
-        f: dict[str, float] = {"bias": 1.0, f"label={span.label.value}": 1.0, f"cat={span.category.value}": 1.0}
+        cat = span.category.value
+        f: dict[str, float] = {"bias": 1.0, f"label={span.label.value}": 1.0, f"cat={cat}": 1.0}
         parts = parts_of(span)
         families = {source_family(p.source) for p in parts}
         for p in parts:
@@ -252,7 +263,7 @@ class FeatureExtractor:
         f[f"n_families={len(families)}"] = 1.0
         fams = "+".join(sorted(families))
         f["fams=" + fams] = 1.0
-        f[f"fams={fams}&cat={span.category.value}"] = 1.0
+        f[f"fams={fams}&cat={cat}"] = 1.0
         notes = own_evidence(span)
         f.update(crf_features(span, fams, parts, notes))
         for note in notes:
@@ -270,7 +281,7 @@ class FeatureExtractor:
         f[f"case={cls}"] = 1.0
         f[f"note_case={note_case}"] = 1.0
         f[f"case={cls}&note={note_case}"] = 1.0
-        f[f"case={cls}&cat={span.category.value}"] = 1.0
+        f[f"case={cls}&cat={cat}"] = 1.0
         f[f"fams={fams}&note={note_case}"] = 1.0
         f["note_upper_frac"] = note_upper
         f[f"n_tokens={min(len(_TOKEN_TEXT.findall(surface)), 5)}"] = 1.0
@@ -284,7 +295,7 @@ class FeatureExtractor:
             whole = zipfs[0] if len(words) == 1 else zipf(" ".join(words))  # one word: its own value
             f["zipf_whole"] = whole / 8.0
             f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}"] = 1.0
-            f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}&cat={span.category.value}"] = 1.0
+            f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}&cat={cat}"] = 1.0
 
         # Tokenize only a window around the span: cost grows with candidates, not with note length.
         before = _TOKEN_TEXT.findall(text, max(0, span.start - CONTEXT_CHARS), span.start)[-TRIGGER_WINDOW:]
@@ -299,7 +310,7 @@ class FeatureExtractor:
             f[f"w+{i}={w}"] = 1.0
         f[f"bg-={left[0]}_{left[1]}"] = 1.0
         f[f"bg+={right[0]}_{right[1]}"] = 1.0
-        f[f"w-1={left[1]}&cat={span.category.value}"] = 1.0
+        f[f"w-1={left[1]}&cat={cat}"] = 1.0
         for t in (*before, *after):
             low = t.lower()
             if low in TRIGGERS:
@@ -309,7 +320,7 @@ class FeatureExtractor:
 
         section = section_at(found_sections, span.start) or "none"
         f[f"section={section}"] = 1.0
-        f[f"section={section}&cat={span.category.value}"] = 1.0
+        f[f"section={section}&cat={cat}"] = 1.0
 
         key = normalise_key(surface)
         in_note = context.note_counts.get(key, 1) - 1

@@ -29,7 +29,7 @@ from deident.core.errors import ModelError
 from deident.core.labels import Category
 from deident.core.span import Span, sort_spans
 from deident.filter.calibration import choose_threshold
-from deident.filter.candidate_features import CandidateContext, FeatureExtractor, build_contexts
+from deident.filter.candidate_features import CandidateContext, FeatureExtractor, build_contexts, note_context
 
 FORMAT = "deident.span-filter"
 FORMAT_VERSION = 1
@@ -74,8 +74,9 @@ class LinearModel:
     intercept: float
 
     def decision(self, features: Mapping[str, float]) -> float:
-        w = self.weights
-        return math.fsum([self.intercept, *(w[k] * v for k, v in features.items() if k in w)])
+        get = self.weights.get
+        # fsum: exact, so the sum does not depend on the features' order.
+        return math.fsum([self.intercept, *[w * v for k, v in features.items() if (w := get(k)) is not None]])
 
     def probability(self, features: Mapping[str, float]) -> float:
         return _sigmoid(self.decision(features))
@@ -273,16 +274,24 @@ class SpanFilter:
         """Drop candidates below their group's threshold; survivors carry the probability as score."""
         if not spans:
             return ()
-        features = FeatureExtractor().document_features(document, spans, context)
         trained = self.trained_labels
+        # Features only for the candidates that a model judges: not those of a group without a model, nor those
+        # of a label the filter never saw in training (a scheme or a detector its training corpus lacks).
+        judged = [
+            span for span in spans if group_of(span) in self.models and (trained is None or span.label.value in trained)
+        ]
+        if context is None:
+            context = note_context(document, spans)  # repetition counts over every candidate, judged or not
+        features = FeatureExtractor().document_features(document, judged, context) if judged else []
+        probability = {id(span): p for span, p in zip(judged, self.probabilities(judged, features), strict=True)}
         kept: list[Span] = []
-        for span, p in zip(spans, self.probabilities(spans, features), strict=True):
+        for span in spans:
             group = group_of(span)
-            if p is None:
+            if group not in self.models:
                 kept.append(span.with_evidence(f"filter: {group} no model, kept"))
                 continue
-            if trained is not None and span.label.value not in trained:
-                # The filter never saw this label (a scheme or a detector its training corpus lacks): no evidence.
+            p = probability.get(id(span))
+            if p is None:  # no evidence about a label the filter never saw
                 kept.append(span.with_evidence(f"filter: {span.label.value} unseen in training, kept"))
                 continue
             t = self.thresholds.get(group, 0.5)

@@ -21,8 +21,9 @@ The union is idempotent: a span that is already a merged candidate is split back
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from deident.core.document import Document
 from deident.core.labels import Category, Label
@@ -84,11 +85,14 @@ def _pattern_first(span: Span) -> bool:
 
 def _priority(span: Span) -> tuple[int, int, float, int, str, str]:
     score = span.score if span.score is not None else 1.0
-    return (0 if _pattern_first(span) else 1, -span.length, -score, span.start, span.label.value, span.source)
+    # The label itself orders as its value (Label is a str enum), without the enum's slow ``.value``.
+    return (0 if _pattern_first(span) else 1, span.start - span.end, -score, span.start, span.label, span.source)
 
 
 def _atoms(span: Span) -> list[Span]:
     """A span as single-detector spans (undo an earlier merge, so union is idempotent)."""
+    if not any(e.startswith(PART_PREFIX) for e in span.evidence):
+        return [span]  # stage 1's spans: not merged yet
     parts = [Part.parse(e) for e in span.evidence]
     if not any(parts):
         return [span]
@@ -103,13 +107,13 @@ def _atoms(span: Span) -> list[Span]:
     return atoms
 
 
-def _merge(seed: Span, members: Sequence[Span], start: int, end: int) -> Span:
+def _merge(seed: Span, members: Sequence[Span], start: int, end: int, order: Callable[[Span], Any] = _priority) -> Span:
+    """The merged candidate; ``order`` gives each member's :func:`_priority` (the caller may have them already)."""
     scores = [m.score for m in members if m.score is not None]
     sources = sorted({m.source for m in members})
-    evidence: list[str] = []
-    for m in sorted(members, key=_priority):
-        evidence.append(Part(m.source, m.label, m.start, m.end, m.score).as_evidence())
-    for m in sorted(members, key=_priority):
+    ordered = sorted(members, key=order)
+    evidence = [Part(m.source, m.label, m.start, m.end, m.score).as_evidence() for m in ordered]
+    for m in ordered:
         evidence.extend(f"{m.source}: {note}" for note in m.evidence)
     unique = tuple(dict.fromkeys(evidence))  # parts of one detector share their notes after a re-split
     return Span(start, end, seed.label, SOURCE_JOIN.join(sources), max(scores) if scores else None, unique)
@@ -130,7 +134,12 @@ def _components(spans: list[Span]) -> list[list[Span]]:
 
 
 def _resolve(group: list[Span]) -> list[Span]:
-    remaining = sorted(group, key=_priority)
+    priority = {id(span): _priority(span) for span in group}  # each span's, once
+
+    def order(span: Span) -> tuple[int, int, float, int, str, str]:
+        return priority[id(span)]
+
+    remaining = sorted(group, key=order)
     out: list[Span] = []
     while remaining:
         seed = remaining.pop(0)
@@ -151,7 +160,7 @@ def _resolve(group: list[Span]) -> list[Span]:
                     if same and not fixed_extent:
                         start, end = min(start, other.start), max(end, other.end)
                     changed = True
-        out.append(_merge(seed, members, start, end))
+        out.append(_merge(seed, members, start, end, order))
     return out
 
 

@@ -88,8 +88,12 @@ def spans_to_tags(
 
 def joinable(text: str, left: Token, right: Token) -> bool:
     """Two tagged tokens belong to one span when only spaces or tabs separate them."""
-    gap = text[left.end : right.start]
-    return all(c in " \t" for c in gap)
+    return gap_joins(text, left.end, right.start)
+
+
+def gap_joins(text: str, end: int, start: int) -> bool:
+    """Only spaces or tabs (or nothing) lie between ``end`` and ``start``: the tokens there join."""
+    return not text[end:start].strip(" \t")
 
 
 def runs(text: str, tokens: Sequence[Token], selected: Sequence[bool]) -> list[tuple[int, int]]:

@@ -25,12 +25,13 @@ from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span, sort_spans
-from deident.detect.crf.align import OUTSIDE, joinable, split_tag
+from deident.detect.crf.align import OUTSIDE, gap_joins, split_tag
 from deident.detect.crf.clusters import load_clusters
 from deident.detect.crf.compiled import (
     CompiledCrf,
     DocumentMarginals,
     NotCompilable,
+    TokenColumns,
     compile_model,
     group_label_matrix,
 )
@@ -91,13 +92,19 @@ def _group_spans(
     """One CRF's spans: a run of selected tokens (ascending indices) separated only by spaces or tabs
     is one span. With ``split_at``, a run is also cut where the tokens' PHI probability crosses it, so
     that a confident core and its tentative fringe ("Dr. SMITH aware") are separate candidates."""
+    # Offsets as plain lists: the compiled path's tokens are columns, and building a token per look-up costs more
+    # than the rest of the loop.
+    if isinstance(tokens, TokenColumns):
+        starts, ends = tokens.starts, tokens.ends
+    else:
+        starts, ends = [t.start for t in tokens], [t.end for t in tokens]
     found: list[tuple[int, int]] = []
     first = previous = -2
     for i in selected:
         if (
             i == previous + 1
             and (split_at is None or (phi[i] > split_at) == (phi[previous] > split_at))
-            and joinable(text, tokens[previous], tokens[i])
+            and gap_joins(text, ends[previous], starts[i])
         ):
             previous = i
             continue
@@ -114,14 +121,14 @@ def _group_spans(
                 totals[label] = totals.get(label, 0.0) + prob
         if not totals:
             continue
-        label = max(sorted(totals), key=lambda k: totals[k])
+        label = max(sorted(totals), key=totals.__getitem__)
         probs = list(phi[first : last + 1])
         peak = max(probs)
         mean = sum(probs) / len(probs)
         spans.append(
             Span(
-                tokens[first].start,
-                tokens[last].end,
+                starts[first],
+                ends[last],
                 Label(label),
                 source,
                 round(peak, 4),
