@@ -11,6 +11,7 @@ from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span
+from deident.filter.candidate_features import FeatureExtractor
 from deident.filter.span_classifier import (
     FILTER_FILE,
     LinearModel,
@@ -247,3 +248,23 @@ def test_filter_stage_sees_a_patients_notes_only_with_patient_context(patient_co
     assert [bool(spans) for spans in pipeline.run_many(docs)] == kept
     # One note at a time there is no other note to see: the group call equals the per-note call.
     assert [pipeline.run_many([doc])[0] for doc in docs] == [pipeline(doc) for doc in docs] == [()] * 3
+
+
+def test_only_judged_candidates_get_features_but_repetition_counts_every_candidate(monkeypatch):
+    seen: dict[str, object] = {}
+    real = FeatureExtractor.document_features
+
+    def spy(self, document, spans, context=None):
+        seen["spans"] = [(s.start, s.label) for s in spans]
+        seen["counts"] = dict(context.note_counts)
+        return real(self, document, spans, context)
+
+    monkeypatch.setattr(FeatureExtractor, "document_features", spy)
+    model = LinearModel({"src=crf": 4.0}, 0.0)
+    span_filter = SpanFilter({"names": model}, {"names": 0.5}, info={"trained_labels": ["PATIENT"]})
+    doc = Document("d", "Quill wrote: quill is here")
+    spans = (Span(0, 5, Label.PATIENT, "crf", 0.6), Span(13, 18, Label.USERNAME, "patterns.username", 0.6))
+    kept = span_filter.apply(doc, spans)
+    assert seen["spans"] == [(0, Label.PATIENT)]  # the USERNAME candidate is kept unjudged
+    assert seen["counts"] == {"quill": 2}
+    assert [s.label for s in kept] == [Label.PATIENT, Label.USERNAME]

@@ -67,3 +67,21 @@ def test_runs_join_on_spaces_only(selected_words: tuple[str, ...], expected: lis
 def test_split_tag() -> None:
     assert split_tag("B-DATE") == ("B", "DATE")
     assert split_tag("O") == ("O", None)
+
+
+@pytest.mark.parametrize(
+    ("text", "end", "start", "joins"),
+    [
+        ("Ann Lee", 3, 4, True),
+        ("Ann\tLee", 3, 4, True),
+        ("AnnLee", 3, 3, True),  # nothing between
+        ("Ann  \t Lee", 3, 7, True),
+        ("Ann\nLee", 3, 4, False),
+        ("Ann, Lee", 3, 5, False),
+        ("Ann \u00a0Lee", 3, 5, False),  # only spaces and tabs join, not other blanks
+    ],
+)
+def test_gap_joins_only_across_spaces_and_tabs(text: str, end: int, start: int, joins: bool) -> None:
+    from deident.detect.crf.align import gap_joins
+
+    assert gap_joins(text, end, start) is joins
