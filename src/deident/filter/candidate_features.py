@@ -21,6 +21,7 @@ import regex
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.stage2.union import Part, own_evidence, parts_of, source_family
+from deident.text.charset import ascii_bytes, ascii_like
 from deident.text.sections import Section, SectionDetector, default_sections, section_at
 from deident.text.wordfrequency import zipf as english_zipf
 
@@ -141,8 +142,8 @@ _ASCII_LOWER = bytes(range(97, 123))
 
 def upper_fraction(text: str) -> float:
     """Fraction of letters that are upper case (0 for a text without letters)."""
-    if text.isascii():  # the common case, counted in C: a whole note per candidate batch
-        raw = text.encode("ascii")
+    if ascii_like(text):  # the common case, counted in C (non-ASCII symbols, as "?", are no letters)
+        raw = ascii_bytes(text)
         upper = len(raw) - len(raw.translate(None, _ASCII_UPPER))
         letters = upper + len(raw) - len(raw.translate(None, _ASCII_LOWER))
         return upper / letters if letters else 0.0

@@ -21,6 +21,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
+from deident.text.charset import ascii_like
 from deident.text.sections import SectionDetector
 from deident.text.tokenize import tokenize
 from deident.text.wordfrequency import frequency_band
@@ -68,7 +69,7 @@ def crf_tokens(text: str, aggressive: bool = True) -> list[CrfToken]:
 
 def crf_token_columns(text: str, aggressive: bool = True) -> tuple[list[int], list[int], list[str], list[bool]]:
     """The tokens of :func:`crf_tokens` as parallel lists (starts, ends, texts, newline before)."""
-    if not text.isascii():
+    if not ascii_like(text):  # letters, digits or spaces beyond ASCII: the Unicode tokenizer
         tokens: list[CrfToken] = []
         previous = 0
         for tok in tokenize(text, aggressive):

@@ -17,6 +17,7 @@ import wordfreq
 from deident.core.labels import Label
 from deident.core.pipeline import PER_NOTE_CACHE
 from deident.detect.lexicon.data import load_lexicon, load_veto_terms
+from deident.text.charset import ascii_bytes, ascii_like
 
 # A word at or above this Zipf frequency is frequent in English. For names the shipped
 # common_words list (built from wordfreq by scripts/build_lexicons.py) says which are also ordinary
@@ -43,8 +44,8 @@ class CaseMode(StrEnum):
 @lru_cache(maxsize=PER_NOTE_CACHE)  # the detectors of one note share the result, a block of notes apart
 def case_mode(text: str) -> CaseMode:
     """UPPER when >= 85% of cased letters are capitals, LOWER when <= 3% are, else MIXED."""
-    if text.isascii():
-        raw = text.encode("ascii")
+    if ascii_like(text):  # non-ASCII symbols are no letters: "?" counts as they do
+        raw = ascii_bytes(text)
         upper = len(raw) - len(raw.translate(None, _UPPER_BYTES))
         lower = len(raw) - len(raw.translate(None, _LOWER_BYTES))
     else:

@@ -55,6 +55,7 @@ from deident.detect.lexicon.matcher import (
     case_shape,
     normalise_document,
 )
+from deident.text.charset import ascii_like
 from deident.text.sections import parse_heading_table, read_heading_table
 
 NAME_LEXICONS = ("first_names", "last_names")
@@ -382,7 +383,7 @@ def _capitalised_candidates(text: str) -> list[tuple[int, int]]:
     """Spans of the capitalised words of ``text`` worth a fuzzy lookup. In ASCII text (where a word's normalised
     form is its lower case) the words that are no :func:`_fuzzy_candidate` are dropped here, by their distinct
     strings, rather than one occurrence at a time; otherwise every capitalised word is returned."""
-    if not text.isascii():
+    if not ascii_like(text):  # (non-ASCII symbols are no letters or digits: they bound words on both paths)
         return [m.span() for m in _CAPITALISED_WORD.finditer(text)]
     wanted = {w for w in set(_CAPITALISED_WORD.findall(text)) if _fuzzy_candidate(w.lower())}
     if not wanted:

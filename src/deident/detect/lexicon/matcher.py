@@ -17,6 +17,9 @@ from typing import NamedTuple
 import ahocorasick
 import regex
 
+from deident.core.pipeline import PER_NOTE_CACHE
+from deident.text.charset import ascii_bytes, ascii_like
+
 _NOT_WORD = regex.compile(r"[^\p{L}\p{N}]")
 
 
@@ -50,10 +53,10 @@ def _non_ascii_char(match: regex.Match[str]) -> str:
     return char if char.isalnum() else " "
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=PER_NOTE_CACHE)
 def normalise_document(text: str) -> str:
-    """:func:`normalise` for whole note texts, memoised so the detectors of a document share it
-    (short strings go through :func:`normalise` so they do not evict notes from the cache)."""
+    """:func:`normalise` for whole note texts, memoised so the detectors of a document share it, a block of notes
+    apart (short strings go through :func:`normalise` so they do not evict notes from the cache)."""
     return normalise(text)
 
 
@@ -63,8 +66,13 @@ _ASCII_TABLE = bytes((ord(chr(i).lower()) if chr(i).isalnum() else ord(" ")) if 
 
 def normalise(text: str) -> str:
     """Lower-case with letters and digits kept and everything else a space; same length as ``text``."""
-    if text.isascii():
-        return text.encode("ascii").translate(_ASCII_TABLE).decode("ascii")
+    if ascii_like(text):  # a non-ASCII symbol becomes "?", then a space, as below
+        return ascii_bytes(text).translate(_ASCII_TABLE).decode("ascii")
+    return _normalise_unicode(text)
+
+
+def _normalise_unicode(text: str) -> str:
+    """:func:`normalise` character by character (any text)."""
     lowered = text.lower()
     if len(lowered) != len(text):  # a few characters lower-case to two (e.g. "İ"); keep those as they are
         lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)

@@ -22,6 +22,7 @@ from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.span import Span
 from deident.detect.patterns.names import NON_NAMES, known_names
+from deident.text.charset import ascii_bytes, ascii_like
 from deident.text.wordfrequency import zipf
 
 # Stdlib ``re`` throughout (its scans cost far less here than the ``regex`` module's): in ``re`` with str patterns,
@@ -233,9 +234,9 @@ def _positions(haystack: AnyStr, needle: AnyStr) -> Iterator[int]:
 
 def _name_digit_seeds(text: str) -> list[int]:
     """Where four letters are followed by two digits (a superset of the name-and-digits handles' positions)."""
-    if not text.isascii():
+    if not ascii_like(text):
         return [m.start() for m in _NAME_DIGITS_SEED_UNICODE.finditer(text)]
-    return list(_positions(text.encode("ascii").translate(_FOLD), b"aaaa00"))
+    return list(_positions(ascii_bytes(text).translate(_FOLD), b"aaaa00"))
 
 
 def _at_handles(text: str) -> list[re.Match[str]]:

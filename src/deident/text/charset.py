@@ -1,0 +1,49 @@
+"""Which texts the ASCII fast paths may take: ASCII, or ASCII with non-ASCII symbols only.
+
+Several stages have a fast path for ASCII text (``re`` with ``re.ASCII``, ``bytes.translate``) and a
+slower Unicode path. A single curly quote, dash or degree sign in a note used to send the whole note down
+the slow path, halving the pipeline's speed. A non-ASCII *plain symbol* (punctuation or a symbol:
+neither a letter, digit or mark nor white space, by ``str``'s tests and by the ``regex`` module's
+Unicode classes, and its own lower and upper case) is a one-character token and a non-word character
+on both paths, so a text whose only non-ASCII characters are plain symbols may take the ASCII path.
+Each fast path that uses this is tested against its Unicode path.
+"""
+
+from __future__ import annotations
+
+import re
+
+import regex
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_NOT_WORD_OR_SPACE = regex.compile(r"[^\w\s]")
+# plain_symbol's answers, memoised (a pure function of one character; few distinct ones occur).
+_plain: dict[str, bool] = {}
+
+
+def plain_symbol(char: str) -> bool:
+    """A non-ASCII character that every tokenizer here treats as a symbol of its own (see the module's text)."""
+    known = _plain.get(char)
+    if known is None:
+        known = _plain[char] = (
+            not char.isascii()
+            and not char.isalnum()
+            and not char.isspace()
+            and char.lower() == char == char.upper()
+            and _NOT_WORD_OR_SPACE.fullmatch(char) is not None
+        )
+    return known
+
+
+def ascii_like(text: str) -> bool:
+    """``text`` is ASCII, or its non-ASCII characters are all plain symbols (:func:`plain_symbol`)."""
+    return text.isascii() or all(map(plain_symbol, set(_NON_ASCII.findall(text))))
+
+
+def ascii_bytes(text: str) -> bytes:
+    """An :func:`ascii_like` text as ASCII bytes of the same length: each non-ASCII symbol becomes "?" (also a
+    plain symbol), so offsets, letters and digits are kept."""
+    return text.encode("ascii", "replace")
+
+
+__all__ = ["ascii_bytes", "ascii_like", "plain_symbol"]

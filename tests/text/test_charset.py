@@ -1,0 +1,131 @@
+"""``deident.text.charset``: which texts may take the ASCII fast paths, and each fast path against its Unicode path
+on texts whose only non-ASCII characters are symbols."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import regex
+
+from deident.text.charset import ascii_bytes, ascii_like, plain_symbol
+
+SYMBOLS = "\u2019\u201c\u201d\u2013\u2014\u00b0\u2022\u00b1\u2026\u00d7\u20ac\u00a9\u2122\u2192"
+NOT_PLAIN = "\u00e9\u00b5\u00b2\u00bd\u00a0\u2009\u017f\u212a\u0130\u0301\u2028\u00c9"
+
+
+@pytest.mark.parametrize("char", list(SYMBOLS))
+def test_punctuation_and_symbols_are_plain(char: str) -> None:
+    assert plain_symbol(char)
+
+
+@pytest.mark.parametrize("char", [*NOT_PLAIN, "a", "-", " "])
+def test_letters_digits_marks_spaces_and_ascii_are_not(char: str) -> None:
+    # é, micro sign, superscript two, one half, no-break and thin space, long s, Kelvin sign, dotted I, a combining
+    # accent, the line separator, É; and ASCII characters, which need no test.
+    assert not plain_symbol(char)
+
+
+@pytest.mark.parametrize(
+    ("text", "like"),
+    [
+        ("Pt seen 3/14.", True),
+        ("Pt\u2019s temp 38\u00b0 \u2013 stable", True),
+        ("Pt seen by Dr. Ren\u00e9e", False),
+        ("Temp\u00a0high", False),
+        ("", True),
+    ],
+)
+def test_ascii_like(text: str, like: bool) -> None:
+    assert ascii_like(text) is like
+
+
+def test_ascii_bytes_keep_offsets() -> None:
+    text = "Pt\u2019s 38\u00b0 ok"
+    raw = ascii_bytes(text)
+    assert len(raw) == len(text)
+    assert raw == b"Pt?s 38? ok"
+
+
+def _texts(seed: int, count: int = 300) -> list[str]:
+    """Random note-like texts: ASCII words, digits, punctuation, line breaks and non-ASCII symbols."""
+    rng = random.Random(seed)
+    pieces = [
+        "Pt", "SMITH", "smith", "Attending", "Dr.", "MD", "57yo", "rangeImpression", "12/03", "555-1234", "HISTORY:",
+        "Plan:", "mg", "O2", "x2", "Mr.", "Jones", "Boston", "ICU", "#", "(", ")", ";", ".", ",", ":", "-", "'", '"',
+    ]  # fmt: skip
+    out = []
+    for _ in range(count):
+        words = []
+        for _ in range(rng.randint(0, 30)):
+            words.append(rng.choice(pieces) if rng.random() < 0.8 else rng.choice(SYMBOLS))
+            words.append(rng.choice([" ", " ", "  ", "\t", "\n", "", "\n\n"]))
+        out.append("".join(words))
+    return out
+
+
+@pytest.mark.parametrize("aggressive", [True, False])
+def test_crf_tokens_of_symbol_texts_equal_the_unicode_tokenizer(aggressive: bool) -> None:
+    from deident.detect.crf.features import crf_token_columns
+    from deident.text.tokenize import tokenize
+
+    for text in _texts(1):
+        starts, ends, texts, _ = crf_token_columns(text, aggressive)
+        expected = tokenize(text, aggressive)
+        assert list(zip(starts, ends, texts, strict=True)) == [(t.start, t.end, t.text) for t in expected], text
+
+
+def test_section_headings_of_symbol_texts_equal_the_full_scan() -> None:
+    from deident.text.sections import SectionDetector
+
+    detector = SectionDetector.default()
+    texts = [t.replace("Plan:", "\u2022 Plan:").replace("HISTORY:", "HISTORY:\u2013") for t in _texts(2)]
+    for text in texts:
+        assert detector._hits(text) == detector._scan_hits(text), text
+
+
+def test_normalised_symbol_texts_equal_the_unicode_path() -> None:
+    from deident.detect.lexicon.matcher import _normalise_unicode, normalise
+
+    for text in _texts(3):
+        assert normalise(text) == _normalise_unicode(text), text
+
+
+_UPPER = regex.compile(r"\p{Lu}+")
+_LOWER = regex.compile(r"\p{Ll}+")
+
+
+def test_letter_case_counts_of_symbol_texts_equal_the_unicode_counts() -> None:
+    from deident.detect.lexicon.context import case_mode
+    from deident.filter.candidate_features import upper_fraction
+
+    for text in _texts(4):
+        upper = sum(map(len, _UPPER.findall(text)))
+        lower = sum(map(len, _LOWER.findall(text)))
+        letters = sum(map(str.isalpha, text))
+        assert upper_fraction(text) == (sum(map(str.isupper, text)) / letters if letters else 0.0), text
+        share = upper / (upper + lower) if upper + lower else None
+        expected = "mixed" if share is None else "upper" if share >= 0.85 else "lower" if share <= 0.03 else "mixed"
+        assert case_mode(text).value == expected, text
+
+
+def test_name_digit_seeds_of_symbol_texts_equal_the_unicode_seeds() -> None:
+    from deident.detect.patterns.usernames import _NAME_DIGITS_SEED_UNICODE, _name_digit_seeds
+
+    texts = [t.replace("Jones", "jones1987").replace("smith", "\u2019smith42") for t in _texts(5)]
+    for text in texts:
+        unicode_seeds = [m.start() for m in _NAME_DIGITS_SEED_UNICODE.finditer(text)]
+        fast = _name_digit_seeds(text)
+        assert set(unicode_seeds) <= set(fast), text  # the fast path may find overlapping seeds too
+        assert all(regex.match(r"[a-zA-Z]{4}[0-9]{2}", text[i:]) for i in fast), text
+
+
+def test_capitalised_fuzzy_candidates_of_symbol_texts_equal_the_unicode_path() -> None:
+    from deident.detect.lexicon.detectors import _CAPITALISED_WORD, _capitalised_candidates, _fuzzy_candidate
+
+    texts = [t.replace("Jones", "\u201cJonnes\u201d").replace("Boston", "Bostonn\u2019s") for t in _texts(6)]
+    for text in texts:
+        assert not text.isascii() or "\u201c" not in text
+        spans = [m.span() for m in _CAPITALISED_WORD.finditer(text)]
+        wanted = [s for s in spans if _fuzzy_candidate(text[s[0] : s[1]].lower())]
+        assert _capitalised_candidates(text) == wanted, text
