@@ -129,3 +129,45 @@ def test_capitalised_fuzzy_candidates_of_symbol_texts_equal_the_unicode_path() -
         spans = [m.span() for m in _CAPITALISED_WORD.finditer(text)]
         wanted = [s for s in spans if _fuzzy_candidate(text[s[0] : s[1]].lower())]
         assert _capitalised_candidates(text) == wanted, text
+
+
+def _unicode_note_texts(seed: int, count: int = 400) -> list[str]:
+    """Random texts with headings, accented and non-Latin letters, letters that fold to ASCII, marks and spaces."""
+    rng = random.Random(seed)
+    pieces = [
+        "HISTORY:", "Plan:", "plan -", "Assessment:", "Ren\u00e9e", "Jos\u00e9", "\u00c9TAT",
+        "\u0436\u0438\u0437\u043d\u044c", "\u4e2d", "e\u0301", "\u00b5g", "38\u00b0", "\u2019", ";", ".", "Pt", "ok",
+    ]  # fmt: skip
+    folding = ["\u017ftop", "\u212aeep", "\u0130ll", "Stra\u00dfe", "\u00a0", "\u2028", "\u3000"]  # the full scan
+    out = []
+    for _ in range(count):
+        words = []
+        for _ in range(rng.randint(0, 25)):
+            words.append(rng.choice(folding) if rng.random() < 0.02 else rng.choice(pieces))
+            words.append(rng.choice([" ", "  ", "\t", "\n", "", "; ", ". "]))
+        out.append("".join(words))
+    return out
+
+
+def test_section_headings_of_case_distinct_texts_equal_the_full_scan() -> None:
+    from deident.text.charset import ascii_case_distinct
+    from deident.text.sections import SectionDetector
+
+    detector = SectionDetector.default()
+    texts = _unicode_note_texts(7)
+    assert sum(ascii_case_distinct(t) and not t.isascii() for t in texts) > 50  # the fast path is exercised
+    found = 0
+    for text in texts:
+        hits = detector._hits(text)
+        assert hits == detector._scan_hits(text), repr(text)
+        found += len(hits)
+    assert found > 100
+
+
+@pytest.mark.parametrize(("char", "distinct"), [("\u00e9", True), ("\u0436", True), ("\u2019", True),
+    ("\u017f", False), ("\u212a", False), ("\u00df", False), ("\u0130", False), ("\ufb01", False), ("\u00a0", False),
+    ("a", False)])  # fmt: skip
+def test_case_distinct(char: str, distinct: bool) -> None:
+    from deident.text.charset import case_distinct
+
+    assert case_distinct(char) is distinct

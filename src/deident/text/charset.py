@@ -17,6 +17,7 @@ import regex
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _NOT_WORD_OR_SPACE = regex.compile(r"[^\w\s]")
+_SPACE = regex.compile(r"\s")
 # plain_symbol's answers, memoised (a pure function of one character; few distinct ones occur).
 _plain: dict[str, bool] = {}
 
@@ -40,10 +41,38 @@ def ascii_like(text: str) -> bool:
     return text.isascii() or all(map(plain_symbol, set(_NON_ASCII.findall(text))))
 
 
+# case_distinct's answers, memoised.
+_distinct: dict[str, bool] = {}
+
+
+def case_distinct(char: str) -> bool:
+    """A non-ASCII character that no case-insensitive match takes for an ASCII letter and that is no white space:
+    its lower, upper and folded forms hold no ASCII character (unlike the Kelvin sign, the long s, "ß" or the
+    "fi" ligature), it lower-cases to one character, and neither ``str`` nor the ``regex`` module calls it space.
+    Plain symbols are case-distinct; so are most accented and non-Latin letters."""
+    known = _distinct.get(char)
+    if known is None:
+        forms = char.lower() + char.upper() + char.casefold()
+        known = _distinct[char] = (
+            not char.isascii()
+            and not char.isspace()
+            and len(char.lower()) == 1
+            and not any(c.isascii() for c in forms)
+            and _SPACE.fullmatch(char) is None
+        )
+    return known
+
+
+def ascii_case_distinct(text: str) -> bool:
+    """``text`` is ASCII, or its non-ASCII characters are all :func:`case_distinct`: a case-insensitive search for
+    ASCII words, anchored on ASCII white space, finds in it what a Unicode search finds."""
+    return text.isascii() or all(map(case_distinct, set(_NON_ASCII.findall(text))))
+
+
 def ascii_bytes(text: str) -> bytes:
     """An :func:`ascii_like` text as ASCII bytes of the same length: each non-ASCII symbol becomes "?" (also a
     plain symbol), so offsets, letters and digits are kept."""
     return text.encode("ascii", "replace")
 
 
-__all__ = ["ascii_bytes", "ascii_like", "plain_symbol"]
+__all__ = ["ascii_bytes", "ascii_case_distinct", "ascii_like", "case_distinct", "plain_symbol"]

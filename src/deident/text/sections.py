@@ -16,7 +16,7 @@ from importlib import resources
 import regex
 
 from deident.core.pipeline import PER_NOTE_CACHE
-from deident.text.charset import ascii_like
+from deident.text.charset import ascii_case_distinct
 
 # An anchor and the blanks after it: where a heading may start is the end of such a match.
 _ANCHOR_BLANKS = re.compile(r"(?:\n|[;.]\s{1,3})[ \t]*", re.ASCII)
@@ -79,9 +79,10 @@ class SectionDetector:
 
     def _hits(self, text: str) -> list[tuple[int, int, str]]:
         """(heading start, heading end, name) of every heading, in order."""
-        if not ascii_like(text) or _UNUSUAL_SPACE.search(text):
+        if not ascii_case_distinct(text) or _UNUSUAL_SPACE.search(text):
             return self._scan_hits(text)
-        # ASCII text: try the pattern only where a heading can start, with only the headings that begin
+        # ASCII text (or one whose other characters no case-insensitive match takes for ASCII and that are no white
+        # space: charset.ascii_case_distinct): try the pattern only where a heading can start, with only the headings that begin
         # with the letter found there, left to right and never inside the previous match; that finds
         # what the scan of the whole text finds, several times faster. Where a heading can start: the
         # first character that is not a blank (space, tab) from an anchor position on (the text's

@@ -8,6 +8,7 @@ lower-case letter meets an upper-case one, so "rangeImpression" -> "range" "Impr
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import regex
@@ -42,6 +43,64 @@ def tokenize(text: str, aggressive: bool = False) -> list[Token]:
         else:
             append(Token(start, end, word))
     return tokens
+
+
+# (white space before, token) pairs: the tokens of _TOKEN, with what lies between them.
+_SPACED_TOKEN = regex.compile(r"(\s*)([^\W_]+|[^\s])", regex.UNICODE)
+
+
+def token_columns(text: str, aggressive: bool = False) -> tuple[list[int], list[int], list[str], list[bool]]:
+    """The tokens of :func:`tokenize` as parallel lists: starts, ends, texts, and whether a line break precedes
+    each (the first token counts as after one).
+
+    One scan finds (white space, token) pairs, whose lengths give the offsets; with ``aggressive``, each word's
+    split points are those :func:`tokenize` finds, remembered per word. Several times faster than
+    :func:`tokenize`; tests compare the two."""
+    found = _SPACED_TOKEN.findall(text)
+    if not found:
+        return [], [], [], []
+    offsets = list(itertools.accumulate(map(len, itertools.chain.from_iterable(found))))
+    starts, ends = offsets[0::2], offsets[1::2]
+    texts = [token for _, token in found]
+    newlines = ["\n" in space for space, _ in found]
+    newlines[0] = True
+    if not aggressive:
+        return starts, ends, texts, newlines
+    out_starts: list[int] = []
+    out_ends: list[int] = []
+    out_texts: list[str] = []
+    out_newlines: list[bool] = []
+    for start, end, word, newline in zip(starts, ends, texts, newlines, strict=True):
+        cuts = _split_points(word)
+        if not cuts:
+            out_starts.append(start)
+            out_ends.append(end)
+            out_texts.append(word)
+            out_newlines.append(newline)
+            continue
+        previous = 0
+        for cut in (*cuts, len(word)):
+            out_starts.append(start + previous)
+            out_ends.append(start + cut)
+            out_texts.append(word[previous:cut])
+            out_newlines.append(newline and previous == 0)
+            previous = cut
+    return out_starts, out_ends, out_texts, out_newlines
+
+
+# _split_points' answers, memoised (a pure function of the word; words recur).
+_splits: dict[str, tuple[int, ...]] = {}
+_SPLIT_MEMO_LIMIT = 100_000
+
+
+def _split_points(word: str) -> tuple[int, ...]:
+    """Where the aggressive tokenizer cuts ``word`` (offsets inside it, increasing; none for most words)."""
+    cuts = _splits.get(word)
+    if cuts is None:
+        if len(_splits) >= _SPLIT_MEMO_LIMIT:
+            _splits.clear()
+        cuts = _splits[word] = tuple(m.start() for m in _AGGRESSIVE_SPLIT.finditer(word)) if len(word) > 1 else ()
+    return cuts
 
 
 def whitespace_tokens(text: str) -> list[tuple[int, int]]:

@@ -23,7 +23,7 @@ from deident.core.span import Span
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
 from deident.text.charset import ascii_like
 from deident.text.sections import SectionDetector
-from deident.text.tokenize import tokenize
+from deident.text.tokenize import token_columns, tokenize
 from deident.text.wordfrequency import frequency_band
 
 FEATURE_SET_VERSION = 1
@@ -69,13 +69,8 @@ def crf_tokens(text: str, aggressive: bool = True) -> list[CrfToken]:
 
 def crf_token_columns(text: str, aggressive: bool = True) -> tuple[list[int], list[int], list[str], list[bool]]:
     """The tokens of :func:`crf_tokens` as parallel lists (starts, ends, texts, newline before)."""
-    if not ascii_like(text):  # letters, digits or spaces beyond ASCII: the Unicode tokenizer
-        tokens: list[CrfToken] = []
-        previous = 0
-        for tok in tokenize(text, aggressive):
-            tokens.append(CrfToken(tok.start, tok.end, tok.text, "\n" in text[previous : tok.start] or not tokens))
-            previous = tok.end
-        return [t.start for t in tokens], [t.end for t in tokens], [t.text for t in tokens], [t[3] for t in tokens]
+    if not ascii_like(text):  # letters, digits or spaces beyond ASCII: the Unicode tokenizer's classes
+        return token_columns(text, aggressive)
     # One findall of (whitespace before, token) pairs; offsets are the running sums of their lengths.
     found = (_ASCII_PIECE if aggressive else _ASCII_WORD).findall(text)
     if not found:
