@@ -115,3 +115,12 @@ def test_part_parse_reads_every_label_and_refuses_unknown_ones():
     assert Part.parse("crf: part-like") is None and Part.parse("part:too|few") is None
     with pytest.raises(ValueError):
         Part.parse("part:crf|NOT_A_LABEL|1|2|0.5")
+
+
+@pytest.mark.parametrize(("description", "spans", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_parts_and_evidence_in_one_pass(description, spans, expected):
+    from deident.stage2.union import own_evidence, parts_and_evidence
+
+    given = [Span(s, e, lab, src, sc, (f"note {s}", "part:broken")) for s, e, lab, src, sc in spans]
+    for span in (*given, *union_candidates(given)):
+        assert parts_and_evidence(span) == (parts_of(span), own_evidence(span))

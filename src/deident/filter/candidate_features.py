@@ -12,6 +12,7 @@ shared or mutated between documents.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ import regex
 
 from deident.core.document import Document
 from deident.core.span import Span
-from deident.stage2.union import Part, own_evidence, parts_of, source_family
+from deident.stage2.union import Part, own_evidence, parts_and_evidence, parts_of, source_family
 from deident.text.charset import ascii_bytes, ascii_like
 from deident.text.sections import Section, SectionDetector, default_sections, section_at
 from deident.text.wordfrequency import zipf as english_zipf
@@ -52,6 +53,9 @@ TRIGGERS: frozenset[str] = frozenset(
 _SHAPE_MAP = regex.compile(r"\p{Lu}+|\p{Ll}+|\p{N}+")
 _WORD = regex.compile(r"[\p{L}]+")
 _TOKEN_TEXT = regex.compile(r"[^\W_]+|[^\s]")  # the token definition of deident.text.tokenize, as strings
+# The same for texts whose only non-ASCII characters are symbols (charset.ascii_like), with the faster engine.
+_ASCII_WORD = re.compile(r"[A-Za-z]+")
+_ASCII_TOKEN_TEXT = re.compile(r"[^\W_]+|\S", re.ASCII)
 
 
 def normalise_key(text: str) -> str:
@@ -237,7 +241,8 @@ class FeatureExtractor:
         found_sections = list(default_sections(text) if self.sections is None else self.sections.find(text))
         note_upper = upper_fraction(text)
         lowered = text.lower()
-        return [self._features(text, lowered, span, found_sections, note_upper, context) for span in spans]
+        scans = (_ASCII_WORD, _ASCII_TOKEN_TEXT) if ascii_like(text) else (_WORD, _TOKEN_TEXT)
+        return [self._features(text, lowered, span, found_sections, note_upper, context, scans) for span in spans]
 
     def _features(
         self,
@@ -247,10 +252,12 @@ class FeatureExtractor:
         found_sections: list[Section],
         note_upper: float,
         context: CandidateContext,
+        scans: tuple[re.Pattern[str] | regex.Pattern[str], re.Pattern[str] | regex.Pattern[str]] = (_WORD, _TOKEN_TEXT),
     ) -> dict[str, float]:
+        word_scan, token_scan = scans  # letters runs and tokens (see _ASCII_WORD)
         cat = span.category.value
         f: dict[str, float] = {"bias": 1.0, f"label={span.label.value}": 1.0, f"cat={cat}": 1.0}
-        parts = parts_of(span)
+        parts, notes = parts_and_evidence(span)
         families = {source_family(p.source) for p in parts}
         for p in parts:
             f[f"src={p.source}"] = 1.0
@@ -265,7 +272,6 @@ class FeatureExtractor:
         fams = "+".join(sorted(families))
         f["fams=" + fams] = 1.0
         f[f"fams={fams}&cat={cat}"] = 1.0
-        notes = own_evidence(span)
         f.update(crf_features(span, fams, parts, notes))
         for note in notes:
             # Only rule and lexicon evidence (names of lists and rules); other detectors may cite words.
@@ -275,7 +281,7 @@ class FeatureExtractor:
             f["score"] = span.score
 
         surface = span.text_of(text)
-        words = _WORD.findall(surface)
+        words = word_scan.findall(surface)
         cls = case_class(surface)
         note_case = "upper" if note_upper > 0.9 else "lower" if note_upper < 0.02 else "mixed"
         f[f"shape={word_shape(surface)}"] = 1.0
@@ -285,7 +291,7 @@ class FeatureExtractor:
         f[f"case={cls}&cat={cat}"] = 1.0
         f[f"fams={fams}&note={note_case}"] = 1.0
         f["note_upper_frac"] = note_upper
-        f[f"n_tokens={min(len(_TOKEN_TEXT.findall(surface)), 5)}"] = 1.0
+        f[f"n_tokens={min(len(token_scan.findall(surface)), 5)}"] = 1.0
         f[f"length={_bucket(span.length, (2, 4, 7, 12, 20))}"] = 1.0
         f["has_digit"] = float(any(c.isdigit() for c in surface))
         f["has_alpha"] = float(bool(words))
@@ -299,8 +305,8 @@ class FeatureExtractor:
             f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}&cat={cat}"] = 1.0
 
         # Tokenize only a window around the span: cost grows with candidates, not with note length.
-        before = _TOKEN_TEXT.findall(text, max(0, span.start - CONTEXT_CHARS), span.start)[-TRIGGER_WINDOW:]
-        after = _TOKEN_TEXT.findall(text, span.end, span.end + CONTEXT_CHARS)[:TRIGGER_WINDOW]
+        before = token_scan.findall(text, max(0, span.start - CONTEXT_CHARS), span.start)[-TRIGGER_WINDOW:]
+        after = token_scan.findall(text, span.end, span.end + CONTEXT_CHARS)[:TRIGGER_WINDOW]
         left = [_context_word(t) for t in before[-WINDOW:]]
         right = [_context_word(t) for t in after[:WINDOW]]
         left = ["<s>"] * (WINDOW - len(left)) + left

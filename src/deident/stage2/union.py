@@ -74,6 +74,20 @@ def own_evidence(span: Span) -> tuple[str, ...]:
     return tuple(e for e in span.evidence if not e.startswith(PART_PREFIX))
 
 
+def parts_and_evidence(span: Span) -> tuple[tuple[Part, ...], tuple[str, ...]]:
+    """:func:`parts_of` and :func:`own_evidence` of a span, in one pass over its evidence."""
+    parts: list[Part] = []
+    notes: list[str] = []
+    for note in span.evidence:
+        if note.startswith(PART_PREFIX):
+            part = Part.parse(note)
+            if part is not None:
+                parts.append(part)
+            continue
+        notes.append(note)
+    return (tuple(parts) or (Part(span.source, span.label, span.start, span.end, span.score),)), tuple(notes)
+
+
 def source_family(source: str) -> str:
     """ "patterns.date" -> "patterns"; "crf" -> "crf"."""
     return source.split(".", 1)[0]

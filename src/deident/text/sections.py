@@ -81,15 +81,15 @@ class SectionDetector:
         """(heading start, heading end, name) of every heading, in order."""
         if not ascii_case_distinct(text) or _UNUSUAL_SPACE.search(text):
             return self._scan_hits(text)
-        # ASCII text (or one whose other characters no case-insensitive match takes for ASCII and that are no white
-        # space: charset.ascii_case_distinct): try the pattern only where a heading can start, with only the headings that begin
-        # with the letter found there, left to right and never inside the previous match; that finds
-        # what the scan of the whole text finds, several times faster. Where a heading can start: the
-        # first character that is not a blank (space, tab) from an anchor position on (the text's
-        # start, after a line break, after ";" / "." and one to three white-space characters). The
-        # anchor positions after one ";" / "." lead to the same character, or to a line break or other
-        # white space where no heading starts; so one position per anchor is tried, the end of
-        # ``_ANCHOR_BLANKS``'s match (the anchor's longest white space, then blanks).
+        # ASCII text (or text whose other characters no case-insensitive match takes for ASCII letters and that are
+        # no white space: charset.ascii_case_distinct): try the pattern only where a heading can start, with only
+        # the headings that begin with the letter found there, left to right and never inside the previous match;
+        # that finds what the scan of the whole text finds, several times faster. Where a heading can start: the
+        # first character that is not a blank (space, tab) from an anchor position on (the text's start, after a
+        # line break, after ";" / "." and one to three white-space characters). The anchor positions after one
+        # ";" / "." lead to the same character, or to a line break or other white space where no heading starts;
+        # so one position per anchor is tried, the end of ``_ANCHOR_BLANKS``'s match (the anchor's longest white
+        # space, then blanks).
         lowered = text.lower()
         size = len(lowered)
         patterns = self._ascii_patterns
