@@ -158,17 +158,15 @@ def test_line_heading_finds_what_the_regex_module_finds() -> None:
     [
         "Seen by Quortley and Abernathy today. Family visited. Plan: Continue Lasix.",
         "Mr Zanthopoulos and Mrs Zanthopoulos. Breathing Comfortably. Heparin Drip. Ohlsson Visited.",
-        "Über Quortley, Zoë Xanthippe and Émile Zanthopoulos",  # not ASCII: every capitalised word is kept
+        "Über Quortley, Zoë Xanthippe and Émile Zanthopoulos",
+        "İstanbul Quortleyé Quortley\u0301 Quortley² ſtrand Zoë",  # dotted I, letters, a mark, a number around
         "no capitalised words here",
     ],
 )
-def test_capitalised_candidates_keep_every_fuzzy_candidate(text: str) -> None:
+def test_capitalised_candidates_are_the_fuzzy_candidates_among_capitalised_words(text: str) -> None:
     every = [m.span() for m in _CAPITALISED_WORD.finditer(text)]
-    kept = _capitalised_candidates(text)
-    assert set(kept) <= set(every)
     normalised = normalise(text)
-    assert {s for s in every if _fuzzy_candidate(normalised[s[0] : s[1]])} <= set(kept)
-    assert text.isascii() or kept == every
+    assert _capitalised_candidates(text) == [s for s in every if _fuzzy_candidate(normalised[s[0] : s[1]])]
 
 
 @pytest.mark.parametrize(
@@ -188,7 +186,8 @@ def test_whole_word_spans(text: str, word: str, spans: list[tuple[int, int]]) ->
 
 _WORD_PIECES = (
     "Quortley", "Abernathy", "Quort", "ley", "Aber", " ", "  ", "\n", ".", ",", "-", "'", "_", "9", "x", "Q", "LEY",
-    "Quortleys", "(", ")", "&", "Zanthopoulos",
+    "Quortleys", "(", ")", "&", "Zanthopoulos", "\u00e9", "Zo\u00eb", "\u0130", "\u017f", "\u00b2", "\u0301", "\u2019",
+    "\u00a0", "\u0663",
 )  # fmt: skip
 
 
@@ -201,4 +200,4 @@ def test_whole_word_spans_find_what_the_capitalised_word_regex_finds() -> None:
             expected = [s for s in every if text[s[0] : s[1]] == word]
             assert whole_word_spans(text, word) == expected, (text, word)
             found += bool(expected)
-    assert found > 1000
+    assert found > 500

@@ -53,9 +53,9 @@ from deident.detect.lexicon.matcher import (
     LexiconMatcher,
     MultiLexiconMatcher,
     case_shape,
+    normalise,
     normalise_document,
 )
-from deident.text.charset import ascii_like
 from deident.text.sections import parse_heading_table, read_heading_table
 
 NAME_LEXICONS = ("first_names", "last_names")
@@ -380,31 +380,42 @@ class NameLexiconDetector:
 
 
 def _capitalised_candidates(text: str) -> list[tuple[int, int]]:
-    """Spans of the capitalised words of ``text`` worth a fuzzy lookup. In ASCII text (where a word's normalised
-    form is its lower case) the words that are no :func:`_fuzzy_candidate` are dropped here, by their distinct
-    strings, rather than one occurrence at a time; otherwise every capitalised word is returned."""
-    if not ascii_like(text):  # (non-ASCII symbols are no letters or digits: they bound words on both paths)
-        return [m.span() for m in _CAPITALISED_WORD.finditer(text)]
-    wanted = {w for w in set(_CAPITALISED_WORD.findall(text)) if _fuzzy_candidate(w.lower())}
+    """Spans of the capitalised words of ``text`` worth a fuzzy lookup (:func:`_fuzzy_candidate` of the word as the
+    note is normalised; :func:`normalise` maps character by character), found by their distinct strings rather than
+    one occurrence at a time."""
+    wanted = {w for w in set(_CAPITALISED_WORD.findall(text)) if _fuzzy_candidate(normalise(w))}
     if not wanted:
         return []
     return sorted(span for word in wanted for span in whole_word_spans(text, word))
 
 
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_LETTER_OR_NUMBER = regex.compile(r"[\p{L}\p{N}]")
+# _letter_or_number's answers for non-ASCII characters, memoised.
+_non_ascii_word_chars: dict[str, bool] = {}
+
+
+def _letter_or_number(char: str) -> bool:
+    """``char`` is a letter or a number, as ``[\\p{L}\\p{N}]`` (the bounds of :data:`_CAPITALISED_WORD`) says."""
+    if char.isascii():
+        return char in _ASCII_ALNUM
+    known = _non_ascii_word_chars.get(char)
+    if known is None:
+        known = _non_ascii_word_chars[char] = _LETTER_OR_NUMBER.fullmatch(char) is not None
+    return known
 
 
 def whole_word_spans(text: str, word: str) -> list[tuple[int, int]]:
-    """(start, end) of each occurrence of ``word`` in the ASCII ``text`` with no ASCII letter or digit right before or
-    right after it, by ``str.find``: for a word that :data:`_CAPITALISED_WORD` matches whole, where that regex matches
-    it in an ASCII text (far cheaper than a regex scan when only a few words are wanted)."""
+    """(start, end) of each occurrence of ``word`` in ``text`` with no letter or number right before or right after
+    it, by ``str.find``: for a word that :data:`_CAPITALISED_WORD` matches whole, where that regex matches it (far
+    cheaper than a regex scan when only a few words are wanted)."""
     out: list[tuple[int, int]] = []
     size = len(word)
     position = text.find(word)
     while position >= 0:
         end = position + size
-        if (position == 0 or text[position - 1] not in _ASCII_ALNUM) and (
-            end == len(text) or text[end] not in _ASCII_ALNUM
+        if (position == 0 or not _letter_or_number(text[position - 1])) and (
+            end == len(text) or not _letter_or_number(text[end])
         ):
             out.append((position, end))
         position = text.find(word, end)
