@@ -84,11 +84,12 @@ def test_section_headings_of_symbol_texts_equal_the_full_scan() -> None:
         assert detector._hits(text) == detector._scan_hits(text), text
 
 
-def test_normalised_symbol_texts_equal_the_unicode_path() -> None:
+def test_normalised_texts_equal_the_character_by_character_path() -> None:
     from deident.detect.lexicon.matcher import _normalise_unicode, normalise
 
-    for text in _texts(3):
-        assert normalise(text) == _normalise_unicode(text), text
+    sigma = ["\u039f\u0394\u039f\u03a3 x", "AB\u03a3", "\u03a3\u03a3 ab\u03a3 K\u212a \u00c9\u03a3."]  # final sigma
+    for text in [*_texts(3), *_unicode_note_texts(3), *sigma]:
+        assert normalise(text) == _normalise_unicode(text), repr(text)
 
 
 _UPPER = regex.compile(r"\p{Lu}+")
@@ -99,7 +100,7 @@ def test_letter_case_counts_of_symbol_texts_equal_the_unicode_counts() -> None:
     from deident.detect.lexicon.context import case_mode
     from deident.filter.candidate_features import upper_fraction
 
-    for text in _texts(4):
+    for text in [*_texts(4), *_unicode_note_texts(4)]:
         upper = sum(map(len, _UPPER.findall(text)))
         lower = sum(map(len, _LOWER.findall(text)))
         letters = sum(map(str.isalpha, text))
@@ -109,15 +110,19 @@ def test_letter_case_counts_of_symbol_texts_equal_the_unicode_counts() -> None:
         assert case_mode(text).value == expected, text
 
 
-def test_name_digit_seeds_of_symbol_texts_equal_the_unicode_seeds() -> None:
+def test_name_digit_seeds_are_the_unicode_seeds_overlapping_ones_included() -> None:
     from deident.detect.patterns.usernames import _NAME_DIGITS_SEED_UNICODE, _name_digit_seeds
 
     texts = [t.replace("Jones", "jones1987").replace("smith", "\u2019smith42") for t in _texts(5)]
+    texts += [
+        t.replace("Ren\u00e9e", "ren\u00e9e1987").replace("Jos\u00e9", "jos\u00e9\u0663\u0663")
+        for t in _unicode_note_texts(5)
+    ]
     for text in texts:
         unicode_seeds = [m.start() for m in _NAME_DIGITS_SEED_UNICODE.finditer(text)]
         fast = _name_digit_seeds(text)
         assert set(unicode_seeds) <= set(fast), text  # the fast path may find overlapping seeds too
-        assert all(regex.match(r"[a-zA-Z]{4}[0-9]{2}", text[i:]) for i in fast), text
+        assert all(_NAME_DIGITS_SEED_UNICODE.match(text, i) for i in fast), text  # each one a seed
 
 
 def test_capitalised_fuzzy_candidates_of_symbol_texts_equal_the_unicode_path() -> None:
@@ -171,3 +176,20 @@ def test_case_distinct(char: str, distinct: bool) -> None:
     from deident.text.charset import case_distinct
 
     assert case_distinct(char) is distinct
+
+
+def test_username_detector_finds_the_same_with_the_reference_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deident.core.document import Document
+    from deident.detect.patterns import usernames
+
+    texts = [t.replace("Ren\u00e9e", "ren\u00e9e1987").replace("Pt", "zo\u00eb_k42") for t in _unicode_note_texts(9)]
+    texts += [t.replace("Jones", "jones1987") for t in _texts(9)]
+    detector = usernames.UsernameDetector()
+    found = [detector.detect(Document("d", text)) for text in texts]
+    monkeypatch.setattr(
+        usernames,
+        "_name_digit_seeds",
+        lambda text: [m.start() for m in usernames._NAME_DIGITS_SEED_UNICODE.finditer(text)],
+    )
+    assert [detector.detect(Document("d", text)) for text in texts] == found
+    assert sum(map(len, found)) > 100

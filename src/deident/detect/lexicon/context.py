@@ -7,6 +7,8 @@ common-English-word status (wordfreq), clinical terms, and role triggers near a 
 from __future__ import annotations
 
 import math
+import re
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -17,7 +19,6 @@ import wordfreq
 from deident.core.labels import Label
 from deident.core.pipeline import PER_NOTE_CACHE
 from deident.detect.lexicon.data import load_lexicon, load_veto_terms
-from deident.text.charset import ascii_bytes, ascii_like
 
 # A word at or above this Zipf frequency is frequent in English. For names the shipped
 # common_words list (built from wordfreq by scripts/build_lexicons.py) says which are also ordinary
@@ -33,6 +34,19 @@ _UPPER_BYTES = bytes(range(ord("A"), ord("Z") + 1))
 _LOWER_BYTES = bytes(range(ord("a"), ord("z") + 1))
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# _letter_case's answers, memoised (a pure function of one character).
+_letter_cases: dict[str, str] = {}
+
+
+def _letter_case(char: str) -> str:
+    """ "upper" for an upper-case letter (\\p{Lu}), "lower" for a lower-case one (\\p{Ll}), else ""."""
+    case = _letter_cases.get(char)
+    if case is None:
+        case = _letter_cases[char] = "upper" if _UPPER.fullmatch(char) else "lower" if _LOWER.fullmatch(char) else ""
+    return case
+
+
 class CaseMode(StrEnum):
     """Case convention of a whole note."""
 
@@ -44,13 +58,17 @@ class CaseMode(StrEnum):
 @lru_cache(maxsize=PER_NOTE_CACHE)  # the detectors of one note share the result, a block of notes apart
 def case_mode(text: str) -> CaseMode:
     """UPPER when >= 85% of cased letters are capitals, LOWER when <= 3% are, else MIXED."""
-    if ascii_like(text):  # non-ASCII symbols are no letters: "?" counts as they do
-        raw = ascii_bytes(text)
-        upper = len(raw) - len(raw.translate(None, _UPPER_BYTES))
-        lower = len(raw) - len(raw.translate(None, _LOWER_BYTES))
-    else:
-        upper = sum(map(len, _UPPER.findall(text)))
-        lower = sum(map(len, _LOWER.findall(text)))
+    # The ASCII letters counted in C, then each distinct non-ASCII character by its class (few per note).
+    raw = text.encode("ascii", "ignore")
+    upper = len(raw) - len(raw.translate(None, _UPPER_BYTES))
+    lower = len(raw) - len(raw.translate(None, _LOWER_BYTES))
+    if not text.isascii():
+        for char, count in Counter(_NON_ASCII.findall(text)).items():
+            case = _letter_case(char)
+            if case == "upper":
+                upper += count
+            elif case == "lower":
+                lower += count
     total = upper + lower
     if total == 0:
         return CaseMode.MIXED

@@ -8,6 +8,7 @@ and a possessive "Smith's" still matches "smith".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -46,6 +47,7 @@ def case_shape(surface: str) -> CaseShape:
 # ASCII characters other than letters and digits become spaces; non-ASCII ones are handled apart.
 _ASCII_TO_SPACE = {i: " " for i in range(128) if not chr(i).isalnum()}
 _NON_ASCII = regex.compile(r"[^\x00-\x7f]")
+_NON_ASCII_RUNS = re.compile(r"([^\x00-\x7f]+)")  # split() keeps them, at the odd positions
 
 
 def _non_ascii_char(match: regex.Match[str]) -> str:
@@ -68,7 +70,17 @@ def normalise(text: str) -> str:
     """Lower-case with letters and digits kept and everything else a space; same length as ``text``."""
     if ascii_like(text):  # a non-ASCII symbol becomes "?", then a space, as below
         return ascii_bytes(text).translate(_ASCII_TABLE).decode("ascii")
-    return _normalise_unicode(text)
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return _normalise_unicode(text)
+    # The ASCII runs through the bytes table in C, the few non-ASCII runs character by character: the same mapping
+    # (the text is lower-cased whole first, as below, so that a final sigma stays final).
+    pieces = _NON_ASCII_RUNS.split(lowered)
+    for i in range(0, len(pieces), 2):
+        pieces[i] = pieces[i].encode("ascii").translate(_ASCII_TABLE).decode("ascii")
+    for i in range(1, len(pieces), 2):
+        pieces[i] = "".join(c if c.isalnum() else " " for c in pieces[i])
+    return "".join(pieces)
 
 
 def _normalise_unicode(text: str) -> str:

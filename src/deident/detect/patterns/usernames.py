@@ -78,8 +78,8 @@ _SIGNATURE = re.compile(
 )
 # A first name with two to four digits glued on ("katrina33", "megan04"): a handle's commonest shape. Found by a
 # cheap scan for four letters and two digits, then checked whole.
-_NAME_DIGITS_SEED_UNICODE = re.compile(r"[^\W\d_]{4}\d\d")
-# For ASCII text the seeds are found faster on a folded copy: letters as "a", digits as "0", the rest as " ".
+_NAME_DIGITS_SEED_UNICODE = re.compile(r"[^\W\d_]{4}\d\d")  # the definition; found faster on a folded copy
+# The folded copy's bytes for ASCII: letters as "a", digits as "0", the rest as " ".
 _FOLD = bytes(97 if 65 <= c <= 90 or 97 <= c <= 122 else 48 if 48 <= c <= 57 else 32 for c in range(256))
 _NAME_DIGITS = re.compile(r"(?P<l>[^\W\d_]{4,16})\d{2,4}(?![\w@]|\.\w)")
 _NAME_DIGITS_BEFORE = frozenset("@.-/#_")
@@ -233,10 +233,33 @@ def _positions(haystack: AnyStr, needle: AnyStr) -> Iterator[int]:
 
 
 def _name_digit_seeds(text: str) -> list[int]:
-    """Where four letters are followed by two digits (a superset of the name-and-digits handles' positions)."""
-    if not ascii_like(text):
-        return [m.start() for m in _NAME_DIGITS_SEED_UNICODE.finditer(text)]
-    return list(_positions(ascii_bytes(text).translate(_FOLD), b"aaaa00"))
+    """Where four letters are followed by two digits (a superset of the name-and-digits handles' positions), found in
+    the text folded to one byte per character: letters "a", digits "0", the rest a space (ASCII runs by a bytes
+    table, the few non-ASCII ones character by character)."""
+    if ascii_like(text):
+        folded = ascii_bytes(text).translate(_FOLD)
+    else:
+        pieces = _NON_ASCII_RUNS.split(text)  # ASCII runs at the even positions
+        folded = b"".join(
+            piece.encode("ascii").translate(_FOLD) if i % 2 == 0 else bytes(map(_fold_char, piece))
+            for i, piece in enumerate(pieces)
+        )
+    return list(_positions(folded, b"aaaa00"))
+
+
+_NON_ASCII_RUNS = re.compile(r"([^\x00-\x7f]+)")
+_LETTER = re.compile(r"[^\W\d_]")  # the classes of _NAME_DIGITS_SEED_UNICODE
+_DIGIT = re.compile(r"\d")
+# _fold_char's answers, memoised.
+_folds: dict[str, int] = {}
+
+
+def _fold_char(char: str) -> int:
+    """A non-ASCII character's byte in the folded text: "a" for a letter, "0" for a digit, else a space."""
+    byte = _folds.get(char)
+    if byte is None:
+        byte = _folds[char] = 97 if _LETTER.match(char) else 48 if _DIGIT.match(char) else 32
+    return byte
 
 
 def _at_handles(text: str) -> list[re.Match[str]]:
