@@ -66,25 +66,34 @@ def token_columns(text: str, aggressive: bool = False) -> tuple[list[int], list[
     newlines[0] = True
     if not aggressive:
         return starts, ends, texts, newlines
+    cuts = list(map(_splits.get, texts))  # a word's split points, where known (most words: none)
+    for i in [i for i, known in enumerate(cuts) if known is None]:
+        cuts[i] = _split_points(texts[i])
+    split = [i for i, points in enumerate(cuts) if points]
+    if not split:
+        return starts, ends, texts, newlines
     out_starts: list[int] = []
     out_ends: list[int] = []
     out_texts: list[str] = []
     out_newlines: list[bool] = []
-    for start, end, word, newline in zip(starts, ends, texts, newlines, strict=True):
-        cuts = _split_points(word)
-        if not cuts:
-            out_starts.append(start)
-            out_ends.append(end)
-            out_texts.append(word)
-            out_newlines.append(newline)
-            continue
-        previous = 0
-        for cut in (*cuts, len(word)):
+    done = 0
+    for i in split:  # the tokens before it as they are, then its pieces
+        out_starts += starts[done:i]
+        out_ends += ends[done:i]
+        out_texts += texts[done:i]
+        out_newlines += newlines[done:i]
+        start, word, previous = starts[i], texts[i], 0
+        for cut in (*cuts[i], len(word)):
             out_starts.append(start + previous)
             out_ends.append(start + cut)
             out_texts.append(word[previous:cut])
-            out_newlines.append(newline and previous == 0)
+            out_newlines.append(newlines[i] and previous == 0)
             previous = cut
+        done = i + 1
+    out_starts += starts[done:]
+    out_ends += ends[done:]
+    out_texts += texts[done:]
+    out_newlines += newlines[done:]
     return out_starts, out_ends, out_texts, out_newlines
 
 
