@@ -193,3 +193,13 @@ def test_username_detector_finds_the_same_with_the_reference_seeds(monkeypatch: 
     )
     assert [detector.detect(Document("d", text)) for text in texts] == found
     assert sum(map(len, found)) > 100
+
+
+def test_pattern_delimiters_merged_run_by_run_equal_the_table() -> None:
+    from deident.detect.patterns import combined_pattern_detector
+    from deident.detect.patterns.base import merge_delimiters
+
+    plan = combined_pattern_detector().plan
+    for text in [*_texts(10), *_unicode_note_texts(10)]:
+        lower = text.lower()
+        assert merge_delimiters(plan, lower) == lower.translate(plan.delimiter_table), repr(text)

@@ -614,7 +614,16 @@ def merge_delimiters(plan: _Plan, lower: str) -> str:
     """``lower`` with the characters that no anchor contains merged into classes (see :func:`_delimiter_table`)."""
     if lower.isascii():
         return lower.encode("ascii").translate(plan.delimiter_bytes).decode("ascii")
-    return lower.translate(plan.delimiter_table)
+    # The ASCII runs by the bytes table, the few non-ASCII ones by the table itself (a mapping char by char).
+    pieces = _NON_ASCII_RUNS.split(lower)
+    for i in range(0, len(pieces), 2):
+        pieces[i] = pieces[i].encode("ascii").translate(plan.delimiter_bytes).decode("ascii")
+    for i in range(1, len(pieces), 2):
+        pieces[i] = pieces[i].translate(plan.delimiter_table)
+    return "".join(pieces)
+
+
+_NON_ASCII_RUNS = re.compile(r"([^\x00-\x7f]+)")  # split() keeps them, at the odd positions
 
 
 def anchor_starts(plan: _Plan, lower: str) -> Iterator[tuple[int, tuple[_AnchorStep, ...]]]:
