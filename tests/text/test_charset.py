@@ -104,7 +104,7 @@ def test_letter_case_counts_of_symbol_texts_equal_the_unicode_counts() -> None:
         upper = sum(map(len, _UPPER.findall(text)))
         lower = sum(map(len, _LOWER.findall(text)))
         letters = sum(map(str.isalpha, text))
-        assert upper_fraction(text) == (sum(map(str.isupper, text)) / letters if letters else 0.0), text
+        assert upper_fraction(text) == (sum(map(str.isupper, text)) / letters if letters else 0.0), repr(text)
         share = upper / (upper + lower) if upper + lower else None
         expected = "mixed" if share is None else "upper" if share >= 0.85 else "lower" if share <= 0.03 else "mixed"
         assert case_mode(text).value == expected, text

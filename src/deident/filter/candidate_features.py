@@ -22,7 +22,7 @@ import regex
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.stage2.union import Part, own_evidence, parts_and_evidence, parts_of, source_family
-from deident.text.charset import ascii_bytes, ascii_like
+from deident.text.charset import ascii_like
 from deident.text.sections import Section, SectionDetector, default_sections, section_at
 from deident.text.wordfrequency import zipf as english_zipf
 
@@ -55,6 +55,7 @@ _WORD = regex.compile(r"[\p{L}]+")
 _TOKEN_TEXT = regex.compile(r"[^\W_]+|[^\s]")  # the token definition of deident.text.tokenize, as strings
 # The same for texts whose only non-ASCII characters are symbols (charset.ascii_like), with the faster engine.
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _ASCII_TOKEN_TEXT = re.compile(r"[^\W_]+|\S", re.ASCII)
 
 
@@ -146,13 +147,15 @@ _ASCII_LOWER = bytes(range(97, 123))
 
 def upper_fraction(text: str) -> float:
     """Fraction of letters that are upper case (0 for a text without letters)."""
-    if ascii_like(text):  # the common case, counted in C (non-ASCII symbols, as "?", are no letters)
-        raw = ascii_bytes(text)
-        upper = len(raw) - len(raw.translate(None, _ASCII_UPPER))
-        letters = upper + len(raw) - len(raw.translate(None, _ASCII_LOWER))
-        return upper / letters if letters else 0.0
-    letters = sum(map(str.isalpha, text))
-    return sum(map(str.isupper, text)) / letters if letters else 0.0
+    # ASCII letters counted in C, then each distinct non-ASCII character (few per note) as str.isalpha/isupper say.
+    raw = text.encode("ascii", "ignore")
+    upper = len(raw) - len(raw.translate(None, _ASCII_UPPER))
+    letters = upper + len(raw) - len(raw.translate(None, _ASCII_LOWER))
+    if not text.isascii():
+        for char, count in Counter(_NON_ASCII.findall(text)).items():
+            letters += count if char.isalpha() else 0
+            upper += count if char.isupper() else 0
+    return upper / letters if letters else 0.0
 
 
 def zipf(word: str) -> float:
