@@ -54,12 +54,19 @@ def _texts(seed: int, count: int = 300) -> list[str]:
         "Pt", "SMITH", "smith", "Attending", "Dr.", "MD", "57yo", "rangeImpression", "12/03", "555-1234", "HISTORY:",
         "Plan:", "mg", "O2", "x2", "Mr.", "Jones", "Boston", "ICU", "#", "(", ")", ";", ".", ",", ":", "-", "'", '"',
     ]  # fmt: skip
+    return _joined(rng, count, 30, pieces, list(SYMBOLS), 0.2, [" ", " ", "  ", "\t", "\n", "", "\n\n"])
+
+
+def _joined(
+    rng: random.Random, count: int, most: int, common: list[str], rare: list[str], share: float, gaps: list[str]
+) -> list[str]:
+    """``count`` texts of up to ``most`` pieces, each rare with probability ``share``, each followed by a gap."""
     out = []
     for _ in range(count):
         words = []
-        for _ in range(rng.randint(0, 30)):
-            words.append(rng.choice(pieces) if rng.random() < 0.8 else rng.choice(SYMBOLS))
-            words.append(rng.choice([" ", " ", "  ", "\t", "\n", "", "\n\n"]))
+        for _ in range(rng.randint(0, most)):
+            words.append(rng.choice(rare) if rng.random() < share else rng.choice(common))
+            words.append(rng.choice(gaps))
         out.append("".join(words))
     return out
 
@@ -144,14 +151,7 @@ def _unicode_note_texts(seed: int, count: int = 400) -> list[str]:
         "\u0436\u0438\u0437\u043d\u044c", "\u4e2d", "e\u0301", "\u00b5g", "38\u00b0", "\u2019", ";", ".", "Pt", "ok",
     ]  # fmt: skip
     folding = ["\u017ftop", "\u212aeep", "\u0130ll", "Stra\u00dfe", "\u00a0", "\u2028", "\u3000"]  # the full scan
-    out = []
-    for _ in range(count):
-        words = []
-        for _ in range(rng.randint(0, 25)):
-            words.append(rng.choice(folding) if rng.random() < 0.02 else rng.choice(pieces))
-            words.append(rng.choice([" ", "  ", "\t", "\n", "", "; ", ". "]))
-        out.append("".join(words))
-    return out
+    return _joined(rng, count, 25, pieces, folding, 0.02, [" ", "  ", "\t", "\n", "", "; ", ". "])
 
 
 def test_section_headings_of_case_distinct_texts_equal_the_full_scan() -> None:
