@@ -15,8 +15,9 @@ and, in another process, a pass over the notes of half the patients after an unt
 other half's (unseen notes deep into a long run); and chunked, the corpus with a few characters beyond
 ASCII appended to every note (symbols; accented letters), as text from other sources holds. Each figure
 is the best of --runs fresh processes, with the range: the machines we measure on are shared and drift
-by 10-40% from minute to minute. CPU time is reported too. Accuracy figures of the default pipeline
-come from scripts/train_default_pipeline.py fit.
+by 10-40% from minute to minute, so a fixed pure-Python loop is timed before and after as the machine's
+reference (bench/common.py machine_reference_s: lower is faster). CPU time is reported too. Accuracy
+figures of the default pipeline come from scripts/train_default_pipeline.py fit.
 
     python bench/bench_pipeline.py [--pipeline default] [--repeat 2] [--startup-runs 3] [--runs 3]
                                    [--startup-only] [--python PATH] [--json PATH]
@@ -38,7 +39,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, chunked, held_out_half, in_fresh_process, load_corpus, megabytes, one_by_one
+from common import (
+    ROOT,
+    chunked,
+    held_out_half,
+    in_fresh_process,
+    load_corpus,
+    machine_reference_s,
+    megabytes,
+    one_by_one,
+)
 
 from deident.api import Deidentifier
 from deident.core.document import AnnotatedDocument, Document
@@ -107,13 +117,20 @@ def main() -> None:
         deid = load(args.pipeline, args.held_out_half)
         print(json.dumps(held_out_half(load_corpus(), runner(deid, args.held_out_half), CHUNK_SIZE)))
         return
+    reference = machine_reference_s()
+    print(f"machine reference: {reference:.3f} s (a fixed pure-Python loop, best of 5; lower is faster)")
     startup = startup_breakdown(args.pipeline, args.startup_runs, args.python)
     parts = ", ".join(f"{part} {startup[part]:.2f} s" for part in STARTUP_PARTS[:-1])
     print(
         f"start-up of {args.pipeline!r} (fresh processes of {args.python}, best of {args.startup_runs}): "
         f"{startup['total']:.2f} s ({parts})"
     )
-    figures: dict[str, object] = {"pipeline": args.pipeline, "startup_s": startup, "runs": args.runs}
+    figures: dict[str, object] = {
+        "pipeline": args.pipeline,
+        "machine_reference_s": reference,
+        "startup_s": startup,
+        "runs": args.runs,
+    }
     if not args.startup_only:
         pipeline = ("--pipeline", args.pipeline)
         for way, description in WAYS.items():
@@ -153,6 +170,9 @@ def main() -> None:
             print(f"  first pass (unseen words): {_rate(found['first'])}")
             if found["later"]:
                 print(f"  later passes (best of {args.repeat - 1} per process): {_rate(found['later'])}")
+        after = machine_reference_s()
+        figures["machine_reference_after_s"] = after
+        print(f"machine reference after the runs: {after:.3f} s")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
 

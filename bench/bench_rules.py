@@ -18,7 +18,7 @@ import argparse
 import json
 import time
 
-from common import ROOT, held_out_half, in_fresh_process, load_corpus, megabytes, one_by_one
+from common import ROOT, held_out_half, in_fresh_process, load_corpus, machine_reference_s, megabytes, one_by_one
 
 from deident.core.document import AnnotatedDocument
 from deident.detect.lexicon import preload
@@ -80,12 +80,15 @@ def main() -> None:
         "first_pass_mb_per_s_wall": round(mb / wall[0], 3),
         "first_pass_mb_per_s_cpu": round(mb / cpu[0], 3),
         "held_out_half": half,
+        "machine_reference_s": machine_reference_s(),
         "schemes": results,
     }
     if args.json:
         print(json.dumps(summary, indent=2))
         return
-    print(f"rules pipeline on {len(docs)} notes ({mb:.2f} MB)")
+    print(
+        f"rules pipeline on {len(docs)} notes ({mb:.2f} MB); machine reference {summary['machine_reference_s']:.3f} s"
+    )
     for name, result in results.items():
         bt, inst = result["binary_token"], result["instance"]
         print(

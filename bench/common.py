@@ -57,6 +57,24 @@ def chunked(notes: Sequence[Document], chunk_size: int) -> list[list[Document]]:
     return [[notes[i] for i in positions] for positions in patient_chunks(notes, chunk_size)]
 
 
+def machine_reference_s(runs: int = 5) -> float:
+    """Seconds of CPU time for a fixed pure-Python loop (dictionary, string and integer work, as the pipeline
+    does), best of ``runs``: the speed of this machine at this moment. The shared machines we measure on
+    differ and drift by up to 40% over a day, so MB/s figures are comparable only beside this reference
+    (lower is faster; MB/s times the reference is roughly machine-independent)."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.process_time()
+        counts: dict[int, int] = {}
+        digits = 0
+        for i in range(1_000_000):
+            key = i & 1023
+            counts[key] = counts.get(key, 0) + i
+            digits += len(str(key))
+        best = min(best, time.process_time() - start)
+    return round(best, 4)
+
+
 def in_fresh_process(script: str, *args: str) -> dict[str, float]:
     """The JSON object that ``script`` prints last when run with ``args`` by this interpreter."""
     out = subprocess.run([sys.executable, script, *args], check=True, capture_output=True, text=True).stdout
