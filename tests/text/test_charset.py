@@ -8,7 +8,7 @@ import random
 import pytest
 import regex
 
-from deident.text.charset import ascii_bytes, ascii_like, plain_symbol
+from deident.text.charset import ascii_bytes, ascii_like, letter_counts, plain_symbol
 
 SYMBOLS = "\u2019\u201c\u201d\u2013\u2014\u00b0\u2022\u00b1\u2026\u00d7\u20ac\u00a9\u2122\u2192"
 NOT_PLAIN = "\u00e9\u00b5\u00b2\u00bd\u00a0\u2009\u017f\u212a\u0130\u0301\u2028\u00c9"
@@ -45,6 +45,19 @@ def test_ascii_bytes_keep_offsets() -> None:
     raw = ascii_bytes(text)
     assert len(raw) == len(text)
     assert raw == b"Pt?s 38? ok"
+
+
+@pytest.mark.parametrize(
+    ("text", "upper", "lower", "others"),
+    [
+        ("", 0, 0, {}),
+        ("Pt OK 12", 3, 1, {}),
+        ("Jos\u00e9 \u00c9MILE 38\u00b0 \u00e9", 5, 2, {"\u00e9": 2, "\u00c9": 1, "\u00b0": 1}),
+        ("\u6771\u4eac", 0, 0, {"\u6771": 1, "\u4eac": 1}),
+    ],
+)
+def test_letter_counts(text: str, upper: int, lower: int, others: dict[str, int]) -> None:
+    assert letter_counts(text) == (upper, lower, others)
 
 
 def _texts(seed: int, count: int = 300) -> list[str]:

@@ -22,7 +22,7 @@ import regex
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.stage2.union import Part, own_evidence, parts_and_evidence, parts_of, source_family
-from deident.text.charset import ascii_like
+from deident.text.charset import ascii_like, letter_counts
 from deident.text.sections import Section, SectionDetector, default_sections, section_at
 from deident.text.wordfrequency import zipf as english_zipf
 
@@ -55,7 +55,6 @@ _WORD = regex.compile(r"[\p{L}]+")
 _TOKEN_TEXT = regex.compile(r"[^\W_]+|[^\s]")  # the token definition of deident.text.tokenize, as strings
 # The same for texts whose only non-ASCII characters are symbols (charset.ascii_like), with the faster engine.
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _ASCII_TOKEN_TEXT = re.compile(r"[^\W_]+|\S", re.ASCII)
 
 
@@ -141,20 +140,13 @@ def case_class(text: str) -> str:
     return "mixed"
 
 
-_ASCII_UPPER = bytes(range(65, 91))
-_ASCII_LOWER = bytes(range(97, 123))
-
-
 def upper_fraction(text: str) -> float:
     """Fraction of letters that are upper case (0 for a text without letters)."""
-    # ASCII letters counted in C, then each distinct non-ASCII character (few per note) as str.isalpha/isupper say.
-    raw = text.encode("ascii", "ignore")
-    upper = len(raw) - len(raw.translate(None, _ASCII_UPPER))
-    letters = upper + len(raw) - len(raw.translate(None, _ASCII_LOWER))
-    if not text.isascii():
-        for char, count in Counter(_NON_ASCII.findall(text)).items():
-            letters += count if char.isalpha() else 0
-            upper += count if char.isupper() else 0
+    upper, lower, others = letter_counts(text)
+    letters = upper + lower
+    for char, count in others.items():  # the distinct non-ASCII characters, as str.isalpha and str.isupper say
+        letters += count if char.isalpha() else 0
+        upper += count if char.isupper() else 0
     return upper / letters if letters else 0.0
 
 

@@ -12,10 +12,13 @@ Each fast path that uses this is tested against its Unicode path.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import regex
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_ASCII_UPPER = bytes(range(ord("A"), ord("Z") + 1))
+_ASCII_LOWER = bytes(range(ord("a"), ord("z") + 1))
 _NOT_WORD_OR_SPACE = regex.compile(r"[^\w\s]")
 _SPACE = regex.compile(r"\s")
 # plain_symbol's answers, memoised (a pure function of one character; few distinct ones occur).
@@ -75,4 +78,14 @@ def ascii_bytes(text: str) -> bytes:
     return text.encode("ascii", "replace")
 
 
-__all__ = ["ascii_bytes", "ascii_case_distinct", "ascii_like", "case_distinct", "plain_symbol"]
+def letter_counts(text: str) -> tuple[int, int, Counter[str]]:
+    """(ASCII capitals, ASCII small letters, how often each non-ASCII character occurs) in ``text``: the ASCII
+    letters are counted in C, and the caller classes the few distinct non-ASCII characters of a note as it needs
+    (by the ``regex`` module's letter classes, by ``str.isupper``, ...)."""
+    raw = text.encode("ascii", "ignore")
+    upper = len(raw) - len(raw.translate(None, _ASCII_UPPER))
+    lower = len(raw) - len(raw.translate(None, _ASCII_LOWER))
+    return upper, lower, Counter() if text.isascii() else Counter(_NON_ASCII.findall(text))
+
+
+__all__ = ["ascii_bytes", "ascii_case_distinct", "ascii_like", "case_distinct", "letter_counts", "plain_symbol"]

@@ -7,8 +7,6 @@ common-English-word status (wordfreq), clinical terms, and role triggers near a 
 from __future__ import annotations
 
 import math
-import re
-from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -19,6 +17,7 @@ import wordfreq
 from deident.core.labels import Label
 from deident.core.pipeline import PER_NOTE_CACHE
 from deident.detect.lexicon.data import load_lexicon, load_veto_terms
+from deident.text.charset import letter_counts
 
 # A word at or above this Zipf frequency is frequent in English. For names the shipped
 # common_words list (built from wordfreq by scripts/build_lexicons.py) says which are also ordinary
@@ -30,11 +29,7 @@ RARE_WORD_ZIPF = 2.0
 
 _UPPER = regex.compile(r"\p{Lu}+")
 _LOWER = regex.compile(r"\p{Ll}+")
-_UPPER_BYTES = bytes(range(ord("A"), ord("Z") + 1))
-_LOWER_BYTES = bytes(range(ord("a"), ord("z") + 1))
 
-
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # _letter_case's answers, memoised (a pure function of one character).
 _letter_cases: dict[str, str] = {}
 
@@ -58,17 +53,13 @@ class CaseMode(StrEnum):
 @lru_cache(maxsize=PER_NOTE_CACHE)  # the detectors of one note share the result, a block of notes apart
 def case_mode(text: str) -> CaseMode:
     """UPPER when >= 85% of cased letters are capitals, LOWER when <= 3% are, else MIXED."""
-    # The ASCII letters counted in C, then each distinct non-ASCII character by its class (few per note).
-    raw = text.encode("ascii", "ignore")
-    upper = len(raw) - len(raw.translate(None, _UPPER_BYTES))
-    lower = len(raw) - len(raw.translate(None, _LOWER_BYTES))
-    if not text.isascii():
-        for char, count in Counter(_NON_ASCII.findall(text)).items():
-            case = _letter_case(char)
-            if case == "upper":
-                upper += count
-            elif case == "lower":
-                lower += count
+    upper, lower, others = letter_counts(text)
+    for char, count in others.items():  # the distinct non-ASCII characters, by their letter class
+        case = _letter_case(char)
+        if case == "upper":
+            upper += count
+        elif case == "lower":
+            lower += count
     total = upper + lower
     if total == 0:
         return CaseMode.MIXED
