@@ -18,8 +18,8 @@ from pathlib import Path
 from deident.core.labels import Category
 from deident.core.span import Span
 from deident.detect.lexicon import lexicon_detectors, preload
-from deident.filter.veto import veto_stage
 from deident.io import read_corpus
+from deident.stage1.veto import veto_stage
 from deident.text.tokenize import whitespace_tokens
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "physionet-dev" / "physionet-dev.text"

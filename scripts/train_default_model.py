@@ -16,11 +16,11 @@ import sys
 import time
 from pathlib import Path
 
+from deident.core.atomic import atomic_write
 from deident.detect.crf.features import FeatureConfig
 from deident.detect.crf.tagger import DEFAULT_THRESHOLD, available_providers
 from deident.detect.crf.train import TrainConfig, choose_threshold, train_model
 from deident.io import read_corpus
-from deident.io.atomic import atomic_write
 from deident.model.manifest import read_manifest, write_manifest
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,20 +26,20 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.span import Span
 from deident.detect.crf.features import FeatureConfig
 from deident.detect.crf.tagger import CrfModel, available_providers
 from deident.detect.crf.train import TrainConfig, train_model
 from deident.evaluate import evaluate_corpus
-from deident.filter.span_classifier import CONFIDENT_SCORE, filter_documents, save_filter
-from deident.filter.training import OutOfFoldCandidates, fit_span_filter, patient_folds, patient_key
 from deident.io import read_corpus, write_corpus
-from deident.io.atomic import atomic_write
 from deident.model.manifest import default_model_dir, read_manifest, write_manifest
 from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
 from deident.schemes import SchemeStage, get_scheme
-from deident.stage2.place_labels import correct_place_labels
+from deident.stage1.place_labels import correct_place_labels
+from deident.stage2.filter.span_classifier import CONFIDENT_SCORE, filter_documents, save_filter
+from deident.stage2.filter.training import OutOfFoldCandidates, fit_span_filter, patient_folds, patient_key
 from deident.stage2.reconcile import reconcile_documents
 from deident.stage2.trusted_phrases import TrustedPhraseStage
 from deident.stage2.union import union_candidates

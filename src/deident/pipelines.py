@@ -77,7 +77,7 @@ def rule_stages() -> tuple[Stage, ...]:
 
 def rules_pipeline(scheme: str = "i2b2-2014") -> Pipeline:
     """Stage 1a: pattern and dictionary detectors, the negative-evidence veto, the scheme's policy."""
-    from deident.filter.veto import veto_stage
+    from deident.stage1.veto import veto_stage
 
     stages = (
         *rule_stages(),
@@ -116,7 +116,7 @@ class CrfCandidates:
 def crf_pipeline(model_dir: Path, scheme: str) -> Pipeline:
     """The CRF tagger alone at the model's threshold."""
     from deident.detect.crf.tagger import CrfModel
-    from deident.stage2.place_labels import correct_place_labels
+    from deident.stage1.place_labels import correct_place_labels
 
     stages = (
         CrfCandidates(CrfModel.load(model_dir)),
@@ -133,9 +133,9 @@ def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDA
     counts as PHI (it was trained that way: see scripts/train_default_pipeline.py).
     """
     from deident.detect.crf.tagger import CrfModel
-    from deident.filter.veto import veto_stage
-    from deident.stage2.name_edges import trim_name_edges
-    from deident.stage2.place_labels import correct_place_labels
+    from deident.stage1.name_edges import trim_name_edges
+    from deident.stage1.place_labels import correct_place_labels
+    from deident.stage1.veto import veto_stage
 
     crf = CrfCandidates(CrfModel.load(model_dir), crf_threshold, after_rules=True)
     stages = (
@@ -157,8 +157,8 @@ def default_pipeline(
     stage2: dict[str, bool] | None = None,
 ) -> Pipeline:
     """Stage 1, then union, the span filter, trusted phrases and reconciliation."""
-    from deident.filter.span_classifier import FILTER_FILE, load_filter
     from deident.stage2.assemble import stage2_pipeline
+    from deident.stage2.filter.span_classifier import FILTER_FILE, load_filter
 
     if not (model_dir / FILTER_FILE).exists():
         raise ModelError(f"{model_dir}: no span filter; train one with scripts/train_default_pipeline.py")

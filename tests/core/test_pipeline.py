@@ -13,7 +13,7 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.pipeline import FunctionStage, GroupStage, Pipeline, Stage
 from deident.core.span import Span
-from deident.filter.span_classifier import LinearModel, SpanFilter, SpanFilterStage
+from deident.stage2.filter.span_classifier import LinearModel, SpanFilter, SpanFilterStage
 from deident.stage2.reconcile import ReconcileStage
 from deident.stage2.trusted_phrases import TrustedPhraseStage
 from deident.stage2.union import UnionStage

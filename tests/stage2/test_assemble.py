@@ -6,8 +6,8 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.pipeline import FunctionStage, Pipeline
 from deident.core.span import Span
-from deident.filter.span_classifier import LinearModel, SpanFilter
 from deident.stage2.assemble import stage2_pipeline, stage2_stages
+from deident.stage2.filter.span_classifier import LinearModel, SpanFilter
 from deident.stage2.reconcile import ReconcileOptions
 
 TEXT = "Attending: Anna Zyxwerth\nZyxwerth saw pt. Given Lasix."

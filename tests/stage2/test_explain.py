@@ -5,8 +5,8 @@ import pytest
 from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.filter.span_classifier import LinearModel, SpanFilter
 from deident.stage2.explain import explain
+from deident.stage2.filter.span_classifier import LinearModel, SpanFilter
 from deident.stage2.reconcile import reconcile_document
 from deident.stage2.union import union_candidates
 

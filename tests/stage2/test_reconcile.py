@@ -97,8 +97,8 @@ def test_propagation_precision_on_the_shared_corpus(shared_corpus):
     import random
 
     from deident.core.labels import Category
-    from deident.filter.span_classifier import is_positive
     from deident.io import read_corpus
+    from deident.stage2.filter.span_classifier import is_positive
 
     corpus = read_corpus(shared_corpus)
     rng = random.Random(0)

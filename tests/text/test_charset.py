@@ -118,7 +118,7 @@ _LOWER = regex.compile(r"\p{Ll}+")
 
 def test_letter_case_counts_of_symbol_texts_equal_the_unicode_counts() -> None:
     from deident.detect.lexicon.context import case_mode
-    from deident.filter.candidate_features import upper_fraction
+    from deident.stage2.filter.candidate_features import upper_fraction
 
     for text in [*_texts(4), *_unicode_note_texts(4)]:
         upper = sum(map(len, _UPPER.findall(text)))

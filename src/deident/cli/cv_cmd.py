@@ -20,8 +20,8 @@ from deident.cli.crf_options import (
     echo_progress,
     feature_providers,
 )
+from deident.core.atomic import atomic_write
 from deident.detect.crf.train import CvResult, cross_validate
-from deident.io.atomic import atomic_write
 from deident.io.formats import read_corpus
 
 

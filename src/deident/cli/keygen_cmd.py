@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from deident.core.atomic import atomic_write
 from deident.core.errors import ConfigurationError
-from deident.io.atomic import atomic_write
 from deident.replace import SecretKey
 
 

@@ -18,11 +18,11 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.errors import InputFormatError
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.io.atomic import atomic_write
 from deident.io.corpus_files import check_unique, metadata_from_id, read_exact, require_disjoint
 from deident.text.segment import sentences
 from deident.text.tokenize import tokenize

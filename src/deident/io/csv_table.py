@@ -11,9 +11,9 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import InputFormatError
-from deident.io.atomic import atomic_write
 from deident.io.tables import choose_columns, documents_to_table, rows_to_documents
 
 

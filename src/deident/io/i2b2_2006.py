@@ -18,11 +18,11 @@ from pathlib import Path
 
 import regex
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import ConfigurationError, InputFormatError
 from deident.core.labels import I2B2_2006_TO_LABEL, Category, Label
 from deident.core.span import Span
-from deident.io.atomic import atomic_write
 from deident.io.corpus_files import check_unique, metadata_from_id, require_disjoint
 
 _BY_CATEGORY: dict[Category, str] = {

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import regex
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import CATEGORY_DEFAULT, Category, Label
 from deident.core.span import Span
-from deident.io.atomic import atomic_write
 from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, read_exact
 
 ROOT_TAG = "deIdi2b2"

@@ -12,11 +12,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.io.atomic import atomic_write
 
 
 def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import InputFormatError
-from deident.io.atomic import atomic_write
 from deident.io.tables import choose_columns, documents_to_table, rows_to_documents
 
 if TYPE_CHECKING:

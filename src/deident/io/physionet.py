@@ -13,11 +13,11 @@ from pathlib import Path
 
 import regex
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import PHYSIONET_TO_LABEL, Label
 from deident.core.span import Span
-from deident.io.atomic import atomic_write
 
 _HEADER = regex.compile(r"START_OF_RECORD=([^|\r\n]*)\|\|\|\|([^|\r\n]*)\|\|\|\|\r?\n")
 _END = "||||END_OF_RECORD"

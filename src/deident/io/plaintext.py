@@ -13,9 +13,9 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import ConfigurationError, InputFormatError
-from deident.io.atomic import atomic_write
 from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, read_exact
 from deident.io.jsonl import document_to_record, record_to_document
 

@@ -53,7 +53,7 @@ def write_manifest(model_dir: Path, manifest: Mapping[str, Any]) -> dict[str, An
     data = dict(manifest)
     data["format_version"] = FORMAT_VERSION
     # Imported here: deident.io loads every corpus format (pyarrow too), which loading a model never needs.
-    from deident.io.atomic import atomic_write
+    from deident.core.atomic import atomic_write
 
     data["files"] = {p.name: sha256_file(p) for p in _content_files(model_dir)}
     with atomic_write(model_dir / MANIFEST) as fh:

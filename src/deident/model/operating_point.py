@@ -61,8 +61,8 @@ def operating_point(model_dir: Path, recall_target: float | None = None) -> Oper
         return None
     if recall_target is None:
         return _default_point(manifest, entry)
-    from deident.filter.calibration import choose_threshold, expected_at
-    from deident.filter.span_classifier import load_filter
+    from deident.stage2.filter.calibration import choose_threshold, expected_at
+    from deident.stage2.filter.span_classifier import load_filter
 
     span_filter = load_filter(model_dir)
     if not span_filter.calibration:

@@ -14,8 +14,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from deident.core.atomic import atomic_write
 from deident.core.errors import ConfigurationError
-from deident.io.atomic import atomic_write
 
 MANIFEST = "manifest.json"
 _CHUNK_PREFIX = "chunk-"

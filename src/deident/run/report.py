@@ -10,8 +10,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deident.core.atomic import atomic_write
 from deident.core.labels import Label
-from deident.io.atomic import atomic_write
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ patient's notes.
 from __future__ import annotations
 
 from deident.core.pipeline import Pipeline, Stage
-from deident.filter.span_classifier import SpanFilter, SpanFilterStage
+from deident.stage2.filter.span_classifier import SpanFilter, SpanFilterStage
 from deident.stage2.reconcile import ReconcileOptions, ReconcileStage
 from deident.stage2.trusted_phrases import TrustedPhraseStage
 from deident.stage2.union import UnionStage

@@ -27,7 +27,7 @@ import regex
 from deident.core.document import Document
 from deident.core.labels import Category, Label
 from deident.core.span import Span, sort_spans
-from deident.filter.candidate_features import normalise_key, upper_fraction, zipf
+from deident.stage2.filter.candidate_features import normalise_key, upper_fraction, zipf
 
 SOURCE = "reconcile"
 SEED_CATEGORIES: frozenset[Category] = frozenset({Category.NAME, Category.LOCATION})

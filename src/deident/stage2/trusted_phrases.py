@@ -19,7 +19,7 @@ import regex
 from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.span import Span, sort_spans
-from deident.filter.candidate_features import upper_fraction, zipf
+from deident.stage2.filter.candidate_features import upper_fraction, zipf
 
 NAME_STOP_ZIPF = 5.6  # first names such as "john" (5.4) must pass in all-caps notes
 STOP_WORDS: frozenset[str] = frozenset(

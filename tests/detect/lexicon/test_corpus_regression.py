@@ -8,8 +8,8 @@ import pytest
 
 from deident.core.labels import Category
 from deident.detect.lexicon import lexicon_detectors
-from deident.filter.veto import veto_stage
 from deident.io import read_corpus
+from deident.stage1.veto import veto_stage
 
 
 @pytest.mark.shared

@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from deident.core.atomic import atomic_write
 from deident.core.errors import ConfigurationError, ModelError
 from deident.detect.crf.learned import read_rows
-from deident.io.atomic import atomic_write
 
 
 def learn_clusters(

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import ModelError
 from deident.core.labels import Category
-from deident.io.atomic import atomic_write
 from deident.text.tokenize import Token
 
 TRIGGER_OFFSETS = (-2, -1, 1, 2)

@@ -1,7 +1,7 @@
 import pytest
 
 from deident.core import Document, Label, Span
-from deident.stage2.place_labels import correct_place_labels, place_key
+from deident.stage1.place_labels import correct_place_labels, place_key
 
 TEXT = "Wife called from Bermuda, moving from Florida. Seen at U Maryland; Per RN from VA; lives in Towson."
 

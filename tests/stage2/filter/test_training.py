@@ -8,8 +8,8 @@ import pytest
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.filter.span_classifier import load_filter, save_filter
-from deident.filter.training import (
+from deident.stage2.filter.span_classifier import load_filter, save_filter
+from deident.stage2.filter.training import (
     fit_filter_out_of_fold,
     fit_span_filter,
     out_of_fold_candidates,

@@ -6,7 +6,7 @@ import pytest
 
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.filter.calibration import (
+from deident.stage2.filter.calibration import (
     calibration_table,
     choose_threshold,
     expected_at,

@@ -5,7 +5,7 @@ import pytest
 from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.filter.candidate_features import (
+from deident.stage2.filter.candidate_features import (
     build_contexts,
     candidate_features,
     case_class,
@@ -173,7 +173,7 @@ def test_crf_features(spans, expected):
     ["", "123 !?", "ALL CAPS NOTE", "all lower", "Mixed Case 3/14", "Ünïcode ÄND ascii", "ǅ titlecase ß", "x\u0130y"],
 )
 def test_upper_fraction_counts_letters_as_str_methods_do(text):
-    from deident.filter.candidate_features import upper_fraction
+    from deident.stage2.filter.candidate_features import upper_fraction
 
     letters = sum(map(str.isalpha, text))
     expected = sum(map(str.isupper, text)) / letters if letters else 0.0
@@ -181,7 +181,7 @@ def test_upper_fraction_counts_letters_as_str_methods_do(text):
 
 
 def test_crf_features_from_given_parts_and_notes_equal_the_span_own() -> None:
-    from deident.filter.candidate_features import crf_features
+    from deident.stage2.filter.candidate_features import crf_features
     from deident.stage2.union import own_evidence, parts_of, union_candidates
 
     crf = Span(0, 5, Label.PATIENT, "crf", 0.4, ("crf:p=0.40", "crf:mean=0.30"))
@@ -192,7 +192,7 @@ def test_crf_features_from_given_parts_and_notes_equal_the_span_own() -> None:
 
 
 def test_context_words_memoised_equal_their_definition(monkeypatch: pytest.MonkeyPatch) -> None:
-    from deident.filter import candidate_features as cf
+    from deident.stage2.filter import candidate_features as cf
 
     monkeypatch.setattr(cf, "_CONTEXT_MEMO_LIMIT", 3)
     monkeypatch.setattr(cf, "_context_words", {})

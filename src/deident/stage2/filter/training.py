@@ -18,7 +18,7 @@ from typing import Any
 
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.span import Span
-from deident.filter.calibration import (
+from deident.stage2.filter.calibration import (
     calibration_table,
     per_group_thresholds,
     recall_precision_at,
@@ -26,8 +26,8 @@ from deident.filter.calibration import (
     token_scores,
     with_choice,
 )
-from deident.filter.candidate_features import CandidateContext, FeatureExtractor, build_contexts, note_context
-from deident.filter.span_classifier import (
+from deident.stage2.filter.candidate_features import CandidateContext, FeatureExtractor, build_contexts, note_context
+from deident.stage2.filter.span_classifier import (
     GROUPS,
     SpanFilter,
     SpanModel,

@@ -5,7 +5,7 @@ import pytest
 from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.filter.veto import VetoStage, veto_stage
+from deident.stage1.veto import VetoStage, veto_stage
 
 
 def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) -> Span:
@@ -96,7 +96,7 @@ def test_record_repr_is_phi_free():
 
 def test_register():
     from deident.core.registry import Registry
-    from deident.filter.veto import register
+    from deident.stage1.veto import register
 
     registry = Registry()
     register(registry)

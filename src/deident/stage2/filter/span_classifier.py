@@ -28,8 +28,8 @@ from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Category
 from deident.core.span import Span, sort_spans
-from deident.filter.calibration import choose_threshold
-from deident.filter.candidate_features import CandidateContext, FeatureExtractor, build_contexts, note_context
+from deident.stage2.filter.calibration import choose_threshold
+from deident.stage2.filter.candidate_features import CandidateContext, FeatureExtractor, build_contexts, note_context
 
 FORMAT = "deident.span-filter"
 FORMAT_VERSION = 1
@@ -369,7 +369,7 @@ class SpanFilterStage:
 def save_filter(span_filter: SpanFilter, model_dir: str | Path) -> dict[str, Any]:
     """Write ``<model_dir>/span_filter.json`` atomically; returns a manifest entry."""
     # Imported here: deident.io loads every corpus format (pyarrow too), which loading a model never needs.
-    from deident.io.atomic import atomic_write
+    from deident.core.atomic import atomic_write
 
     path = Path(model_dir) / FILTER_FILE
     payload = span_filter.to_json()

@@ -11,8 +11,8 @@ from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span
-from deident.filter.candidate_features import FeatureExtractor
-from deident.filter.span_classifier import (
+from deident.stage2.filter.candidate_features import FeatureExtractor
+from deident.stage2.filter.span_classifier import (
     FILTER_FILE,
     LinearModel,
     SpanFilter,
@@ -23,7 +23,7 @@ from deident.filter.span_classifier import (
     load_filter,
     save_filter,
 )
-from deident.filter.training import OutOfFoldCandidates, fit_span_filter
+from deident.stage2.filter.training import OutOfFoldCandidates, fit_span_filter
 
 
 def _synthetic(n: int, seed: int) -> tuple[list[dict[str, float]], list[bool]]:
@@ -73,7 +73,7 @@ def test_inference_does_not_import_sklearn(tmp_path):
     save_filter(SpanFilter({"names": fit_linear(xs, ys)}, {"names": 0.5}), tmp_path)
     code = (
         "import sys\nfrom deident.core.document import Document\nfrom deident.core.labels import Label\n"
-        "from deident.core.span import Span\nfrom deident.filter.span_classifier import load_filter\n"
+        "from deident.core.span import Span\nfrom deident.stage2.filter.span_classifier import load_filter\n"
         f"f = load_filter({str(tmp_path)!r})\n"
         "f.apply(Document('d', 'Seen by Dr Smith today'), (Span(11, 16, Label.DOCTOR, 'crf', 0.9),))\n"
         "assert not any(m.startswith('sklearn') for m in sys.modules), 'sklearn imported'\n"
@@ -201,7 +201,7 @@ def test_boosting_round_trip_matches_sklearn(tmp_path):
     from sklearn.ensemble import GradientBoostingClassifier
     from sklearn.feature_extraction import DictVectorizer
 
-    from deident.filter.span_classifier import fit_boosting
+    from deident.stage2.filter.span_classifier import fit_boosting
 
     xs, ys = _synthetic(300, 5)
     model = fit_boosting(xs, ys, n_estimators=30, max_depth=3)
@@ -220,7 +220,7 @@ def test_loading_the_bundled_filter_does_not_import_the_corpus_formats():
     # deident.io imports every corpus format (pyarrow too): only save_filter needs it.
     code = (
         "import sys; from deident.model.manifest import default_model_dir; "
-        "from deident.filter.span_classifier import load_filter; load_filter(default_model_dir()); "
+        "from deident.stage2.filter.span_classifier import load_filter; load_filter(default_model_dir()); "
         "print('deident.io' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout

@@ -1,7 +1,7 @@
 import pytest
 
 from deident.core import Document, Label, Span
-from deident.stage2.name_edges import trim_name_edges
+from deident.stage1.name_edges import trim_name_edges
 
 TEXT = "Spoke with Dr. Zyx Quill today; wife Anna Roe called; Jon Smith, RN here; the wife and son; per Sally MS."
 
