@@ -31,7 +31,9 @@ PER_NOTE_CACHE = 2 * STAGE_BLOCK
 class Detector(Protocol):
     """Proposes PHI candidates in a document."""
 
-    name: str
+    # Read-only, so that frozen dataclasses and properties satisfy it.
+    @property
+    def name(self) -> str: ...
 
     def detect(self, document: Document) -> list[Span]: ...
 
@@ -40,7 +42,9 @@ class Detector(Protocol):
 class Stage(Protocol):
     """Transforms the spans of a document."""
 
-    name: str
+    # Read-only, so that frozen dataclasses and properties satisfy it.
+    @property
+    def name(self) -> str: ...
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]: ...
 
