@@ -101,7 +101,7 @@ class Pipeline:
             if isinstance(part, Detector) and not isinstance(part, Stage):
                 stages.append(DetectorStage(part))
             else:
-                stages.append(part)  # type: ignore[arg-type]
+                stages.append(part)
         return cls(tuple(stages), name)
 
     def __call__(self, document: Document, spans: tuple[Span, ...] = ()) -> tuple[Span, ...]:
