@@ -83,11 +83,11 @@ def main() -> None:
             pred[f"{name}_tp"] += len(predicted & gold_any)
 
     print(f"notes: {len(items)}  text: {total_bytes / 1e6:.3f} MB")
-    for category in ("NAME", "LOCATION"):
-        n = gold_tokens[category]
+    for category_name in ("NAME", "LOCATION"):
+        n = gold_tokens[category_name]
         print(
-            f"{category:8s} gold tokens {n:5d}  recall raw {found[category] / max(n, 1):.3f}"
-            f"  recall after veto {found_veto[category] / max(n, 1):.3f}"
+            f"{category_name:8s} gold tokens {n:5d}  recall raw {found[category_name] / max(n, 1):.3f}"
+            f"  recall after veto {found_veto[category_name] / max(n, 1):.3f}"
         )
     for name in ("raw", "veto"):
         p, tp = pred[f"{name}_pred"], pred[f"{name}_tp"]

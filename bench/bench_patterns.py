@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         det.detect(docs[0].document)
     # CPU time of this process: on a shared machine wall time also counts other processes' work.
     best_cpu = best_wall = float("inf")
-    predicted: dict[str, list[list[Span]]] = {}
+    predicted: dict[str, list[Sequence[Span]]] = {}
     family_cpu: dict[str, float] = {}
     for _ in range(max(1, args.repeat)):
         wall0, cpu0 = time.perf_counter(), time.process_time()

@@ -22,6 +22,7 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from deident.api import Deidentifier
 from deident.core.document import Document
@@ -72,7 +73,7 @@ def run(deid: Deidentifier, documents: Sequence[Document], path: Path, surrogate
             if surrogate:
                 options = ReplaceOptions(mode=Mode.SURROGATE, key=SecretKey.from_text(KEY_HEX))
                 results = deid.with_options(options).deidentify_many(block)
-                rows = [{"id": d.id, "text": r.text} for d, r in zip(block, results, strict=True)]
+                rows: list[dict[str, Any]] = [{"id": d.id, "text": r.text} for d, r in zip(block, results, strict=True)]
             else:
                 found = deid.detect_many(block)
                 rows = [{"id": d.id, "spans": [span_row(s) for s in f]} for d, f in zip(block, found, strict=True)]

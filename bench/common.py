@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from deident.core.document import AnnotatedDocument, Document, patient_chunks
 from deident.io import read_corpus
@@ -75,7 +76,8 @@ def machine_reference_s(runs: int = 5) -> float:
     return round(best, 4)
 
 
-def in_fresh_process(script: str, *args: str) -> dict[str, float]:
+def in_fresh_process(script: str, *args: str) -> dict[str, Any]:
     """The JSON object that ``script`` prints last when run with ``args`` by this interpreter."""
     out = subprocess.run([sys.executable, script, *args], check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result

@@ -24,7 +24,7 @@ from typing import Any
 from deident.core.document import Document
 from deident.core.errors import ConfigurationError, ModelError
 from deident.core.labels import Label
-from deident.core.pipeline import DetectorStage, FunctionStage, Pipeline, Stage
+from deident.core.pipeline import Detector, DetectorStage, FunctionStage, Pipeline, Stage
 from deident.core.span import Span, sort_spans
 from deident.schemes import SchemeStage, get_scheme
 
@@ -71,7 +71,7 @@ def rule_stages() -> tuple[Stage, ...]:
     from deident.detect.patterns import combined_pattern_detector
     from deident.detect.patterns.usernames import username_detector
 
-    detectors = (combined_pattern_detector(), username_detector(), *lexicon_detectors())
+    detectors: tuple[Detector, ...] = (combined_pattern_detector(), username_detector(), *lexicon_detectors())
     return tuple(DetectorStage(d) for d in detectors)
 
 

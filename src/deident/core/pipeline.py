@@ -31,16 +31,20 @@ PER_NOTE_CACHE = 2 * STAGE_BLOCK
 class Detector(Protocol):
     """Proposes PHI candidates in a document."""
 
-    name: str
+    # Read-only, so that frozen dataclasses and properties satisfy it.
+    @property
+    def name(self) -> str: ...
 
-    def detect(self, document: Document) -> list[Span]: ...
+    def detect(self, document: Document) -> Sequence[Span]: ...
 
 
 @runtime_checkable
 class Stage(Protocol):
     """Transforms the spans of a document."""
 
-    name: str
+    # Read-only, so that frozen dataclasses and properties satisfy it.
+    @property
+    def name(self) -> str: ...
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]: ...
 
@@ -97,7 +101,7 @@ class Pipeline:
             if isinstance(part, Detector) and not isinstance(part, Stage):
                 stages.append(DetectorStage(part))
             else:
-                stages.append(part)  # type: ignore[arg-type]
+                stages.append(part)
         return cls(tuple(stages), name)
 
     def __call__(self, document: Document, spans: tuple[Span, ...] = ()) -> tuple[Span, ...]:

@@ -10,9 +10,12 @@ gold units). An F-score whose precision and recall are both 0 is 0.0.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-_Summable = TypeVar("_Summable")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_Summable = TypeVar("_Summable", bound="DataclassInstance")
 
 
 def safe_ratio(numerator: int, denominator: int, *, both_sides_empty: bool) -> float:
@@ -39,8 +42,14 @@ class FScores:
     """F1 and F2 from a class's ``precision`` and ``recall`` (shared by counts and macro averages)."""
 
     __slots__ = ()
-    precision: float
-    recall: float
+
+    if TYPE_CHECKING:  # what subclasses provide, as fields or properties (read-only here, so either fits)
+
+        @property
+        def precision(self) -> float: ...
+
+        @property
+        def recall(self) -> float: ...
 
     @property
     def f1(self) -> float:

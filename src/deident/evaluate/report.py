@@ -8,7 +8,8 @@ from rich.table import Table
 
 from deident.core.labels import Category, Label
 from deident.evaluate.corpus import EvaluationReport, ViewReport
-from deident.evaluate.counts import Counts
+from deident.evaluate.counts import Counts, InstanceCounts
+from deident.evaluate.metrics import Breakdown
 
 
 def _pct(value: float) -> str:
@@ -86,7 +87,13 @@ def breakdown_table(view: ViewReport) -> Table:
             _pct(inst.recall_any_overlap) if inst else "",
         )
 
-    rows = [c.binary_token, c.typed_token, c.entity_strict, c.entity_relaxed, c.instance]
+    rows: list[Breakdown[Counts] | Breakdown[InstanceCounts]] = [
+        c.binary_token,
+        c.typed_token,
+        c.entity_strict,
+        c.entity_relaxed,
+        c.instance,
+    ]
     for category in Category:
         if not any(category in r.by_category for r in rows):
             continue

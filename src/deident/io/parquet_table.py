@@ -65,14 +65,15 @@ def read_parquet(
     return rows_to_documents(path, columns, rows, [str(field.type) for field in table.schema])
 
 
-def _column(values: list[str | None], type_name: str | None) -> pa.Array:
+def _column(values: list[str | None], type_name: str | None) -> pa.Array[Any]:
     import pyarrow as pa
 
     strings = pa.array(values, pa.string())
     if type_name is None or type_name in ("string", "large_string"):
         return strings
     try:
-        return strings.cast(pa.type_for_alias(type_name))
+        # pyarrow-stubs types type_for_alias for literal aliases only; this one is read from a schema.
+        return strings.cast(pa.type_for_alias(type_name))  # type: ignore[call-overload]
     except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return strings
 

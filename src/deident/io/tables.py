@@ -103,7 +103,12 @@ def rows_to_documents(
 
 
 def _json_column(
-    path: Path, where: str, values: dict[str, str | None], column: str, kind: type[dict] | type[list], kind_name: str
+    path: Path,
+    where: str,
+    values: dict[str, str | None],
+    column: str,
+    kind: type[dict[str, Any]] | type[list[Any]],
+    kind_name: str,
 ) -> Any:
     """The JSON value held in ``column`` (an empty ``kind`` when the column is absent, null or empty).
 

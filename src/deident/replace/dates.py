@@ -112,6 +112,8 @@ def shift_date_text(text: str, offset: int, reduce_to_year: bool = False) -> str
 
 def _render(m: regex.Match[str], offset: int, reduce_to_year: bool) -> str | None:
     g = m.groupdict()
+    year: int | None  # None where the date has no year (or day)
+    day: int | None
     if g["iy"]:
         date = dt.date(int(g["iy"]), int(g["im"]), int(g["id"]))
         if reduce_to_year:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,7 @@ class PartialStore:
                 found.add(int(number))
         return found
 
-    def write_chunk(self, index: int, header: Mapping[str, Any], records: list[Mapping[str, Any]]) -> None:
+    def write_chunk(self, index: int, header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> None:
         with atomic_write(self.chunk_path(index)) as handle:
             handle.write(json.dumps(dict(header), ensure_ascii=False) + "\n")
             for record in records:

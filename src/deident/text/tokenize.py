@@ -69,7 +69,7 @@ def token_columns(text: str, aggressive: bool = False) -> tuple[list[int], list[
     cuts = list(map(_splits.get, texts))  # a word's split points, where known (most words: none)
     for i in [i for i, known in enumerate(cuts) if known is None]:
         cuts[i] = _split_points(texts[i])
-    split = [i for i, points in enumerate(cuts) if points]
+    split = [(i, points) for i, points in enumerate(cuts) if points]
     if not split:
         return starts, ends, texts, newlines
     out_starts: list[int] = []
@@ -77,13 +77,13 @@ def token_columns(text: str, aggressive: bool = False) -> tuple[list[int], list[
     out_texts: list[str] = []
     out_newlines: list[bool] = []
     done = 0
-    for i in split:  # the tokens before it as they are, then its pieces
+    for i, points in split:  # the tokens before it as they are, then its pieces
         out_starts += starts[done:i]
         out_ends += ends[done:i]
         out_texts += texts[done:i]
         out_newlines += newlines[done:i]
         start, word, previous = starts[i], texts[i], 0
-        for cut in (*cuts[i], len(word)):
+        for cut in (*points, len(word)):
             out_starts.append(start + previous)
             out_ends.append(start + cut)
             out_texts.append(word[previous:cut])

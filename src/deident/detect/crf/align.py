@@ -10,12 +10,24 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from deident.core.labels import Label
 from deident.core.span import Span, remove_overlaps
-from deident.text.tokenize import Token
 
 OUTSIDE = "O"
+
+
+class TokenLike(Protocol):
+    """What alignment reads of a token: :class:`deident.text.tokenize.Token` and the CRF's ``CrfToken``
+    both fit (``text[start:end] == text``)."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def text(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +64,7 @@ def split_tag(tag: str) -> tuple[str, str | None]:
 
 
 def spans_to_tags(
-    tokens: Sequence[Token], spans: Sequence[Span], label_of: dict[Label, str] | None = None
+    tokens: Sequence[TokenLike], spans: Sequence[Span], label_of: dict[Label, str] | None = None
 ) -> tuple[list[str], AlignmentReport]:
     """BIO tags for ``tokens``. ``label_of`` maps a span label to its tag label; labels it lacks
     are left out (tagged O). Overlapping gold spans are resolved longest-first."""
@@ -86,7 +98,7 @@ def spans_to_tags(
     return tags, AlignmentReport(total, exact, partial, unaligned)
 
 
-def joinable(text: str, left: Token, right: Token) -> bool:
+def joinable(text: str, left: TokenLike, right: TokenLike) -> bool:
     """Two tagged tokens belong to one span when only spaces or tabs separate them."""
     return gap_joins(text, left.end, right.start)
 
@@ -96,7 +108,7 @@ def gap_joins(text: str, end: int, start: int) -> bool:
     return not text[end:start].strip(" \t")
 
 
-def runs(text: str, tokens: Sequence[Token], selected: Sequence[bool]) -> list[tuple[int, int]]:
+def runs(text: str, tokens: Sequence[TokenLike], selected: Sequence[bool]) -> list[tuple[int, int]]:
     """Maximal runs ``[first, last]`` (token indices, inclusive) of selected, joinable tokens."""
     out: list[tuple[int, int]] = []
     first = -1
@@ -115,7 +127,7 @@ def runs(text: str, tokens: Sequence[Token], selected: Sequence[bool]) -> list[t
     return out
 
 
-def tags_to_spans(text: str, tokens: Sequence[Token], tags: Sequence[str], source: str = "crf") -> list[Span]:
+def tags_to_spans(text: str, tokens: Sequence[TokenLike], tags: Sequence[str], source: str = "crf") -> list[Span]:
     """Spans from BIO tags (an I after O or another label starts a new span)."""
     spans: list[Span] = []
     current: tuple[int, int, str] | None = None

@@ -275,10 +275,10 @@ class CompiledCrf:
         self.section_row = {a[4:]: r for a, r in rows.items() if a.startswith("sec=")}
         # (provider name, label) -> row of the attribute "hit:provider:label", for the model's providers.
         self._hit_row: dict[tuple[str, Label], int] = {
-            (provider, label): row
+            (provider, label): hit_row
             for provider in extractor.provider_names
             for label in Label
-            if (row := rows.get(f"hit:{provider}:{label.value}")) is not None
+            if (hit_row := rows.get(f"hit:{provider}:{label.value}")) is not None
         }
         self._compile_ngrams()
         self.append_type_rows = type_row_appender(extractor, rows)
@@ -479,7 +479,7 @@ class CompiledCrf:
         extractor = self.extractor
         section_rows = np.full(n, -1, dtype=np.int64)
         if self.section_row:
-            found = (
+            sections = (
                 default_sections(document.text)
                 if extractor.sections is None
                 else extractor.sections.find(document.text)
@@ -487,9 +487,9 @@ class CompiledCrf:
             # A token belongs to the last section that starts at or before it: the tokens from the
             # first one at or after a section's start to the first one at or after the next section's.
             get = self.section_row.get
-            first = bisect.bisect_left(starts, found[0].start) if found else n
-            for k, section in enumerate(found):
-                last = bisect.bisect_left(starts, found[k + 1].start, first) if k + 1 < len(found) else n
+            first = bisect.bisect_left(starts, sections[0].start) if sections else n
+            for k, section in enumerate(sections):
+                last = bisect.bisect_left(starts, sections[k + 1].start, first) if k + 1 < len(sections) else n
                 row = get(section.name, -1)
                 if row >= 0 and first < last:
                     section_rows[first:last] = row
@@ -509,9 +509,9 @@ class CompiledCrf:
             extractor._add_tfidf(document, infos, found, context)
             for i, feats in enumerate(found):
                 for f in feats:
-                    row = rows.get(f)
-                    if row is not None:
-                        pairs.add((i, row))
+                    tfidf_row = rows.get(f)
+                    if tfidf_row is not None:
+                        pairs.add((i, tfidf_row))
         ordered = sorted(pairs)
         return (
             section_rows,
@@ -790,9 +790,9 @@ def row_sums_kernel() -> Callable[..., None]:
     except ImportError:
         return _row_sums_py
     try:
-        return numba.njit(cache=True, nogil=True)(_row_sums_py)  # type: ignore[no-any-return]
+        return numba.njit(cache=True, nogil=True)(_row_sums_py)
     except RuntimeError:  # no writable cache directory
-        return numba.njit(nogil=True)(_row_sums_py)  # type: ignore[no-any-return]
+        return numba.njit(nogil=True)(_row_sums_py)
 
 
 def compile_model(extractor: FeatureExtractor, model_files: Sequence[Path], easyadapt: bool) -> CompiledCrf:

@@ -85,9 +85,10 @@ def crf_token_columns(text: str, aggressive: bool = True) -> tuple[list[int], li
 class SpanProvider(Protocol):
     """Anything that proposes spans: pattern and lexicon detectors. Hits become features."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
-    def detect(self, document: Document) -> list[Span]: ...
+    def detect(self, document: Document) -> Sequence[Span]: ...
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import ModelError
 from deident.core.labels import Category
-from deident.text.tokenize import Token
+from deident.detect.crf.align import TokenLike
 
 TRIGGER_OFFSETS = (-2, -1, 1, 2)
 LEXICON_CATEGORIES = (Category.NAME, Category.LOCATION, Category.PROFESSION)
@@ -42,7 +42,7 @@ class LearnedData:
     vocabulary: frozenset[str] = frozenset()
 
 
-def _phi_categories(doc: AnnotatedDocument, tokens: Sequence[Token]) -> list[str | None]:
+def _phi_categories(doc: AnnotatedDocument, tokens: Sequence[TokenLike]) -> list[str | None]:
     """Category of the gold span covering each token (None outside PHI)."""
     out: list[str | None] = [None] * len(tokens)
     spans = doc.spans
@@ -60,7 +60,7 @@ def _phi_categories(doc: AnnotatedDocument, tokens: Sequence[Token]) -> list[str
 
 
 def learn(
-    docs: Iterable[tuple[AnnotatedDocument, Sequence[Token]]],
+    docs: Iterable[tuple[AnnotatedDocument, Sequence[TokenLike]]],
     min_count: int = 3,
     min_ratio: float = 0.3,
     max_triggers: int = 400,
@@ -95,8 +95,9 @@ def learn(
                 j = i - off  # the token at offset ``off`` from j is i
                 if 0 <= j < n:
                     seen[(word, off)] += 1
-                    if cats[j] is not None:
-                        near[(word, off, cats[j])] += 1
+                    near_cat = cats[j]
+                    if near_cat is not None:
+                        near[(word, off, near_cat)] += 1
     scored: list[tuple[float, str, int, str]] = []
     for (word, off, cat), count in near.items():
         ratio = count / seen[(word, off)]

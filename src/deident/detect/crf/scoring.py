@@ -53,7 +53,7 @@ def binary_token_scores(gold: Sequence[AnnotatedDocument], predicted: Sequence[S
 def evaluate(gold: Sequence[AnnotatedDocument], predicted: Sequence[Sequence[Span]]) -> dict[str, Any]:
     """``{"binary_token": {...}, ...}``: deident.evaluate's figures if available, else the fallback."""
     try:
-        from deident.evaluate import evaluate_corpus  # type: ignore[attr-defined]
+        from deident.evaluate import evaluate_corpus
     except ImportError:
         return {"binary_token": binary_token_scores(gold, predicted), "evaluator": "crf-fallback"}
     pred_docs = [AnnotatedDocument(doc.document, tuple(spans)) for doc, spans in zip(gold, predicted, strict=True)]

@@ -83,7 +83,7 @@ def spans_from_marginals(
 def _group_spans(
     text: str,
     tokens: Sequence[CrfToken],
-    phi: Sequence[float],
+    phi: Sequence[float] | np.ndarray,
     labels: Mapping[int, Mapping[str, float]],
     selected: Sequence[int],
     source: str,
@@ -348,7 +348,7 @@ class CompiledTagging:
     ) -> list[tuple[np.ndarray, list[int], dict[int, dict[str, float]]]]:
         """Per CRF: the PHI probability of each token (1 - P(O)), the tokens above ``floor``, and for those
         the probability of each label (its B and I tags summed)."""
-        out = []
+        out: list[tuple[np.ndarray, list[int], dict[int, dict[str, float]]]] = []
         for matrix, (outside, names, sum_tags) in zip(result.marginals, self.groups, strict=True):
             phi = 1.0 - matrix[:, outside] if outside is not None else np.zeros(len(matrix))
             selected = np.flatnonzero(phi > floor).tolist()
@@ -439,13 +439,13 @@ def available_providers() -> tuple[SpanProvider, ...]:
     """The pattern and lexicon detectors, if their packages are installed and import cleanly."""
     found: list[SpanProvider] = []
     try:
-        from deident.detect.patterns import pattern_detectors  # type: ignore[attr-defined]
+        from deident.detect.patterns import pattern_detectors
 
         found.extend(pattern_detectors())
     except ImportError:
         pass
     try:
-        from deident.detect.lexicon import lexicon_detectors  # type: ignore[attr-defined]
+        from deident.detect.lexicon import lexicon_detectors
 
         found.extend(lexicon_detectors())
     except ImportError:

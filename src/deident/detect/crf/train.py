@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pycrfsuite
 
@@ -50,6 +50,14 @@ GROUPS: dict[str, frozenset[Category]] = {
 SWEEP = (0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 0.9)
 
 Progress = Callable[[str], None]
+
+
+class _TrainedCrf(TypedDict):
+    """One trained CRF as the manifest's ``models`` list records it."""
+
+    name: str
+    file: str  # relative to the model directory
+    labels: list[str]
 
 
 @dataclass(frozen=True)
@@ -147,7 +155,7 @@ def train_model(
         feats = extractor.extract(doc.document, tokens[id(doc)], contexts.get(domain), doc_group(doc))
         sequences.append(easyadapt(feats, domain) if source_docs else feats)
     group_specs = list(GROUPS.items()) if config.split_models else [("all", None)]
-    models = []
+    models: list[_TrainedCrf] = []
     report = AlignmentReport()
     for group, categories in group_specs:
         label_of = _group_labels(all_docs, categories)

@@ -323,7 +323,7 @@ class _AnchorStep(NamedTuple):
     can be found at the same start also leads to it (then a start must be remembered, so it is tried once), the
     rule and its compiled regex."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field may shadow tuple.index (steps are read by name or unpacked)
     may_repeat: bool
     pattern: Pattern
     compiled: regex.Pattern[str]
@@ -367,8 +367,8 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         keys = {anchor + d: tuple(indices) for anchor, indices in by_anchor.items() for d in delimiters}
         repeating = _repeating(keys)
         automaton = ahocorasick.Automaton()
-        for key, indices in keys.items():
-            steps = tuple(_anchor_step(i, (key, i) in repeating, anchored[i]) for i in indices)
+        for key, key_indices in keys.items():
+            steps = tuple(_anchor_step(i, (key, i) in repeating, anchored[i]) for i in key_indices)
             value = (len(key) + 1, steps)
             # And with each character that may stand before a word: only anchors that begin a word are reported
             # (the scanned text starts with a blank, so an anchor that begins the text is reported too).
@@ -616,10 +616,11 @@ def merge_delimiters(plan: _Plan, lower: str) -> str:
         return lower.encode("ascii").translate(plan.delimiter_bytes).decode("ascii")
     # The ASCII runs by the bytes table, the few non-ASCII ones by the table itself (a mapping char by char).
     pieces = _NON_ASCII_RUNS.split(lower)
+    table = plan.delimiter_table or {}  # set on every plan with anchors, the only ones scanned
     for i in range(0, len(pieces), 2):
         pieces[i] = pieces[i].encode("ascii").translate(plan.delimiter_bytes).decode("ascii")
     for i in range(1, len(pieces), 2):
-        pieces[i] = pieces[i].translate(plan.delimiter_table)
+        pieces[i] = pieces[i].translate(table)
     return "".join(pieces)
 
 
@@ -703,7 +704,7 @@ class CombinedPatternDetector:
     def family_of(self) -> dict[str, int]:
         return {p.name: i for i, family in enumerate(self.families) for p in family.patterns}
 
-    def detect(self, document: Document) -> list[Span]:
+    def detect(self, document: Document) -> tuple[Span, ...]:
         text = document.text
         by_family: list[list[tuple[Pattern, Hit]]] = [[] for _ in self.families]
         family_of = self.family_of
@@ -808,9 +809,9 @@ def _find(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
             continue
         if pattern.last_line:
             start = last_line_start(text)
-            match = compiled.match(text, start) if start >= 0 else None
-            if match is not None:
-                for hit in _validated(pattern, text, match):
+            line_match = compiled.match(text, start) if start >= 0 else None
+            if line_match is not None:
+                for hit in _validated(pattern, text, line_match):
                     found.append((pattern, hit))
             continue
         if pattern.required_char and pattern.required_char not in text:

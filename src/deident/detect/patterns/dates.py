@@ -218,6 +218,7 @@ def _year_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
         if search_before(procedure, text, m.start(), 30) is None:
             return []
         context = rx(r"(?P<ctx>)").match(text, m.start())
+        assert context is not None  # an empty pattern matches anywhere
     year = int(m["y"])
     if not 1900 <= year <= 2049:
         return []

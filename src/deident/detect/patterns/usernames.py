@@ -176,12 +176,12 @@ class UsernameDetector:
             ):
                 continue
             starts_seen.add(start)
-            m = _NAME_DIGITS.match(text, start)
-            if m is None:
+            seeded = _NAME_DIGITS.match(text, start)
+            if seeded is None:
                 continue
-            letters = m["l"]
+            letters = seeded["l"]
             if letters.lower() in known_names() and (letters.islower() or letters.istitle()):
-                add(m.start(), m.end(), SHAPE_SCORE, "pattern:username.name_digits")
+                add(seeded.start(), seeded.end(), SHAPE_SCORE, "pattern:username.name_digits")
         positional = (
             (_POST_HEADER, "pattern:username.post_header", ("-", "|", "\u2013", "\u2014")),
             (_QUOTED, "pattern:username.quoted", (">",)),
