@@ -36,7 +36,7 @@ from deident.core.document import Document
 from deident.core.span import sort_spans
 from deident.detect.crf import tagger as crf_tagger
 from deident.detect.crf.features import crf_token_columns
-from deident.detect.crf.tagger import CrfDetector, CrfModel, TaggedDocument, spans_from_marginals
+from deident.detect.crf.tagger import CrfModel, TaggedDocument, spans_from_marginals
 from deident.model import default_model_dir
 
 
@@ -75,9 +75,9 @@ def _marginals_differ(fast: TaggedDocument, slow: TaggedDocument, floor: float) 
 
 def check(model: CrfModel, docs: list[Any]) -> dict[str, Any]:
     """Documents where the fast path and the reference path differ: marginals by more than 1e-9, spans
-    at the model's threshold and at 0.005 at all; and where the stage and the detector differ."""
-    detector = CrfDetector(model)
-    stage = crf_tagger.CrfStage(model)
+    at the model's threshold and at 0.005 at all; and where the stage given the provider spans and the
+    model alone differ."""
+    stage = _stage_after_rules(model)
     counts: dict[str, Any] = {
         "documents": len(docs),
         "tolerance": TOLERANCE,
@@ -96,13 +96,25 @@ def check(model: CrfModel, docs: list[Any]) -> dict[str, Any]:
             gap = max((abs(a - b) for a, b in zip(mine.phi, theirs.phi, strict=True)), default=0.0)
             counts["max_abs_difference"] = max(counts["max_abs_difference"], gap)
         limit = model.threshold
-        spans = detector.detect(doc)
+        spans = model.spans(doc)
         counts["spans_differ"] += spans != spans_from_marginals(doc.text, tag_reference_at(model, doc, limit), limit)
         low = spans_from_marginals(doc.text, tag_reference_at(model, doc, 0.005), 0.005)
         counts["spans_differ_at_0.005"] += model.spans(doc, 0.005) != low
         hits = sort_spans(s for p in model.extractor.providers for s in p.detect(doc))
         counts["stage_differs"] += stage(doc, hits) != sort_spans((*hits, *spans))
     return counts
+
+
+def _stage_after_rules(model: CrfModel) -> Any:
+    """The ``crf`` stage taking the provider hits from the spans so far (None in checkouts before the stage;
+    there it always did, and took no ``after_rules``)."""
+    stage_class = getattr(crf_tagger, "CrfStage", None)
+    if stage_class is None:
+        return None
+    try:
+        return stage_class(model, after_rules=True)
+    except TypeError:
+        return stage_class(model)
 
 
 def tag_reference_at(model: CrfModel, doc: Any, floor: float) -> TaggedDocument:
@@ -126,7 +138,7 @@ def cold_pass(model_dir: str | None) -> dict[str, Any]:
     started = time.process_time()
     docs = load_corpus()
     model = CrfModel.load(model_dir or default_model_dir())
-    stage = crf_tagger.CrfStage(model)
+    stage = _stage_after_rules(model)
     providers = model.extractor.providers
     for i, text in enumerate(_WARM_UP_NOTES):
         note = Document(f"warm-up-{i}", text)
@@ -187,16 +199,14 @@ def main() -> None:
     cold = None if args.no_cold else run_cold_pass(args.model)  # first, while no other work ran
     docs = load_corpus()
     model = CrfModel.load(args.model or default_model_dir())
-    detector = CrfDetector(model)
-    detector.detect(docs[0].document)  # warm-up: loads lexicons, wordfreq, opens the CRF
+    model.spans(docs[0].document)  # warm-up: loads lexicons, wordfreq, opens the CRF
     mb = megabytes(docs)
-    total = _best(lambda: [detector.detect(d.document) for d in docs], args.repeat)
+    total = _best(lambda: [model.spans(d.document) for d in docs], args.repeat)
     providers = model.extractor.providers
     hits = [sort_spans(s for p in providers for s in p.detect(d.document)) for d in docs]
-    stage_class = getattr(crf_tagger, "CrfStage", None)  # absent in checkouts before the stage
+    stage = _stage_after_rules(model)
     staged = None
-    if stage_class is not None:
-        stage = stage_class(model)
+    if stage is not None:
         staged = _best(lambda: [stage(d.document, h) for d, h in zip(docs, hits, strict=True)], args.repeat)
     provider_seconds = _best(lambda: [p.detect(d.document) for d in docs for p in providers], args.repeat)
     aggressive = model.extractor.config.aggressive

@@ -21,7 +21,8 @@ from deident.detect.crf.features import FeatureConfig
 from deident.detect.crf.tagger import DEFAULT_THRESHOLD, available_providers
 from deident.detect.crf.train import TrainConfig, choose_threshold, train_model
 from deident.io import read_corpus
-from deident.model.manifest import read_manifest, write_manifest
+from deident.model.bundle import ModelBundle
+from deident.model.manifest import write_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "physionet-dev" / "physionet-dev.text"
@@ -143,7 +144,7 @@ def main() -> None:
             }
         }
     write_manifest(args.out, manifest)
-    read_manifest(args.out, kind="crf")
+    ModelBundle.read(args.out)  # verifies what was written
     print(f"trained in {seconds:.1f} s; threshold {threshold}; wrote {args.out}")
 
 

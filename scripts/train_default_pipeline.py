@@ -30,10 +30,11 @@ from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.span import Span
 from deident.detect.crf.features import FeatureConfig
-from deident.detect.crf.tagger import CrfModel, available_providers
+from deident.detect.crf.tagger import DEFAULT_THRESHOLD, CrfModel, available_providers
 from deident.detect.crf.train import TrainConfig, train_model
 from deident.evaluate import evaluate_corpus
 from deident.io import read_corpus, write_corpus
+from deident.model.bundle import BundleKind, ModelBundle
 from deident.model.manifest import default_model_dir, read_manifest, write_manifest
 from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
 from deident.schemes import SchemeStage, get_scheme
@@ -50,7 +51,7 @@ WORK = ROOT / "bench" / "out" / "pipeline"
 FOLDS = 5
 SCHEME = "physionet"  # the training corpus's convention; recorded in the manifest
 # The bundled CRF's own threshold (chosen by scripts/train_default_model.py from the CRF's CV sweep).
-CRF_THRESHOLD = float(read_manifest(default_model_dir())["threshold"])
+CRF_THRESHOLD = ModelBundle.read(default_model_dir()).crf.threshold or DEFAULT_THRESHOLD
 # The filter's default operating point: the target. Stage 1 reaches about 0.993 token recall on this
 # corpus, so the filter has a little room; thresholds calibrated by inner cross-validation for 0.99 realised
 # 0.990 on the held-out folds with the same-patient features (0.989 without them).
@@ -75,9 +76,10 @@ def run_fold(k: int, docs: Sequence[AnnotatedDocument], train_crf: bool = True) 
         print(f"fold {k}: CRF trained on {len(train)} notes in {time.perf_counter() - started:.0f} s", flush=True)
     elif not (crf_dir / "manifest.json").exists():
         sys.exit(f"{crf_dir}: no CRF for fold {k}; run the fold step first")
-    stage1 = stage1_pipeline(crf_dir, SCHEME)
+    bundle = ModelBundle.read(crf_dir)
+    stage1 = stage1_pipeline(bundle, SCHEME)
     write_corpus([d.with_spans(stage1(d.document)) for d in test], WORK / f"fold_{k}.stage1.jsonl")
-    model = CrfModel.load(crf_dir)
+    model = CrfModel.from_spec(bundle.crf)
     scheme = SchemeStage(get_scheme(SCHEME))
     for threshold in SWEEP:
         preds = []
@@ -211,6 +213,7 @@ def fit(
     manifest = read_manifest(model_dir)
     entry = save_filter(span_filter, model_dir)
     manifest.pop("files", None)
+    manifest["kind"] = BundleKind.DEFAULT.value  # the CRF and the span filter: the default pipeline
     manifest["scheme"] = SCHEME
     manifest["candidate_threshold"] = CANDIDATE_THRESHOLD
     manifest["span_filter"] = entry
@@ -226,7 +229,7 @@ def fit(
     }
     _write_card_section(model_dir, rows, recall_target, entry, trusted, reconcile, patient_context)
     write_manifest(model_dir, manifest)
-    read_manifest(model_dir)
+    ModelBundle.read(model_dir)  # verifies what was written
     results = ROOT / "bench" / "results" / "pipeline_cv.json"
     results.parent.mkdir(parents=True, exist_ok=True)
     results.write_text(json.dumps(manifest["metrics"]["pipeline_cv"], indent=2) + "\n")

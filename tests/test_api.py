@@ -213,3 +213,29 @@ def test_default_detection_does_not_import_build_or_training_packages():
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == ""
+
+
+# Modules that loading a model must not import: training (the CRF's, the span filter's, evaluation) and the
+# corpus formats (deident.io loads every one, pyarrow too). Loading only reads the model directory.
+NOT_IMPORTED_BY_LOADING = (
+    "deident.io",
+    "deident.detect.crf.train",
+    "deident.detect.crf.scoring",
+    "deident.stage2.filter.training",
+    "deident.evaluate",
+    "deident.synth",
+    "deident.cli",
+    "sklearn",
+    "pyarrow",
+)
+
+
+def test_loading_a_model_imports_no_training_or_corpus_format_module():
+    code = (
+        "import sys; from deident.api import Deidentifier\n"
+        "for name in ('default', 'stage1', 'crf'): Deidentifier.load(pipeline=name, recall_target=0.95)\n"
+        f"banned = {NOT_IMPORTED_BY_LOADING!r}\n"
+        "print(' '.join(m for m in sorted(sys.modules) if any(m == b or m.startswith(b + '.') for b in banned)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == ""

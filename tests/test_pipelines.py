@@ -89,15 +89,13 @@ def test_default_pipeline_ablation_switches():
     ],
 )
 def test_stage1_crf_reuses_rule_spans_even_when_there_are_none(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from deident.detect.crf.tagger import CrfDetector
-
     pipeline = build_pipeline("stage1")
     crf_stage = next(s for s in pipeline.stages if s.name == "crf")
     document = Document("n", text)
     spans: tuple = ()
     for stage in pipeline.stages[: pipeline.stages.index(crf_stage)]:
         spans = stage(document, spans)
-    expected = sorted(CrfDetector(crf_stage.model, "crf").model.spans(document, crf_stage.threshold))
+    expected = sorted(crf_stage.model.spans(document, crf_stage.threshold))
 
     def must_not_run(*args: object, **kwargs: object) -> None:
         raise AssertionError("the CRF stage ran the span providers again")
@@ -137,9 +135,9 @@ class _RecordingModel:
     ("threshold", "split_at"),
     [(0.005, 0.03), (None, None), (0.03, None), (0.1, None)],
 )
-def test_crf_candidates_split_below_the_models_own_threshold(threshold, split_at):
-    from deident.pipelines import CrfCandidates
+def test_crf_stage_splits_below_the_models_own_threshold(threshold, split_at):
+    from deident.detect.crf.tagger import CrfStage
 
     model = _RecordingModel()
-    CrfCandidates(model, threshold)(Document("d", "x"), ())
+    CrfStage(model, threshold)(Document("d", "x"), ())  # type: ignore[arg-type]
     assert model.calls == [{"threshold": threshold, "split_at": split_at}]

@@ -18,7 +18,7 @@ from deident.core.errors import ConfigurationError
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span, remove_overlaps
 from deident.model.operating_point import OperatingPoint, operating_point
-from deident.pipelines import build_pipeline
+from deident.pipelines import MODEL_PIPELINES, build_pipeline, read_bundle
 from deident.replace import Mode, ReplaceOptions, Replacer, SecretKey
 
 
@@ -69,7 +69,9 @@ class Deidentifier:
         0.6 s) now, by loading the tables and running the pipeline once on a short synthetic note, so that
         the first notes, or a service's first request, do not pay for them (the start-up is the same)."""
         model_dir = Path(model) if model is not None else None
-        built = build_pipeline(pipeline, model_dir, scheme=scheme, recall_target=recall_target, stage2=stage2)
+        # The model directory is read and verified once, here; every component gets its part of it.
+        bundle = None if pipeline not in MODEL_PIPELINES else read_bundle(model_dir)
+        built = build_pipeline(pipeline, bundle or model_dir, scheme=scheme, recall_target=recall_target, stage2=stage2)
         if preload:
             if pipeline != "crf":
                 from deident.detect.lexicon import preload as preload_tables
@@ -78,10 +80,8 @@ class Deidentifier:
             built(Document("warm-up", _WARM_UP))
         model_id = f"{pipeline}:{model_dir.name if model_dir is not None else 'bundled'}"
         point = None
-        if pipeline == "default" and (stage2 or {}).get("filter", True):
-            from deident.model.manifest import default_model_dir
-
-            point = operating_point(model_dir if model_dir is not None else default_model_dir(), recall_target)
+        if bundle is not None and pipeline == "default" and (stage2 or {}).get("filter", True):
+            point = operating_point(bundle, recall_target)
         return cls(built, options or ReplaceOptions(), model_id, recall_target, point)
 
     def with_options(self, options: ReplaceOptions) -> Deidentifier:

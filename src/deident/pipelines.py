@@ -17,25 +17,26 @@ Each ends with the scheme stage of the requested PHI convention (:mod:`deident.s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from deident.core.document import Document
-from deident.core.errors import ConfigurationError, ModelError
+from deident.core.errors import ConfigurationError
 from deident.core.labels import Label
 from deident.core.pipeline import Detector, DetectorStage, FunctionStage, Pipeline, Stage
 from deident.core.span import Span, sort_spans
+from deident.model.bundle import ModelBundle
 from deident.schemes import SchemeStage, get_scheme
 
 PIPELINE_NAMES = ("rules", "crf", "stage1", "default")
+# The pipelines that run a model directory (the rules need none).
+MODEL_PIPELINES = ("crf", "stage1", "default")
 # Stage 1 keeps CRF spans down to this PHI probability; the span filter decides among them.
 CANDIDATE_THRESHOLD = 0.005
 
 
 def build_pipeline(
     name: str = "default",
-    model_dir: Path | None = None,
+    model: Path | ModelBundle | None = None,
     *,
     scheme: str | None = None,
     recall_target: float | None = None,
@@ -43,26 +44,30 @@ def build_pipeline(
 ) -> Pipeline:
     """Build the named pipeline.
 
-    ``model_dir`` overrides the bundled default model; ``scheme`` names the PHI convention of the
-    output (see :mod:`deident.schemes`; default: i2b2-2014 for rules, the model's own otherwise);
-    ``recall_target`` picks the operating threshold from the model's calibration; ``stage2``
-    switches parts of the default pipeline on or off for ablations ("filter", "trusted_phrases",
-    "reconcile"; default: as the model's manifest says).
+    ``model`` is a model directory or its bundle already read (default: the bundled model);
+    ``scheme`` names the PHI convention of the output (see :mod:`deident.schemes`; default:
+    i2b2-2014 for rules, the model's own otherwise); ``recall_target`` picks the operating threshold
+    from the model's calibration; ``stage2`` switches parts of the default pipeline on or off for
+    ablations ("filter", "trusted_phrases", "reconcile"; default: as the model's manifest says).
     """
     if name == "rules":
         return rules_pipeline(scheme or "i2b2-2014")
     if name not in PIPELINE_NAMES:
         raise ConfigurationError(f"unknown pipeline {name!r}; choose one of {', '.join(PIPELINE_NAMES)}")
-    from deident.model.manifest import default_model_dir, read_manifest
-
-    directory = model_dir if model_dir is not None else default_model_dir()
-    manifest = read_manifest(directory)
-    chosen_scheme = scheme or str(manifest.get("scheme", "i2b2-2014"))
+    bundle = model if isinstance(model, ModelBundle) else read_bundle(model)
+    chosen_scheme = scheme or bundle.scheme or "i2b2-2014"
     if name == "crf":
-        return crf_pipeline(directory, chosen_scheme)
+        return crf_pipeline(bundle, chosen_scheme)
     if name == "stage1":
-        return stage1_pipeline(directory, chosen_scheme)
-    return default_pipeline(directory, chosen_scheme, recall_target, manifest, stage2)
+        return stage1_pipeline(bundle, chosen_scheme)
+    return default_pipeline(bundle, chosen_scheme, recall_target, stage2)
+
+
+def read_bundle(model_dir: str | Path | None = None) -> ModelBundle:
+    """The model directory ``model_dir`` (default: the bundled model), read and verified once."""
+    from deident.model.manifest import default_model_dir
+
+    return ModelBundle.read(model_dir if model_dir is not None else default_model_dir())
 
 
 def rule_stages() -> tuple[Stage, ...]:
@@ -88,56 +93,31 @@ def rules_pipeline(scheme: str = "i2b2-2014") -> Pipeline:
     return Pipeline(stages, name="rules")
 
 
-@dataclass(frozen=True)
-class CrfCandidates:
-    """The CRF as a stage at a chosen threshold (``None``: the model's own).
-
-    With ``after_rules`` the pattern and lexicon spans found by the earlier stages serve as the CRF's
-    provider-hit features (matched by source; none found is an answer too), so the rules do not run
-    twice; otherwise the model runs its providers itself. Below the model's own threshold, spans are
-    cut where the probability crosses it: a tentative word beside a confident name is a candidate of
-    its own, so that the span filter judges it alone instead of letting it ride along.
-    """
-
-    model: Any  # deident.detect.crf.tagger.CrfModel, imported lazily
-    threshold: float | None = None
-    after_rules: bool = False
-    name: str = "crf"
-
-    def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-        own = self.model.threshold
-        split_at = own if self.threshold is not None and self.threshold < own else None
-        found = self.model.spans(
-            document, threshold=self.threshold, hits=spans if self.after_rules else None, split_at=split_at
-        )
-        return sort_spans((*spans, *found))
-
-
-def crf_pipeline(model_dir: Path, scheme: str) -> Pipeline:
+def crf_pipeline(bundle: ModelBundle, scheme: str) -> Pipeline:
     """The CRF tagger alone at the model's threshold."""
-    from deident.detect.crf.tagger import CrfModel
+    from deident.detect.crf.tagger import CrfModel, CrfStage
     from deident.stage1.place_labels import correct_place_labels
 
     stages = (
-        CrfCandidates(CrfModel.load(model_dir)),
+        CrfStage(CrfModel.from_spec(bundle.crf)),
         FunctionStage("place_labels", correct_place_labels),
         SchemeStage(get_scheme(scheme)),
     )
     return Pipeline(stages, name="crf")
 
 
-def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDATE_THRESHOLD) -> Pipeline:
+def stage1_pipeline(bundle: ModelBundle, scheme: str, crf_threshold: float = CANDIDATE_THRESHOLD) -> Pipeline:
     """BoB's sensitive stage 1: rules and the CRF at a low threshold, the veto, the scheme.
 
     The scheme runs before stage 2 so that the learned filter only judges what the convention
     counts as PHI (it was trained that way: see scripts/train_default_pipeline.py).
     """
-    from deident.detect.crf.tagger import CrfModel
+    from deident.detect.crf.tagger import CrfModel, CrfStage
     from deident.stage1.name_edges import trim_name_edges
     from deident.stage1.place_labels import correct_place_labels
     from deident.stage1.veto import veto_stage
 
-    crf = CrfCandidates(CrfModel.load(model_dir), crf_threshold, after_rules=True)
+    crf = CrfStage(CrfModel.from_spec(bundle.crf), crf_threshold, after_rules=True)
     stages = (
         *rule_stages(),
         crf,
@@ -150,24 +130,23 @@ def stage1_pipeline(model_dir: Path, scheme: str, crf_threshold: float = CANDIDA
 
 
 def default_pipeline(
-    model_dir: Path,
+    bundle: ModelBundle,
     scheme: str,
     recall_target: float | None = None,
-    manifest: dict[str, Any] | None = None,
     stage2: dict[str, bool] | None = None,
 ) -> Pipeline:
-    """Stage 1, then union, the span filter, trusted phrases and reconciliation."""
+    """Stage 1, then union, the span filter, trusted phrases and reconciliation (``stage2`` overrides
+    the parts the bundle switches on)."""
     from deident.stage2.assemble import stage2_pipeline
-    from deident.stage2.filter.span_classifier import FILTER_FILE, load_filter
+    from deident.stage2.filter.span_classifier import load_filter
 
-    if not (model_dir / FILTER_FILE).exists():
-        raise ModelError(f"{model_dir}: no span filter; train one with scripts/train_default_pipeline.py")
-    span_filter = load_filter(model_dir)
+    span_filter = load_filter(bundle.require_filter())
     if recall_target is not None:
         span_filter = span_filter.for_recall_target(recall_target)
-    crf_threshold = float((manifest or {}).get("candidate_threshold", CANDIDATE_THRESHOLD))
-    stage1 = stage1_pipeline(model_dir, scheme, crf_threshold)
-    parts = {"filter": True, **(manifest or {}).get("stage2", {}), **(stage2 or {})}
+    trained = bundle.stage2
+    crf_threshold = CANDIDATE_THRESHOLD if trained.candidate_threshold is None else trained.candidate_threshold
+    stage1 = stage1_pipeline(bundle, scheme, crf_threshold)
+    parts = {"filter": True, **trained.parts, **(stage2 or {})}
     pipeline = stage2_pipeline(
         stage1,
         span_filter,

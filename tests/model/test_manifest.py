@@ -76,7 +76,7 @@ def test_bundled_default_model_verifies() -> None:
     path = default_model_dir()
     if not (path / "manifest.json").exists():
         pytest.skip("no bundled default model in this checkout")
-    manifest = read_manifest(path, kind="crf")
+    manifest = read_manifest(path, kind="default")  # the CRF and the span filter: the default pipeline
     assert "MODEL_CARD.md" in manifest["files"]
 
 

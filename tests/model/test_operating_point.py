@@ -6,13 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from deident.model.manifest import default_model_dir, read_manifest, write_manifest
+from deident.model.bundle import ModelBundle
+from deident.model.manifest import default_model_dir, read_manifest
 from deident.model.operating_point import DEFAULT_ROW, OperatingPoint, operating_point
+
+from .test_bundle import crf_only_model
+
+
+def _bundled() -> ModelBundle:
+    return ModelBundle.read(default_model_dir())
 
 
 def test_default_point_is_the_cross_validated_row_of_the_bundled_model() -> None:
     manifest = read_manifest(default_model_dir())
-    point = operating_point(default_model_dir())
+    point = operating_point(_bundled())
     assert point is not None and point.recall_target is None
     row = manifest["metrics"]["pipeline_cv"]["ablation"][DEFAULT_ROW]
     assert (point.expected_recall, point.expected_precision) == (row["recall"], row["precision"])
@@ -22,7 +29,7 @@ def test_default_point_is_the_cross_validated_row_of_the_bundled_model() -> None
 
 @pytest.mark.parametrize("target", [0.5, 0.9, 0.95])
 def test_a_recall_target_picks_one_calibrated_threshold(target: float) -> None:
-    point = operating_point(default_model_dir(), target)
+    point = operating_point(_bundled(), target)
     assert point is not None and point.recall_target == target
     assert len(set(point.thresholds.values())) == 1  # one threshold for every group, from the calibration table
     assert point.expected_recall >= target
@@ -30,21 +37,19 @@ def test_a_recall_target_picks_one_calibrated_threshold(target: float) -> None:
 
 
 def test_an_unreachable_target_is_said_to_be_one() -> None:
-    point = operating_point(default_model_dir(), 0.99999)
+    point = operating_point(_bundled(), 0.99999)
     assert point is not None and point.expected_recall < 0.99999
     assert "above the highest recall" in point.describe()
 
 
 def test_higher_targets_never_expect_less_recall() -> None:
-    points = [operating_point(default_model_dir(), t) for t in (0.8, 0.9, 0.95, 0.97)]
+    points = [operating_point(_bundled(), t) for t in (0.8, 0.9, 0.95, 0.97)]
     recalls = [p.expected_recall for p in points if p is not None]
     assert recalls == sorted(recalls) and len(recalls) == 4
 
 
 def test_a_model_without_a_span_filter_has_no_operating_point(tmp_path: Path) -> None:
-    (tmp_path / "weights.crfsuite").write_bytes(b"\x00weights")
-    write_manifest(tmp_path, {"kind": "crf", "labels": ["DOCTOR"]})
-    assert operating_point(tmp_path) is None
+    assert operating_point(ModelBundle.read(crf_only_model(tmp_path))) is None
 
 
 def test_as_dict_is_plain_data() -> None:

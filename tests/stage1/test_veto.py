@@ -92,12 +92,3 @@ def test_record_repr_is_phi_free():
     text = "Foley in place"
     (record,) = veto_stage().explain(Document("d", text), (_span(text, "Foley", Label.PATIENT),))
     assert "Foley" not in repr(record)
-
-
-def test_register():
-    from deident.core.registry import Registry
-    from deident.stage1.veto import register
-
-    registry = Registry()
-    register(registry)
-    assert isinstance(registry.create("filter.veto.v1"), VetoStage)

@@ -1,5 +1,6 @@
-"""Model directories: manifest, checksums, the bundled default model."""
+"""Model directories: manifest, checksums, the bundle read once, the bundled default model."""
 
+from deident.model.bundle import BundleKind, ModelBundle
 from deident.model.manifest import (
     FORMAT_VERSION,
     MANIFEST,
@@ -13,6 +14,8 @@ from deident.model.manifest import (
 __all__ = [
     "FORMAT_VERSION",
     "MANIFEST",
+    "BundleKind",
+    "ModelBundle",
     "corpus_fingerprint",
     "default_model_dir",
     "read_manifest",

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from deident.core.errors import ModelError
+from deident.model.bundle import DEFAULT_ROW, FilterSpec, ModelBundle
 
-# The ablation row of the default configuration in the manifest's pipeline_cv metrics.
-DEFAULT_ROW = "stage 1 + filter"
+__all__ = ["DEFAULT_ROW", "OperatingPoint", "operating_point"]
+
+_CALIBRATION_BASIS = "the filter's calibration on out-of-fold candidates of the training notes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,22 +52,19 @@ class OperatingPoint:
         }
 
 
-def operating_point(model_dir: Path, recall_target: float | None = None) -> OperatingPoint | None:
-    """The operating point of the default pipeline of ``model_dir`` (None: the model has no span filter)."""
-    from deident.model.manifest import read_manifest
-
-    manifest = read_manifest(model_dir)
-    entry = manifest.get("span_filter")
-    if not isinstance(entry, Mapping):
+def operating_point(bundle: ModelBundle, recall_target: float | None = None) -> OperatingPoint | None:
+    """The operating point of the default pipeline of ``bundle`` (None: the model has no span filter)."""
+    spec = bundle.span_filter
+    if spec is None:
         return None
     if recall_target is None:
-        return _default_point(manifest, entry)
+        return _default_point(spec)
     from deident.stage2.filter.calibration import choose_threshold, expected_at
     from deident.stage2.filter.span_classifier import load_filter
 
-    span_filter = load_filter(model_dir)
+    span_filter = load_filter(spec)
     if not span_filter.calibration:
-        raise ModelError(f"{model_dir}: the span filter has no calibration table; it cannot target a recall")
+        raise ModelError(f"{bundle.directory}: the span filter has no calibration table; it cannot target a recall")
     threshold = choose_threshold(span_filter.calibration, recall_target)
     row = expected_at(span_filter.calibration, threshold)
     return OperatingPoint(
@@ -74,24 +72,16 @@ def operating_point(model_dir: Path, recall_target: float | None = None) -> Oper
         dict.fromkeys(span_filter.models, threshold),
         float(row["recall"]),
         float(row["precision"]),
-        "the filter's calibration on out-of-fold candidates of the training notes",
+        _CALIBRATION_BASIS,
     )
 
 
-def _default_point(manifest: Mapping[str, Any], entry: Mapping[str, Any]) -> OperatingPoint | None:
-    thresholds = {str(k): float(v) for k, v in dict(entry.get("thresholds", {})).items()}
-    cv = manifest.get("metrics", {}).get("pipeline_cv", {})
-    row = cv.get("ablation", {}).get(DEFAULT_ROW)
-    if row is not None:
-        basis = f"{cv.get('folds', '?')}-fold {cv.get('group_by', '')}-grouped cross-validation on the training notes"
-        return OperatingPoint(None, thresholds, float(row["recall"]), float(row["precision"]), basis)
-    expected = entry.get("expected")
-    if not isinstance(expected, Mapping):
+def _default_point(spec: FilterSpec) -> OperatingPoint | None:
+    thresholds = dict(spec.thresholds)
+    cv = spec.cross_validated
+    if cv is not None:
+        basis = f"{cv.folds}-fold {cv.group_by}-grouped cross-validation on the training notes"
+        return OperatingPoint(None, thresholds, cv.expected.recall, cv.expected.precision, basis)
+    if spec.calibrated is None:
         return None
-    return OperatingPoint(
-        None,
-        thresholds,
-        float(expected["recall"]),
-        float(expected["precision"]),
-        "the filter's calibration on out-of-fold candidates of the training notes",
-    )
+    return OperatingPoint(None, thresholds, spec.calibrated.recall, spec.calibrated.precision, _CALIBRATION_BASIS)

@@ -16,7 +16,6 @@ import regex
 
 from deident.core.document import Document
 from deident.core.labels import Category, Label
-from deident.core.registry import Registry
 from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
@@ -169,8 +168,3 @@ class VetoStage:
 def veto_stage() -> VetoStage:
     """The negative-evidence stage of the rules pipeline."""
     return VetoStage()
-
-
-def register(registry: Registry) -> None:
-    """Add the veto stage to a registry under a versioned name."""
-    registry.add("filter.veto.v1", veto_stage)

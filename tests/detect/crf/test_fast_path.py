@@ -12,7 +12,7 @@ from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.pipeline import Stage
 from deident.core.span import Span, sort_spans
-from deident.detect.crf.tagger import CrfDetector, CrfModel, CrfStage, spans_from_marginals, tag_reference
+from deident.detect.crf.tagger import CrfModel, CrfStage, spans_from_marginals, tag_reference
 
 from .close import assert_tagged_close
 from .synthetic import PROVIDERS, TEST_DOCTORS, TEST_RELATIVES, synthetic_corpus
@@ -43,14 +43,14 @@ def test_known_attributes_are_the_model_dictionary(provider_model: Path) -> None
     assert "w=no-such-word-anywhere" not in known
 
 
-def test_stage_after_provider_spans_equals_detector(provider_model: Path) -> None:
+def test_stage_after_provider_spans_equals_the_stage_that_runs_them(provider_model: Path) -> None:
     model = CrfModel.load(provider_model, providers=PROVIDERS)
-    detector, stage = CrfDetector(model), CrfStage(model)
+    alone, stage = CrfStage(model), CrfStage(model, after_rules=True)
     assert isinstance(stage, Stage) and stage.name == "crf"
     found_any = False
     for doc in _documents():
         hits = sort_spans(s for p in PROVIDERS for s in p.detect(doc))
-        expected = sort_spans((*hits, *detector.detect(doc)))
+        expected = sort_spans((*hits, *alone(doc, ())))
         assert stage(doc, hits) == expected, doc.doc_id
         found_any = found_any or any(s.source == "crf" for s in expected)
     assert found_any
@@ -58,7 +58,7 @@ def test_stage_after_provider_spans_equals_detector(provider_model: Path) -> Non
 
 def test_stage_uses_only_provider_sources(provider_model: Path) -> None:
     model = CrfModel.load(provider_model, providers=PROVIDERS)
-    stage = CrfStage(model)
+    stage = CrfStage(model, after_rules=True)
     doc = Document("n", "Seen by Dr. Hargrove on 3/14, plan discussed.\n")
     hits = sort_spans(s for p in PROVIDERS for s in p.detect(doc))
     other = Span(0, 4, Label.DATE, "other.detector")

@@ -10,11 +10,11 @@ import pytest
 from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
-from deident.core.pipeline import Detector
+from deident.core.pipeline import Stage
 from deident.core.span import Span, sort_spans
 from deident.detect.crf.align import runs
 from deident.detect.crf.features import crf_tokens
-from deident.detect.crf.tagger import CrfDetector, CrfModel, GroupMarginals, TaggedDocument, spans_from_marginals
+from deident.detect.crf.tagger import CrfModel, CrfStage, GroupMarginals, TaggedDocument, spans_from_marginals
 from deident.model.manifest import write_manifest
 
 from .synthetic import TEST_DOCTORS, synthetic_corpus
@@ -22,10 +22,10 @@ from .synthetic import TEST_DOCTORS, synthetic_corpus
 NOTE = "Pt seen by Dr. Hargrove this am, plan discussed.\nLungs clear bilaterally, sats 97% on 2L.\n"
 
 
-def test_detector_protocol_and_span_contents(trained_model: Path) -> None:
-    detector = CrfDetector.from_dir(trained_model)
-    assert isinstance(detector, Detector) and detector.name == "crf"
-    spans = detector.detect(Document("n1", NOTE))
+def test_stage_protocol_and_span_contents(trained_model: Path) -> None:
+    stage = CrfStage(CrfModel.load(trained_model))
+    assert isinstance(stage, Stage) and stage.name == "crf"
+    spans = stage(Document("n1", NOTE), ())
     doctor = [s for s in spans if s.label is Label.DOCTOR]
     assert [NOTE[s.start : s.end] for s in doctor] == ["Hargrove"]
     for span in spans:
@@ -44,14 +44,14 @@ def test_lower_threshold_proposes_a_superset(trained_model: Path) -> None:
 
 
 def test_empty_document(trained_model: Path) -> None:
-    assert CrfDetector.from_dir(trained_model).detect(Document("e", "")) == []
+    assert CrfStage(CrfModel.load(trained_model))(Document("e", ""), ()) == ()
 
 
 def test_same_input_same_output(trained_model: Path) -> None:
-    detector = CrfDetector.from_dir(trained_model)
+    stage = CrfStage(CrfModel.load(trained_model))
     doc = Document("n1", NOTE)
-    assert detector.detect(doc) == detector.detect(doc)
-    assert [s.score for s in detector.detect(doc)] == [s.score for s in detector.detect(doc)]
+    assert stage(doc, ()) == stage(doc, ())
+    assert [s.score for s in stage(doc, ())] == [s.score for s in stage(doc, ())]
 
 
 def test_unknown_provider_fails_clearly(trained_model: Path, tmp_path: Path) -> None:
@@ -79,8 +79,8 @@ def test_bundled_default_model_loads_and_tags() -> None:
 
     if not (default_model_dir() / "manifest.json").exists():
         pytest.skip("no bundled default model in this checkout")
-    detector = CrfDetector.from_dir()
-    spans = detector.detect(Document("n1", "Pt seen by Dr. Hargrove on 3/14, wife Agatha called 617-555-0134.\n"))
+    stage = CrfStage(CrfModel.load(default_model_dir()))
+    spans = stage(Document("n1", "Pt seen by Dr. Hargrove on 3/14, wife Agatha called 617-555-0134.\n"), ())
     assert {s.label.category.value for s in spans} >= {"NAME", "DATE"}
 
 

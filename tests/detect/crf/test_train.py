@@ -33,6 +33,20 @@ def test_manifest_records_training(trained_model: Path) -> None:
     assert manifest["learned"]["triggers"] > 0
 
 
+def test_a_trained_model_loads_as_a_crf_bundle(trained_model: Path) -> None:
+    from deident.api import Deidentifier
+    from deident.core.errors import ModelError
+    from deident.model.bundle import BundleKind, ModelBundle
+
+    assert ModelBundle.read(trained_model).kind is BundleKind.CRF
+    note = "Pt seen by Dr. Hargrove this am, plan discussed."
+    for pipeline in ("crf", "stage1"):
+        deid = Deidentifier.load(trained_model, pipeline, preload=False)
+        assert deid.detect(note) == deid.detect(note) and deid.operating_point is None
+    with pytest.raises(ModelError, match="no span filter"):
+        Deidentifier.load(trained_model, "default", preload=False)
+
+
 def test_tagging_recovers_planted_unseen_names(trained_model: Path) -> None:
     model = CrfModel.load(trained_model)
     test = synthetic_corpus(30, seed=123, doctors=TEST_DOCTORS, relatives=TEST_RELATIVES)

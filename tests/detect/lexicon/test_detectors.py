@@ -112,16 +112,6 @@ def test_empty_document(detector: object):
     assert detector.detect(Document("d", "")) == []  # type: ignore[attr-defined]
 
 
-def test_register_adds_versioned_names():
-    from deident.core.registry import Registry
-    from deident.detect.lexicon import register
-
-    registry = Registry()
-    register(registry)
-    assert "lexicon.name.v1" in registry
-    assert registry.create("lexicon.name.v1", min_score=0.2).min_score == 0.2
-
-
 @pytest.mark.parametrize(
     "text",
     [

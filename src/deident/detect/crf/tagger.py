@@ -1,4 +1,4 @@
-"""Tagging with trained CRF models: token marginals, thresholded spans, the ``crf`` detector.
+"""Tagging with trained CRF models: token marginals, thresholded spans, the ``crf`` stage.
 
 A span is proposed over each run of tokens whose PHI probability ``1 - P(O)`` exceeds the model's
 threshold (Benton 2010 used 0.05); its label is the label with the largest summed marginal over
@@ -13,10 +13,9 @@ from __future__ import annotations
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pycrfsuite
@@ -45,7 +44,7 @@ from deident.detect.crf.features import (
     easyadapt,
 )
 from deident.detect.crf.learned import LearnedData, load_lexicon, load_triggers, load_vocabulary
-from deident.model.manifest import read_manifest
+from deident.model.bundle import CrfSpec, ModelBundle
 
 TARGET_DOMAIN = "tgt"
 SOURCE_DOMAIN = "src"
@@ -146,7 +145,6 @@ class CrfModel:
     model_files: tuple[tuple[str, Path], ...]  # (group name, .crfsuite file)
     threshold: float = DEFAULT_THRESHOLD
     easyadapt: bool = False
-    manifest: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_local", threading.local())
@@ -158,47 +156,33 @@ class CrfModel:
         providers: Sequence[SpanProvider] | None = None,
         resolve_provider: Callable[[str], SpanProvider] | None = None,
     ) -> CrfModel:
-        """Load and verify a model directory. Span providers named in the manifest must be given
-        (``providers``) or found (``resolve_provider``, default: the pattern and lexicon detectors)."""
-        model_dir = Path(model_dir)
-        manifest = read_manifest(model_dir, kind="crf")
-        if manifest.get("feature_set_version") != FEATURE_SET_VERSION:
+        """Load and verify a model directory (see :meth:`from_spec`)."""
+        return cls.from_spec(ModelBundle.read(model_dir).crf, providers, resolve_provider)
+
+    @classmethod
+    def from_spec(
+        cls,
+        spec: CrfSpec,
+        providers: Sequence[SpanProvider] | None = None,
+        resolve_provider: Callable[[str], SpanProvider] | None = None,
+    ) -> CrfModel:
+        """The CRF part of a verified model bundle. Span providers it names must be given (``providers``)
+        or found (``resolve_provider``, default: the pattern and lexicon detectors)."""
+        if spec.feature_set_version != FEATURE_SET_VERSION:
             raise ModelError(
-                f"{model_dir}: feature set version {manifest.get('feature_set_version')!r}; "
+                f"{spec.directory}: feature set version {spec.feature_set_version!r}; "
                 f"this deident computes version {FEATURE_SET_VERSION}; retrain the model"
             )
-        files = manifest.get("data_files", {})
-        if not isinstance(files, dict) or not {"triggers", "lexicon", "clusters"} <= set(files):
-            raise ModelError(f"{model_dir}: the manifest does not name the learned data files")
-        vocabulary = load_vocabulary(model_dir / files["vocabulary"]) if "vocabulary" in files else frozenset()
-        learned = LearnedData(
-            load_triggers(model_dir / files["triggers"]),
-            load_lexicon(model_dir / files["lexicon"]),
-            vocabulary=vocabulary,
-        )
-        clusters = load_clusters(model_dir / files["clusters"])
-        names = tuple(manifest.get("providers", ()))
+        files = spec.data_files
+        vocabulary = load_vocabulary(files["vocabulary"]) if "vocabulary" in files else frozenset()
+        learned = LearnedData(load_triggers(files["triggers"]), load_lexicon(files["lexicon"]), vocabulary=vocabulary)
+        clusters = load_clusters(files["clusters"])
         given = {p.name: p for p in providers or ()}
-        chosen: list[SpanProvider] = []
-        for name in names:
-            if name in given:
-                chosen.append(given[name])
-                continue
-            finder = resolve_provider or find_provider
-            chosen.append(finder(name))
-        extractor = FeatureExtractor(
-            FeatureConfig.from_dict(manifest.get("features", {})), learned, clusters, tuple(chosen)
-        )
-        groups = tuple((g["name"], model_dir / g["file"]) for g in manifest.get("models", ()))
-        if not groups:
-            raise ModelError(f"{model_dir}: the manifest lists no CRF models")
-        return cls(
-            extractor,
-            groups,
-            float(manifest.get("threshold", DEFAULT_THRESHOLD)),
-            bool(manifest.get("easyadapt", False)),
-            manifest,
-        )
+        finder = resolve_provider or find_provider
+        chosen = tuple(given[name] if name in given else finder(name) for name in spec.providers)
+        extractor = FeatureExtractor(FeatureConfig.from_dict(spec.features), learned, clusters, chosen)
+        threshold = DEFAULT_THRESHOLD if spec.threshold is None else spec.threshold
+        return cls(extractor, tuple((m.name, m.path) for m in spec.models), threshold, spec.easyadapt)
 
     def _taggers(self) -> list[tuple[pycrfsuite.Tagger, list[tuple[str, str]], bool]]:
         # One set of taggers per thread: a crfsuite tagger holds the sequence it is tagging.
@@ -454,37 +438,27 @@ def available_providers() -> tuple[SpanProvider, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class CrfDetector:
-    """The ``crf`` detector: a loaded :class:`CrfModel` behind the Detector protocol."""
-
-    model: CrfModel
-    name: str = "crf"
-
-    @classmethod
-    def from_dir(cls, model_dir: str | Path | None = None) -> CrfDetector:
-        from deident.model.manifest import default_model_dir
-
-        return cls(CrfModel.load(model_dir if model_dir is not None else default_model_dir()))
-
-    def detect(self, document: Document) -> list[Span]:
-        return self.model.spans(document)
-
-
-@dataclass(frozen=True, eq=False)
 class CrfStage:
-    """The ``crf`` stage: like :class:`CrfDetector`, but takes the span-provider features from the
-    pattern and lexicon spans already found (spans whose source is a provider the model names)
-    instead of running those detectors again; returns the spans so far plus the CRF's spans.
+    """The CRF as a pipeline stage: the spans so far plus the CRF's spans at ``threshold`` (``None``: the
+    model's own).
 
-    Equal to the detector's output when the stages before it ran the model's providers, with the
-    same settings, and removed none of their spans."""
+    With ``after_rules`` the pattern and lexicon spans found by the earlier stages serve as the CRF's
+    provider-hit features (matched by source; none found is an answer too), so the rules do not run
+    twice; otherwise the model runs its providers itself. The two agree when the stages before ran the
+    model's providers, with the same settings, and removed none of their spans. Below the model's own
+    threshold, spans are cut where the probability crosses it: a tentative word beside a confident name
+    is a candidate of its own, so that the span filter judges it alone instead of letting it ride along.
+    """
 
     model: CrfModel
+    threshold: float | None = None
+    after_rules: bool = False
     name: str = "crf"
-
-    @classmethod
-    def from_dir(cls, model_dir: str | Path | None = None) -> CrfStage:
-        return cls(CrfDetector.from_dir(model_dir).model)
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-        return sort_spans((*spans, *self.model.spans(document, hits=spans)))
+        own = self.model.threshold
+        split_at = own if self.threshold is not None and self.threshold < own else None
+        found = self.model.spans(
+            document, threshold=self.threshold, hits=spans if self.after_rules else None, split_at=split_at
+        )
+        return sort_spans((*spans, *found))

@@ -19,7 +19,7 @@ import pycrfsuite
 
 from deident import __version__
 from deident.core.document import AnnotatedDocument
-from deident.core.errors import ConfigurationError, ModelError
+from deident.core.errors import ConfigurationError
 from deident.core.labels import Category, Label
 from deident.detect.crf.align import AlignmentReport, spans_to_tags
 from deident.detect.crf.clusters import learn_clusters, save_clusters
@@ -41,7 +41,8 @@ from deident.detect.crf.tagger import (
     TaggedDocument,
     spans_from_marginals,
 )
-from deident.model.manifest import MANIFEST, corpus_fingerprint, read_manifest, write_manifest
+from deident.model.bundle import BundleKind
+from deident.model.manifest import MANIFEST, corpus_fingerprint, write_manifest
 
 GROUPS: dict[str, frozenset[Category]] = {
     "quantitative": frozenset({Category.DATE, Category.AGE, Category.CONTACT, Category.ID}),
@@ -194,7 +195,7 @@ def train_model(
         preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(dev_docs, tagged, strict=True)]
         metrics = {"dev": evaluate(dev_docs, preds), "dev_sweep": sweep, "dev_documents": len(dev_docs)}
     manifest = {
-        "kind": "crf",
+        "kind": BundleKind.CRF.value,
         "deident_version": __version__,
         "feature_set_version": FEATURE_SET_VERSION,
         "features": config.features.as_dict(),
@@ -336,11 +337,3 @@ def cross_validate(
     pooled_preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(all_gold, all_tagged, strict=True)]
     pooled = evaluate(all_gold, pooled_preds)
     return CvResult(fold_results, pooled, threshold_sweep(all_gold, all_tagged), threshold)
-
-
-def verify_model(model_dir: str | Path) -> dict[str, Any]:
-    """Read and verify a model directory; raises ModelError when it is not a CRF model."""
-    manifest = read_manifest(model_dir, kind="crf")
-    if manifest.get("feature_set_version") != FEATURE_SET_VERSION:
-        raise ModelError(f"{model_dir}: feature set version mismatch")
-    return manifest

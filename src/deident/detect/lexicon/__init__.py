@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from deident.core.pipeline import Detector
-from deident.core.registry import Registry
 from deident.detect.lexicon.detectors import (
     DEFAULT_MIN_SCORE,
     HospitalShapeDetector,
@@ -23,15 +22,6 @@ def lexicon_detectors(min_score: float = DEFAULT_MIN_SCORE, fuzzy: bool = True) 
         OrganizationShapeDetector(min_score=min_score),
         KnownIdentifierDetector(fuzzy=fuzzy),
     )
-
-
-def register(registry: Registry) -> None:
-    """Add the dictionary detectors to a registry under versioned names."""
-    registry.add("lexicon.name.v1", NameLexiconDetector)
-    registry.add("lexicon.place.v1", PlaceLexiconDetector)
-    registry.add("lexicon.hospital.v1", HospitalShapeDetector)
-    registry.add("lexicon.organization.v1", OrganizationShapeDetector)
-    registry.add("lexicon.known.v1", KnownIdentifierDetector)
 
 
 def preload() -> None:
@@ -58,5 +48,4 @@ __all__ = [
     "PlaceLexiconDetector",
     "lexicon_detectors",
     "preload",
-    "register",
 ]

@@ -28,6 +28,7 @@ from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Category
 from deident.core.span import Span, sort_spans
+from deident.model.bundle import FilterSpec
 from deident.stage2.filter.calibration import choose_threshold
 from deident.stage2.filter.candidate_features import CandidateContext, FeatureExtractor, build_contexts, note_context
 
@@ -385,8 +386,10 @@ def save_filter(span_filter: SpanFilter, model_dir: str | Path) -> dict[str, Any
     }
 
 
-def load_filter(model_dir: str | Path) -> SpanFilter:
-    path = Path(model_dir) / FILTER_FILE
+def load_filter(source: str | Path | FilterSpec) -> SpanFilter:
+    """The span filter of a model bundle (its :class:`FilterSpec`, which names the file), or the
+    ``span_filter.json`` of a directory."""
+    path = source.path if isinstance(source, FilterSpec) else Path(source) / FILTER_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
