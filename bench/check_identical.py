@@ -1,7 +1,8 @@
 """Equivalence guard for changes that must not change output (refactors, fast paths).
 
-Runs the pipelines on three corpora and writes every span (offsets, label, source, score, evidence)
-and the surrogate-mode text, one JSON line per note, plus one digest per (corpus, pipeline):
+Runs the pipelines on three corpora and writes every span (offsets, label, source, score, evidence and,
+for a merged candidate, its parts) and the surrogate-mode text, one JSON line per note, plus one
+digest per (corpus, pipeline):
 
 - physionet-dev (../shared/corpora; skipped without it): default, stage1, rules and crf pipelines,
   and the default pipeline's surrogate output under a fixed key;
@@ -62,11 +63,14 @@ def chunks(documents: Sequence[Document]) -> Iterable[Sequence[Document]]:
 
 
 def span_row(span: Span) -> list[object]:
-    return [span.start, span.end, span.label.value, span.source, span.score, list(span.evidence)]
+    row: list[object] = [span.start, span.end, span.label.value, span.source, span.score, list(span.evidence)]
+    if span.parts:  # only merged candidates have parts: other spans' rows (and digests) read as before
+        row.append([[p.source, p.label.value, p.start, p.end, p.score] for p in span.parts])
+    return row
 
 
 def run(deid: Deidentifier, documents: Sequence[Document], path: Path, surrogate: bool = False) -> tuple[str, str]:
-    """The digest of the output (spans without evidence, or texts) and of the spans' evidence."""
+    """The digest of the output (spans without evidence, or texts) and of the spans' evidence and parts."""
     digest, evidence = hashlib.md5(), hashlib.md5()
     with path.open("w", encoding="utf-8") as out:
         for block in chunks(documents):
@@ -82,7 +86,7 @@ def run(deid: Deidentifier, documents: Sequence[Document], path: Path, surrogate
                 out.write(line)
                 core = [s[:5] for s in row.get("spans", [])] if not surrogate else row["text"]
                 digest.update(json.dumps([row["id"], core]).encode())
-                evidence.update(json.dumps([s[5] for s in row.get("spans", [])]).encode())
+                evidence.update(json.dumps([s[5] if len(s) == 6 else s[5:] for s in row.get("spans", [])]).encode())
     return digest.hexdigest(), evidence.hexdigest()
 
 

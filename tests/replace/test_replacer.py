@@ -221,11 +221,13 @@ def test_physionet_dev_every_mode(shared_corpus: Path) -> None:
 
 def test_output_spans_carry_no_evidence_about_the_original():
     from deident.core import Document, Label, Span
+    from deident.core.provenance import Part
     from deident.replace import Mode, ReplaceOptions, Replacer
 
     text = "Seen by Dr. Kowalski today."
     start = text.index("Kowalski")
-    span = Span(start, start + 8, Label.DOCTOR, "crf", 0.9, evidence=(f"part:crf|DOCTOR|{start}|{start + 8}|1",))
+    part = Part("crf", Label.DOCTOR, start, start + 8, 1.0)  # its offsets reveal the original's lengths
+    span = Span(start, start + 8, Label.DOCTOR, "crf", 0.9, ("crf: crf:p=1",), (part,))
     replaced = Replacer(ReplaceOptions(mode=Mode.TAG)).replace(Document("d", text), (span,))
-    assert [s.evidence for s in replaced.spans] == [()]
+    assert [(s.evidence, s.parts) for s in replaced.spans] == [((), ())]
     assert replaced.spans[0].label is Label.DOCTOR and replaced.spans[0].score == 0.9

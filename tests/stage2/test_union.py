@@ -3,8 +3,9 @@ from __future__ import annotations
 import pytest
 
 from deident.core.labels import Label
+from deident.core.provenance import Part, parts_of
 from deident.core.span import Span
-from deident.stage2.union import Part, parts_of, union_candidates
+from deident.stage2.union import union_candidates
 
 P, D, DT, PH, ID, LOC = Label.PATIENT, Label.DOCTOR, Label.DATE, Label.PHONE, Label.IDNUM, Label.LOCATION_OTHER
 
@@ -77,16 +78,16 @@ def test_merged_span_keeps_sources_scores_and_evidence():
     (merged,) = union_candidates([a, b])
     assert merged.source == "crf+lexicon.last"
     assert merged.score == pytest.approx(0.8)
-    assert {p.source for p in parts_of(merged)} == {"crf", "lexicon.last"}
-    assert "lexicon.last: list=surnames" in merged.evidence
+    assert merged.parts == (Part("lexicon.last", P, 3, 10, None), Part("crf", P, 0, 6, 0.8))
+    assert merged.evidence == ("lexicon.last: list=surnames", "crf: crf: marginal")  # text for people only
 
 
 def test_union_is_idempotent():
     spans = [Span(0, 6, P, "crf", 0.8, ("x",)), Span(3, 10, D, "lexicon.last"), Span(20, 28, DT, "patterns.date")]
     once = union_candidates(spans)
     twice = union_candidates(once)
-    assert [(s.start, s.end, s.label, s.source, s.score, s.evidence) for s in once] == [
-        (s.start, s.end, s.label, s.source, s.score, s.evidence) for s in twice
+    assert [(s.start, s.end, s.label, s.source, s.score, s.evidence, s.parts) for s in once] == [
+        (s.start, s.end, s.label, s.source, s.score, s.evidence, s.parts) for s in twice
     ]
 
 
@@ -94,8 +95,8 @@ def test_union_is_deterministic_under_input_order():
     spans = [Span(0, 6, P, "crf", 0.8), Span(3, 10, D, "lexicon.last"), Span(2, 5, DT, "patterns.date")]
     a = union_candidates(spans)
     b = union_candidates(list(reversed(spans)))
-    assert [(s.start, s.end, s.label, s.source, s.evidence) for s in a] == [
-        (s.start, s.end, s.label, s.source, s.evidence) for s in b
+    assert [(s.start, s.end, s.label, s.source, s.evidence, s.parts) for s in a] == [
+        (s.start, s.end, s.label, s.source, s.evidence, s.parts) for s in b
     ]
 
 
@@ -103,24 +104,44 @@ def test_union_is_idempotent_with_parts_from_one_detector():
     spans = [Span(0, 6, P, "crf", 0.8, ("a",)), Span(3, 10, P, "crf", 0.6, ("b",))]
     once = union_candidates(spans)
     twice = union_candidates(once)
-    assert once[0].evidence == twice[0].evidence
-    assert len(parts_of(twice[0])) == 2
+    assert once[0].evidence == twice[0].evidence == ("crf: b", "crf: a")  # the longer part first
+    assert once[0].parts == twice[0].parts == (Part("crf", P, 3, 10, 0.6), Part("crf", P, 0, 6, 0.8))
 
 
-def test_part_parse_reads_every_label_and_refuses_unknown_ones():
-    for label in Label:
-        part = Part("crf", label, 3, 9, 0.25)
-        assert Part.parse(part.as_evidence()) == part
-    assert Part.parse("part:crf|PATIENT|1|2|") == Part("crf", Label.PATIENT, 1, 2, None)
-    assert Part.parse("crf: part-like") is None and Part.parse("part:too|few") is None
-    with pytest.raises(ValueError):
-        Part.parse("part:crf|NOT_A_LABEL|1|2|0.5")
+# (description, input spans as (start, end, label, source, score), expected parts of the one candidate)
+PART_CASES = [
+    ("a lone span is its own part", [(0, 5, P, "crf", 0.9)], [Part("crf", P, 0, 5, 0.9)]),
+    ("no score stays None", [(0, 5, P, "lexicon.first", None)], [Part("lexicon.first", P, 0, 5, None)]),
+    (
+        "parts in priority order: the pattern first, each with its own offsets",
+        [(0, 10, DT, "crf", 0.6), (2, 8, DT, "patterns.date", None)],
+        [Part("patterns.date", DT, 2, 8, None), Part("crf", DT, 0, 10, 0.6)],
+    ),
+    (
+        "an absorbed part keeps its own label",
+        [(0, 12, P, "crf", 0.7), (6, 12, LOC, "lexicon.city", None)],
+        [Part("crf", P, 0, 12, 0.7), Part("lexicon.city", LOC, 6, 12, None)],
+    ),
+    (
+        "the same proposal twice is one part",
+        [(0, 5, P, "crf", 0.5), (0, 5, P, "crf", 0.5)],
+        [Part("crf", P, 0, 5, 0.5)],
+    ),
+    (
+        "scores keep 6 significant digits (the precision the shipped filter was trained on)",
+        [(0, 5, P, "crf", 0.123456789), (0, 5, P, "lexicon.last", 1.0000004)],
+        [Part("lexicon.last", P, 0, 5, 1.0), Part("crf", P, 0, 5, 0.123457)],
+    ),
+]
 
 
-@pytest.mark.parametrize(("description", "spans", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_parts_and_evidence_in_one_pass(description, spans, expected):
-    from deident.stage2.union import own_evidence, parts_and_evidence
+@pytest.mark.parametrize(("description", "spans", "expected"), PART_CASES, ids=[c[0] for c in PART_CASES])
+def test_union_writes_typed_parts(description, spans, expected):
+    (merged,) = union_candidates([Span(s, e, lab, src, sc, (f"note {s}",)) for s, e, lab, src, sc in spans])
+    assert list(merged.parts) == expected == list(parts_of(merged))
+    assert all(note.startswith(tuple(f"{p.source}: " for p in expected)) for note in merged.evidence)
 
-    given = [Span(s, e, lab, src, sc, (f"note {s}", "part:broken")) for s, e, lab, src, sc in spans]
-    for span in (*given, *union_candidates(given)):
-        assert parts_and_evidence(span) == (parts_of(span), own_evidence(span))
+
+def test_merged_score_is_the_exact_maximum_while_parts_are_rounded():
+    (merged,) = union_candidates([Span(0, 5, P, "crf", 0.123456789)])
+    assert merged.score == 0.123456789 and merged.parts[0].score == 0.123457

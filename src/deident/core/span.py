@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from deident.core.labels import Category, Label
+from deident.core.provenance import Part
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -14,8 +15,9 @@ class Span:
 
     ``source`` names the detector or file that produced it (a registry name such as
     ``"patterns.date"``, ``"crf"``, ``"gold"``); ``score`` is its confidence when it has one;
-    ``evidence`` holds short PHI-free notes that explain the span (which rule, which feature).
-    The PHI string itself is never stored: use :meth:`text_of`.
+    ``evidence`` holds short PHI-free notes that explain the span (which rule, which feature), as text
+    for people; ``parts`` holds a merged candidate's detector proposals as data (stage 2's union; empty
+    on a span that is not merged). The PHI string itself is never stored: use :meth:`text_of`.
     """
 
     start: int
@@ -24,6 +26,7 @@ class Span:
     source: str = field(default="", compare=False)
     score: float | None = field(default=None, compare=False)
     evidence: tuple[str, ...] = field(default=(), compare=False)
+    parts: tuple[Part, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.start, int) or not isinstance(self.end, int):

@@ -6,7 +6,8 @@ sub-type. The note text is taken from the raw CDATA (an XML parser would turn ``
 ``\\n`` and shift every offset), so offsets stay exact; the TAGS are parsed with ElementTree with the
 text masked out. Each tag's ``text`` attribute is checked against the note. The document id is the
 file stem (path relative to the folder); ids "<patient>_<note>" give patient and note metadata.
-Span evidence is kept in the ``comment`` attribute (joined by "; "). Other metadata is not kept.
+Span evidence is kept in the ``comment`` attribute (joined by "; "). A merged span's parts and other
+metadata are not kept.
 Characters that XML 1.0 forbids (e.g. form feeds) are written as they are; deident reads them back,
 other XML tools may refuse them.
 """

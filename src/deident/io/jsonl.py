@@ -1,8 +1,9 @@
 """JSONL corpus: one document per line,
 ``{"id", "text", "metadata", "spans": [{"start", "end", "label", ...}]}``.
 
-Optional span keys "source", "score" and "evidence" are kept; a "text" key on a span is checked
-against the document and never written.
+Optional span keys "source", "score", "evidence" (notes for people) and "parts" (a merged candidate's
+detector proposals, ``[{"source", "label", "start", "end", "score"}]``) are kept; a "text" key on a
+span is checked against the document and never written.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import Label
+from deident.core.provenance import Part
 from deident.core.span import Span
 
 
@@ -72,6 +74,12 @@ def record_to_document(record: Any, path: Path | None, where: str) -> AnnotatedD
         if "text" in raw and text[start:end] != raw["text"]:
             raise SpanAlignmentError(path, spot, f"offsets [{start}, {end}) do not cover the span's 'text'")
         score = raw.get("score")
+        try:
+            parts = tuple(_part_from_record(part) for part in raw.get("parts", ()))
+        except (AttributeError, KeyError, TypeError, ValueError) as err:
+            raise InputFormatError(
+                path, spot, f"bad span parts ({type(err).__name__}: each needs a source, a known label, start, end)"
+            ) from None
         spans.append(
             Span(
                 start,
@@ -80,6 +88,7 @@ def record_to_document(record: Any, path: Path | None, where: str) -> AnnotatedD
                 source=str(raw.get("source", "")),
                 score=None if score is None else float(score),
                 evidence=tuple(str(e) for e in raw.get("evidence", ())),
+                parts=parts,
             )
         )
     return AnnotatedDocument(Document(str(doc_id), text, metadata), tuple(spans))
@@ -96,6 +105,8 @@ def document_to_record(item: AnnotatedDocument, with_details: bool = True) -> di
                 entry["score"] = round(span.score, 6)
             if span.evidence:
                 entry["evidence"] = list(span.evidence)
+            if span.parts:
+                entry["parts"] = [_part_record(part) for part in span.parts]
         spans.append(entry)
     record: dict[str, Any] = {"id": item.id, "text": item.text}
     metadata = item.document.metadata.as_dict()
@@ -103,6 +114,24 @@ def document_to_record(item: AnnotatedDocument, with_details: bool = True) -> di
         record["metadata"] = metadata
     record["spans"] = spans
     return record
+
+
+def _part_record(part: Part) -> dict[str, Any]:
+    record: dict[str, Any] = {"source": part.source, "label": part.label.value, "start": part.start, "end": part.end}
+    if part.score is not None:
+        record["score"] = part.score  # as kept (6 significant digits, see provenance.part_score)
+    return record
+
+
+def _part_from_record(raw: Any) -> Part:
+    score = raw.get("score")
+    return Part(
+        str(raw["source"]),
+        Label.parse(str(raw["label"])),
+        int(raw["start"]),
+        int(raw["end"]),
+        None if score is None else float(score),
+    )
 
 
 def write_jsonl(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:

@@ -6,8 +6,8 @@ project's rules) are used; the covered text is never read.
 
 from __future__ import annotations
 
+from deident.core.provenance import parts_of
 from deident.core.span import Span
-from deident.stage2.union import own_evidence, parts_of
 
 
 def _score(score: float | None) -> str:
@@ -18,7 +18,7 @@ def explain(span: Span) -> str:
     """One line: label and offsets, proposing detectors with scores, evidence, filter and reconciliation."""
     parts = parts_of(span)
     proposers = ", ".join(f"{p.source} {p.label.value}{_score(p.score)}" for p in parts)
-    notes = own_evidence(span)
+    notes = span.evidence
     filter_notes = [n for n in notes if n.startswith("filter:")]
     reconcile_notes = [n for n in notes if n.startswith("reconcile:")]
     other = [n for n in notes if n not in filter_notes and n not in reconcile_notes]

@@ -13,8 +13,9 @@ Policy (applied to each connected group of overlapping spans, highest priority f
    merged extent is absorbed (its label loses); a span of another category that sticks out of it is
    kept as a separate candidate, so no detector's proposal is lost for recall.
 3. The merged candidate keeps the seed's label, the maximum score of its parts, a ``source`` naming all
-   parts ("crf+patterns.date") and evidence: one ``part:`` note per part plus each part's own evidence
-   prefixed by its source, so the final span can explain itself.
+   parts ("crf+patterns.date"), one typed :class:`~deident.core.provenance.Part` per part in ``parts``
+   and, as ``evidence``, each part's own evidence prefixed by its source, so the final span can explain
+   itself.
 
 The union is idempotent: a span that is already a merged candidate is split back into its parts.
 """
@@ -26,71 +27,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from deident.core.document import Document
-from deident.core.labels import Category, Label
+from deident.core.labels import Category
+from deident.core.provenance import Part, part_score
 from deident.core.span import Span, sort_spans
 
 PATTERN_FIRST: frozenset[Category] = frozenset({Category.CONTACT, Category.ID, Category.DATE})
-PART_PREFIX = "part:"
-_LABEL_OF: dict[str, Label] = {label.value: label for label in Label}  # Label(value), without the enum call
 SOURCE_JOIN = "+"
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One detector's proposal inside a merged candidate (offsets are the part's own)."""
-
-    source: str
-    label: Label
-    start: int
-    end: int
-    score: float | None
-
-    def as_evidence(self) -> str:
-        score = "" if self.score is None else f"{self.score:.6g}"
-        return f"{PART_PREFIX}{self.source}|{self.label.value}|{self.start}|{self.end}|{score}"
-
-    @classmethod
-    def parse(cls, note: str) -> Part | None:
-        if not note.startswith(PART_PREFIX):
-            return None
-        fields = note[len(PART_PREFIX) :].split("|")
-        if len(fields) != 5:
-            return None
-        source, label, start, end, score = fields
-        known = _LABEL_OF.get(label)
-        return cls(
-            source, Label(label) if known is None else known, int(start), int(end), float(score) if score else None
-        )
-
-
-def parts_of(span: Span) -> tuple[Part, ...]:
-    """The detector proposals a candidate was built from (the span itself when it is not merged)."""
-    parts = tuple(p for p in (Part.parse(e) for e in span.evidence) if p is not None)
-    return parts or (Part(span.source, span.label, span.start, span.end, span.score),)
-
-
-def own_evidence(span: Span) -> tuple[str, ...]:
-    """Evidence notes other than the ``part:`` bookkeeping."""
-    return tuple(e for e in span.evidence if not e.startswith(PART_PREFIX))
-
-
-def parts_and_evidence(span: Span) -> tuple[tuple[Part, ...], tuple[str, ...]]:
-    """:func:`parts_of` and :func:`own_evidence` of a span, in one pass over its evidence."""
-    parts: list[Part] = []
-    notes: list[str] = []
-    for note in span.evidence:
-        if note.startswith(PART_PREFIX):
-            part = Part.parse(note)
-            if part is not None:
-                parts.append(part)
-            continue
-        notes.append(note)
-    return (tuple(parts) or (Part(span.source, span.label, span.start, span.end, span.score),)), tuple(notes)
-
-
-def source_family(source: str) -> str:
-    """ "patterns.date" -> "patterns"; "crf" -> "crf"."""
-    return source.split(".", 1)[0]
 
 
 def _pattern_first(span: Span) -> bool:
@@ -105,18 +47,12 @@ def _priority(span: Span) -> tuple[int, int, float, int, str, str]:
 
 def _atoms(span: Span) -> list[Span]:
     """A span as single-detector spans (undo an earlier merge, so union is idempotent)."""
-    if not any(e.startswith(PART_PREFIX) for e in span.evidence):
+    if not span.parts:
         return [span]  # stage 1's spans: not merged yet
-    parts = [Part.parse(e) for e in span.evidence]
-    if not any(parts):
-        return [span]
-    notes = own_evidence(span)
     atoms: list[Span] = []
-    for part in parts:
-        if part is None:
-            continue
+    for part in span.parts:
         prefix = f"{part.source}: "
-        mine = tuple(n[len(prefix) :] for n in notes if n.startswith(prefix))
+        mine = tuple(n[len(prefix) :] for n in span.evidence if n.startswith(prefix))
         atoms.append(Span(part.start, part.end, part.label, part.source, part.score, mine))
     return atoms
 
@@ -126,11 +62,11 @@ def _merge(seed: Span, members: Sequence[Span], start: int, end: int, order: Cal
     scores = [m.score for m in members if m.score is not None]
     sources = sorted({m.source for m in members})
     ordered = sorted(members, key=order)
-    evidence = [Part(m.source, m.label, m.start, m.end, m.score).as_evidence() for m in ordered]
-    for m in ordered:
-        evidence.extend(f"{m.source}: {note}" for note in m.evidence)
-    unique = tuple(dict.fromkeys(evidence))  # parts of one detector share their notes after a re-split
-    return Span(start, end, seed.label, SOURCE_JOIN.join(sources), max(scores) if scores else None, unique)
+    # dict.fromkeys: a part proposed twice is kept once, and parts of one detector share their notes
+    # after a re-split.
+    parts = tuple(dict.fromkeys([Part(m.source, m.label, m.start, m.end, part_score(m.score)) for m in ordered]))
+    notes = tuple(dict.fromkeys([f"{m.source}: {note}" for m in ordered for note in m.evidence]))
+    return Span(start, end, seed.label, SOURCE_JOIN.join(sources), max(scores) if scores else None, notes, parts)
 
 
 def _components(spans: list[Span]) -> list[list[Span]]:

@@ -180,15 +180,23 @@ def test_upper_fraction_counts_letters_as_str_methods_do(text):
     assert upper_fraction(text) == expected
 
 
-def test_crf_features_from_given_parts_and_notes_equal_the_span_own() -> None:
+def test_crf_features_read_the_typed_parts() -> None:
+    from deident.core.provenance import Part
     from deident.stage2.filter.candidate_features import crf_features
-    from deident.stage2.union import own_evidence, parts_of, union_candidates
 
-    crf = Span(0, 5, Label.PATIENT, "crf", 0.4, ("crf:p=0.40", "crf:mean=0.30"))
-    rule = Span(0, 5, Label.PATIENT, "lexicon.name", 0.9, ("lexicon.name:first",))
-    for span in (crf, rule, *union_candidates([crf, rule])):
-        expected = crf_features(span, "crf+lexicon")
-        assert crf_features(span, "crf+lexicon", parts_of(span), own_evidence(span)) == expected
+    # The peak comes from the CRF's part, not from the candidate's own score (the lexicon's 0.9).
+    crf = Part("crf", Label.PATIENT, 0, 5, 0.4)
+    rule = Part("lexicon.name", Label.PATIENT, 0, 5, 0.9)
+    merged = Span(0, 5, Label.PATIENT, "crf+lexicon.name", 0.9, ("crf: crf:mean=0.30",), (rule, crf))
+    assert crf_features(merged, "crf+lexicon") == {
+        "crf_logit": scaled_logit(0.4, 1e-4),
+        "crf_p=<0.7&fams=crf+lexicon": 1.0,
+        "crf_mean_logit": scaled_logit(0.3, 1e-3),
+    }
+    # Without parts a span is its own part: a lone CRF span, or a lexicon span with no CRF part.
+    lone = Span(0, 5, Label.PATIENT, "crf", 0.4, ("crf:mean=0.30",))
+    assert crf_features(lone, "crf+lexicon") == crf_features(merged, "crf+lexicon")
+    assert crf_features(Span(0, 5, Label.PATIENT, "lexicon.name", 0.9), "lexicon") == {"crf_absent": 1.0}
 
 
 def test_context_words_memoised_equal_their_definition(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 import regex
 
 from deident.core.document import Document
+from deident.core.provenance import parts_of, source_family
 from deident.core.span import Span
-from deident.stage2.union import Part, own_evidence, parts_and_evidence, parts_of, source_family
 from deident.text.charset import ascii_like, letter_counts
 from deident.text.sections import Section, SectionDetector, default_sections, section_at
 from deident.text.wordfrequency import zipf as english_zipf
@@ -183,18 +183,14 @@ def scaled_logit(p: float, eps: float) -> float:
     return math.log(p / (1.0 - p)) / math.log((1.0 - eps) / eps)
 
 
-def crf_features(
-    span: Span, fams: str, parts: Sequence[Part] | None = None, notes: Sequence[str] | None = None
-) -> dict[str, float]:
+def crf_features(span: Span, fams: str) -> dict[str, float]:
     """The CRF's peak and mean marginal as scaled log-odds, and the peak's bucket per detector set.
 
     Candidates mostly sit at the extremes of the CRF's probability, where a raw probability hardly
     varies; log-odds spread out the low end (0.005 .. 0.1) where stage-1-only CRF proposals live.
     """
     f: dict[str, float] = {}
-    if parts is None:
-        parts = parts_of(span)
-    peaks = [p.score for p in parts if p.source == CRF_SOURCE and p.score is not None]
+    peaks = [p.score for p in parts_of(span) if p.source == CRF_SOURCE and p.score is not None]
     if not peaks:
         f["crf_absent"] = 1.0
         return f
@@ -202,7 +198,7 @@ def crf_features(
     f["crf_logit"] = scaled_logit(peak, 1e-4)
     f[f"crf_p={_bucket(peak, CRF_P_EDGES)}&fams={fams}"] = 1.0
     means = []
-    for note in own_evidence(span) if notes is None else notes:
+    for note in span.evidence:
         body = note.removeprefix(f"{CRF_SOURCE}: ")  # the union's prefix, absent on a lone CRF span
         if body.startswith(CRF_MEAN_NOTE):
             try:
@@ -252,7 +248,7 @@ class FeatureExtractor:
         word_scan, token_scan = scans  # letters runs and tokens (see _ASCII_WORD)
         cat = span.category.value
         f: dict[str, float] = {"bias": 1.0, f"label={span.label.value}": 1.0, f"cat={cat}": 1.0}
-        parts, notes = parts_and_evidence(span)
+        parts = parts_of(span)
         families = {source_family(p.source) for p in parts}
         for p in parts:
             f[f"src={p.source}"] = 1.0
@@ -267,8 +263,8 @@ class FeatureExtractor:
         fams = "+".join(sorted(families))
         f["fams=" + fams] = 1.0
         f[f"fams={fams}&cat={cat}"] = 1.0
-        f.update(crf_features(span, fams, parts, notes))
-        for note in notes:
+        f.update(crf_features(span, fams))
+        for note in span.evidence:
             # Only rule and lexicon evidence (names of lists and rules); other detectors may cite words.
             if note.startswith(("lexicon.", "patterns.", "known.")) and len(note) <= EVIDENCE_MAX_CHARS:
                 f["ev=" + note] = 1.0

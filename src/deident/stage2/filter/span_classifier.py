@@ -333,7 +333,7 @@ class SpanFilter:
 
 
 def _replace_score(span: Span, score: float) -> Span:
-    return Span(span.start, span.end, span.label, span.source, score, span.evidence)
+    return Span(span.start, span.end, span.label, span.source, score, span.evidence, span.parts)
 
 
 def filter_documents(
