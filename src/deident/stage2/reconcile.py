@@ -27,7 +27,9 @@ import regex
 from deident.core.document import Document
 from deident.core.labels import Category, Label
 from deident.core.span import Span, sort_spans
-from deident.stage2.filter.candidate_features import normalise_key, upper_fraction, zipf
+from deident.text.normalise import normalise_key
+from deident.text.note_view import note_view
+from deident.text.wordfrequency import zipf_lowered
 
 SOURCE = "reconcile"
 SEED_CATEGORIES: frozenset[Category] = frozenset({Category.NAME, Category.LOCATION})
@@ -55,7 +57,7 @@ class _Entry:
 
 def _admissible(key: str, options: ReconcileOptions) -> bool:
     letters = len(_LETTERS.findall(key))
-    return letters >= options.min_length and zipf(key) < options.max_zipf
+    return letters >= options.min_length and zipf_lowered(key) < options.max_zipf
 
 
 def _word_pattern(words: Sequence[str]) -> str:
@@ -170,7 +172,7 @@ def _reconcile_group(
     results: list[tuple[Span, ...]] = []
     for doc, spans in zip(documents, spans_per_document, strict=True):
         text = doc.text
-        upper = upper_fraction(text)
+        upper = note_view(doc).case.upper_fraction()
         mixed_case = 0.02 <= upper <= 0.9
         relabelled: list[Span] = []
         for span in spans:
@@ -188,7 +190,7 @@ def _reconcile_group(
             if any(s < end and start < e for s, e in occupied):
                 continue
             found = m.group()
-            if mixed_case and found.islower() and zipf(found) >= options.lower_case_max_zipf:
+            if mixed_case and found.islower() and zipf_lowered(found) >= options.lower_case_max_zipf:
                 continue
             index = next(int(name[1:]) for name, value in m.groupdict().items() if value is not None)
             entry = keys_by_pattern[index]

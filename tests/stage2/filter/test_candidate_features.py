@@ -10,12 +10,12 @@ from deident.stage2.filter.candidate_features import (
     candidate_features,
     case_class,
     crf_features,
-    normalise_key,
     note_context,
     scaled_logit,
     word_shape,
 )
 from deident.stage2.union import union_candidates
+from deident.text.normalise import normalise_key
 
 TEXT = "HPI: Seen by Dr Zyxwerth today. Plan: call Zyxwerth at home."
 
@@ -173,7 +173,7 @@ def test_crf_features(spans, expected):
     ["", "123 !?", "ALL CAPS NOTE", "all lower", "Mixed Case 3/14", "Ünïcode ÄND ascii", "ǅ titlecase ß", "x\u0130y"],
 )
 def test_upper_fraction_counts_letters_as_str_methods_do(text):
-    from deident.stage2.filter.candidate_features import upper_fraction
+    from deident.text.case import upper_fraction
 
     letters = sum(map(str.isalpha, text))
     expected = sum(map(str.isupper, text)) / letters if letters else 0.0
