@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 import regex
 
-from deident.core.document import Document
+from deident.core.document import Document, patient_groups
 from deident.core.labels import Category, Label
 from deident.core.span import Span, sort_spans
 from deident.text.normalise import normalise_key
@@ -112,11 +112,8 @@ def reconcile_documents(
     if len(documents) != len(spans_per_document):
         raise ValueError("documents and spans differ in length")
     options = options or ReconcileOptions()
-    groups: dict[str, list[int]] = defaultdict(list)
-    for i, doc in enumerate(documents):
-        groups[f"p:{doc.patient_id}" if doc.patient_id is not None else f"d:{i}"].append(i)
     out: list[tuple[Span, ...]] = [()] * len(documents)
-    for members in groups.values():
+    for members in patient_groups(documents):
         results = _reconcile_group([documents[i] for i in members], [spans_per_document[i] for i in members], options)
         for i, spans in zip(members, results, strict=True):
             out[i] = spans

@@ -1,7 +1,8 @@
 """Context cues that decide whether an ambiguous lexicon match becomes a candidate.
 
-Note case mode (ICU notes are often ALL CAPS or all lower case, where capitalisation says nothing),
-common-English-word status (wordfreq), clinical terms, and role triggers near a match.
+Common-English-word status (wordfreq), clinical terms, and role triggers near a match. The note's case mode (ICU
+notes are often ALL CAPS or all lower case, where capitalisation says nothing) is
+:meth:`deident.text.case.CaseProfile.case_mode`, read from the note's view.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import regex
 
-from deident.core.document import Document
+from deident.core.document import Document, patient_groups
 from deident.core.span import Span
 from deident.stage2.union import Part, own_evidence, parts_and_evidence, parts_of, source_family
 from deident.text.charset import ascii_like
@@ -86,16 +86,17 @@ def build_contexts(documents: Sequence[Document], candidates: Sequence[Sequence[
         frozenset(normalise_key(s.text_of(d.text)) for s in spans)
         for d, spans in zip(documents, candidates, strict=True)
     ]
-    per_patient: dict[str, Counter[str]] = {}
-    for doc, keys in zip(documents, keysets, strict=True):
-        if doc.patient_id is not None:
-            per_patient.setdefault(doc.patient_id, Counter()).update(keys)
-    contexts: list[CandidateContext] = []
-    for doc, spans, keys in zip(documents, candidates, keysets, strict=True):
-        totals = per_patient.get(doc.patient_id, Counter()) if doc.patient_id is not None else Counter()
-        others = {k: totals[k] - 1 for k in keys if totals[k] > 1}
-        contexts.append(CandidateContext(Counter(normalise_key(s.text_of(doc.text)) for s in spans), others))
-    return contexts
+    others: list[dict[str, int]] = [{} for _ in documents]
+    for members in patient_groups(documents):  # a note without a patient id is a group alone: no other notes
+        totals: Counter[str] = Counter()
+        for i in members:
+            totals.update(keysets[i])
+        for i in members:
+            others[i] = {k: totals[k] - 1 for k in keysets[i] if totals[k] > 1}
+    return [
+        CandidateContext(Counter(normalise_key(s.text_of(doc.text)) for s in spans), other)
+        for doc, spans, other in zip(documents, candidates, others, strict=True)
+    ]
 
 
 # word_shape's values, memoised (a pure function of the text; candidate surfaces recur across notes).
