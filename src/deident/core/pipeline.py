@@ -120,8 +120,9 @@ class Pipeline:
             if isinstance(segment, tuple):
                 spans = _run_blocks(segment, docs, spans)
                 continue
-            with note_views(docs):  # for the group stage's duration only (all the notes at once)
-                grouped = segment.apply_many(docs, tuple(spans))
+            # No shared views here: they would hold every note's readings at once, and a group stage reads each note's
+            # once (note_view gives it fresh ones).
+            grouped = segment.apply_many(docs, tuple(spans))
             if len(grouped) != len(docs):
                 raise ValueError(
                     f"stage {segment.name!r} returned {len(grouped)} span tuples for {len(docs)} documents"

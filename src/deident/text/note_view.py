@@ -3,9 +3,10 @@
 Stages are pure functions of ``(document, spans)``, but many need the same readings of the text: its letter case
 (:class:`~deident.text.case.CaseProfile`), its sections, its normalised form (the lexicon's), the lexicon scan.
 :meth:`deident.core.pipeline.Pipeline.run_many` (and a single pipeline call) opens :func:`note_views` over each block
-of notes, so that :func:`note_view` hands every stage of the block the same lazily filled :class:`NoteView` of a
-document; the views are dropped when the block ends. Outside a pipeline (a detector called alone, training),
-:func:`note_view` gives a fresh view: the same values, computed again.
+of notes, so that :func:`note_view` hands every per-document stage of the block the same lazily filled
+:class:`NoteView` of a document; the views are dropped when the block ends, so no more than a block's are held.
+Elsewhere (a group stage, a detector called alone, training), :func:`note_view` gives a fresh view: the same values,
+computed again.
 
 The views are looked up by the document object's identity (``id``), not by its text: a document of the block is
 alive while its view is registered, so its ``id`` cannot be reused; two equal documents get a view each.
