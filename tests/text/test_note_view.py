@@ -72,3 +72,21 @@ def test_ascii_case_equals_the_crf_reference() -> None:
     texts = [TEXT, TEXT.upper(), TEXT.lower(), "", "123 ÉÉÉ", "a\ud800B", "Émile ÉMILE émile", "ABCDe" * 9]
     for text in texts:
         assert CaseProfile.of(text).ascii_case() == _crf_doc_case_reference(text), repr(text)
+
+
+def _window_case_reference(text: str, start: int) -> str:
+    """The name patterns' window case as first written (ASCII letters of the window, counted on its bytes)."""
+    raw = text[max(0, start - 160) : start + 160].encode("ascii", "ignore")
+    upper = len(raw) - len(raw.translate(None, bytes(range(65, 91))))
+    lower = len(raw) - len(raw.translate(None, bytes(range(97, 123))))
+    if upper + lower == 0:
+        return "mixed"
+    return "upper" if upper > 3 * lower else "lower" if upper * 40 < lower else "mixed"
+
+
+def test_window_case_equals_the_reference() -> None:
+    from deident.text.case import window_case
+
+    text = "a" * 200 + "B" * 300 + "Émile ÉMILE" + "c" * 50 + "123" * 90 + "Dd" * 40
+    for start in range(0, len(text) + 1, 7):
+        assert window_case(text, start) == _window_case_reference(text, start), start

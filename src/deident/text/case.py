@@ -1,7 +1,8 @@
 """How upper-case a note is: one count of its letters (:class:`CaseProfile`), read by every stage that asks.
 
 The lexicon detectors, the CRF's document-case feature, the span filter, reconciliation and the trusted phrases each
-class a note's case with their own thresholds (each model and rule was tuned with its own), and two of them class the
+class a note's case with their own thresholds (and the name and place patterns the case of a window,
+:func:`window_case`) (each model and rule was tuned with its own), and two of them class the
 non-ASCII letters differently (the ``regex`` module's ``\\p{Lu}``/``\\p{Ll}``, or ``str.isupper``/``str.isalpha``).
 They all start from the same counts: the ASCII capitals and small letters, counted in C, and the few distinct
 non-ASCII characters with how often each occurs, classed here once per reading.
@@ -101,6 +102,20 @@ class CaseProfile:
         return "MX"
 
 
+def window_case(text: str, start: int) -> str:
+    """The name and place patterns' case around ``start`` (notes switch case between sections): "upper", "lower" or
+    "mixed" for the ASCII letters within 160 characters, "upper" when capitals outnumber small letters three to one,
+    "lower" when small letters outnumber capitals forty to one. A window, so not the note's profile."""
+    upper, lower = ascii_case_counts(text[max(0, start - 160) : start + 160])
+    if upper + lower == 0:
+        return "mixed"
+    if upper > 3 * lower:
+        return "upper"
+    if upper * 40 < lower:
+        return "lower"
+    return "mixed"
+
+
 def case_mode(text: str) -> CaseMode:
     """:meth:`CaseProfile.case_mode` of ``text``."""
     return CaseProfile.of(text).case_mode()
@@ -111,4 +126,4 @@ def upper_fraction(text: str) -> float:
     return CaseProfile.of(text).upper_fraction()
 
 
-__all__ = ["CaseMode", "CaseProfile", "ascii_case_counts", "case_mode", "upper_fraction"]
+__all__ = ["CaseMode", "CaseProfile", "case_mode", "upper_fraction", "window_case"]

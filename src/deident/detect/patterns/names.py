@@ -17,7 +17,7 @@ from nicknames import NickNamer
 
 from deident.core.labels import Label
 from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, word_after, words
-from deident.text.charset import ascii_case_counts
+from deident.text.case import window_case as _case_mode
 from deident.text.wordfrequency import zipf as _zipf
 
 # One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
@@ -103,19 +103,6 @@ STOP_WORDS = frozenset(
 NAME_LOCALES = ("en_US", "en_GB", "en_IE", "en_IN", "de_DE", "es_ES", "fr_FR", "it_IT", "pl_PL", "pt_BR", "nl_NL")
 NON_NAMES = STOP_WORDS | {w.split()[0] for w in FAMILY_WORDS + DOCTOR_ROLES_WORDS + DOCTOR_TITLES_WORDS}
 TITLE_WORDS = frozenset("dr drs doctor mr mrs ms miss".split())
-
-
-def _case_mode(text: str, start: int) -> str:
-    """'upper', 'lower' or 'mixed' for the text around ``start`` (notes switch case between sections)."""
-    # A window, not the note's case profile: ASCII letters only, by the same count.
-    upper, lower = ascii_case_counts(text[max(0, start - 160) : start + 160])
-    if upper + lower == 0:
-        return "mixed"
-    if upper > 3 * lower:
-        return "upper"
-    if upper * 40 < lower:
-        return "lower"
-    return "mixed"
 
 
 # A diminutive counts as a known name only when rarer than this (Zipf): "Rob", "Hank", "Peg" but not "Will",
