@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from deident.core.document import AnnotatedDocument, Document, patient_chunks
+from deident.core.document import AnnotatedDocument, Document, patient_chunks, patient_or_note
 from deident.io import read_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,10 +38,10 @@ def held_out_half(
     """MB/s of ``run_notes`` over the notes of every other patient (by sorted id), after an untimed pass over the
     other patients' notes: unseen notes met deep into a long run, when per-word memo tables hold other notes' words.
     Notes are given in chunks of whole patients of about ``chunk_size`` notes (see :func:`one_by_one`)."""
-    patients = sorted({d.document.metadata.patient_id or d.id for d in docs})
+    patients = sorted({patient_or_note(d.document) for d in docs})
     timed_patients = set(patients[1::2])
-    timed = [d.document for d in docs if (d.document.metadata.patient_id or d.id) in timed_patients]
-    untimed = [d.document for d in docs if (d.document.metadata.patient_id or d.id) not in timed_patients]
+    timed = [d.document for d in docs if patient_or_note(d.document) in timed_patients]
+    untimed = [d.document for d in docs if patient_or_note(d.document) not in timed_patients]
     for notes in chunked(untimed, chunk_size):
         run_notes(notes)
     chunks = chunked(timed, chunk_size)

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from deident.core.atomic import atomic_write
-from deident.core.document import AnnotatedDocument, Document
+from deident.core.document import AnnotatedDocument, Document, patient_groups
 from deident.core.span import Span
 from deident.detect.crf.features import FeatureConfig
 from deident.detect.crf.tagger import DEFAULT_THRESHOLD, CrfModel, available_providers
@@ -113,13 +113,6 @@ def _figures(docs: Sequence[AnnotatedDocument], spans: Sequence[Sequence[Span]])
     }
 
 
-def _by_patient(documents: Sequence[Document]) -> list[list[int]]:
-    groups: dict[str, list[int]] = {}
-    for i, doc in enumerate(documents):
-        groups.setdefault(patient_key(doc), []).append(i)
-    return list(groups.values())
-
-
 def _stage2_rest(
     documents: Sequence[Document],
     spans: list[tuple[Span, ...]],
@@ -132,7 +125,7 @@ def _stage2_rest(
     harvest = TrustedPhraseStage()
     scheme = SchemeStage(get_scheme(SCHEME))
     out = [harvest(doc, s) if trusted else s for doc, s in zip(documents, spans, strict=True)]
-    groups = [[i] for i in range(len(documents))] if per_note else _by_patient(documents)
+    groups = [(i,) for i in range(len(documents))] if per_note else patient_groups(documents, patient_key)
     for group in groups:
         members = [out[i] for i in group]
         reconciled = reconcile_documents([documents[i] for i in group], members) if reconcile else members

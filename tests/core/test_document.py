@@ -50,6 +50,17 @@ def test_patient_groups_in_order_of_first_appearance(patients, expected):
     assert patient_groups(docs) == expected
 
 
+def test_patient_groups_by_a_training_key() -> None:
+    from deident.core.document import patient_groups, patient_or_note
+
+    patients = ["1", "", None, "1", None]
+    docs = [Document(f"d{i}", "", DocumentMetadata(patient_id=p)) for i, p in enumerate(patients)]
+    assert [patient_or_note(d) for d in docs] == ["1", "d1", "d2", "1", "d4"]  # an empty id is no patient
+    assert patient_groups(docs, patient_or_note) == [(0, 3), (1,), (2,), (4,)]
+    assert patient_groups(docs, lambda d: "all") == [(0, 1, 2, 3, 4)]
+    assert patient_groups(docs) == [(0, 3), (1,), (2,), (4,)]  # "" is a patient id of its own here
+
+
 @pytest.mark.parametrize(
     ("patients", "size", "expected"),
     [

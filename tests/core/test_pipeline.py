@@ -17,6 +17,7 @@ from deident.stage2.filter.span_classifier import LinearModel, SpanFilter, SpanF
 from deident.stage2.reconcile import ReconcileStage
 from deident.stage2.trusted_phrases import TrustedPhraseStage
 from deident.stage2.union import UnionStage
+from deident.text.note_view import NoteView, note_view
 
 
 class CapitalDetector:
@@ -130,9 +131,33 @@ def test_run_many_gives_the_same_spans_whatever_the_block(monkeypatch: pytest.Mo
     assert pipeline.run_many(many) == expected
 
 
-def test_the_shared_per_note_memo_tables_hold_a_block() -> None:
-    # Stages that share a memo table for one note (sections, the lexicon scan) ask for it again one block later.
-    assert pipeline_module.PER_NOTE_CACHE >= pipeline_module.STAGE_BLOCK
+def _view_recorder(seen: list[tuple[str, NoteView]]) -> FunctionStage:
+    def record(document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        seen.append((document.id, note_view(document)))
+        return spans
+
+    return FunctionStage("record_view", record)
+
+
+@pytest.mark.parametrize("block", [1, 2, 64])
+def test_the_stages_of_a_block_share_each_notes_view(monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    monkeypatch.setattr(pipeline_module, "STAGE_BLOCK", block)
+    seen: list[tuple[str, NoteView]] = []
+    recorder = _view_recorder(seen)
+    Pipeline.of([recorder, CapitalDetector(), recorder]).run_many(DOCS)
+    views: dict[str, NoteView] = {}
+    for doc_id, view in seen:
+        assert views.setdefault(doc_id, view) is view  # both stages got the same view of the note
+    assert len(views) == len(DOCS) and len({id(v) for v in views.values()}) == len(DOCS)
+    assert all(note_view(doc) is not views[doc.id] for doc in DOCS)  # dropped after the run
+
+
+def test_a_single_call_shares_one_view_and_drops_it() -> None:
+    seen: list[tuple[str, NoteView]] = []
+    recorder = _view_recorder(seen)
+    Pipeline.of([recorder, CapitalDetector(), recorder])(DOCS[0])
+    assert len(seen) == 2 and seen[0][1] is seen[1][1]
+    assert note_view(DOCS[0]) is not seen[0][1]
 
 
 def test_a_group_stage_sees_all_notes_and_each_note_gets_its_own_spans() -> None:

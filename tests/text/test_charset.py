@@ -105,7 +105,7 @@ def test_section_headings_of_symbol_texts_equal_the_full_scan() -> None:
 
 
 def test_normalised_texts_equal_the_character_by_character_path() -> None:
-    from deident.detect.lexicon.matcher import _normalise_unicode, normalise
+    from deident.text.normalise import _normalise_unicode, normalise
 
     sigma = ["\u039f\u0394\u039f\u03a3 x", "AB\u03a3", "\u03a3\u03a3 ab\u03a3 K\u212a \u00c9\u03a3."]  # final sigma
     for text in [*_texts(3), *_unicode_note_texts(3), *sigma]:
@@ -117,8 +117,7 @@ _LOWER = regex.compile(r"\p{Ll}+")
 
 
 def test_letter_case_counts_of_symbol_texts_equal_the_unicode_counts() -> None:
-    from deident.detect.lexicon.context import case_mode
-    from deident.stage2.filter.candidate_features import upper_fraction
+    from deident.text.case import case_mode, upper_fraction
 
     for text in [*_texts(4), *_unicode_note_texts(4)]:
         upper = sum(map(len, _UPPER.findall(text)))

@@ -6,7 +6,7 @@ Reprs never include the text or any known identifier, so a document can be logge
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from deident.core.span import Span, check_within, sort_spans
@@ -123,12 +123,26 @@ class Document:
         return self.metadata.patient_id
 
 
-def patient_groups(documents: Sequence[Document]) -> list[tuple[int, ...]]:
-    """Positions of the documents grouped by ``patient_id``, groups in order of first appearance,
-    positions in input order; a document without a patient id forms a group of its own."""
+def _patient_id(document: Document) -> str | None:
+    return document.patient_id
+
+
+def patient_or_note(document: Document) -> str:
+    """The group of a training note: its patient, or the note itself when the patient id is missing or empty (so
+    cross-validation never puts notes of one patient on both sides)."""
+    return document.patient_id or document.id
+
+
+def patient_groups(
+    documents: Sequence[Document], key: Callable[[Document], str | None] = _patient_id
+) -> list[tuple[int, ...]]:
+    """Positions of the documents grouped by patient, groups in order of first appearance, positions in input
+    order. The patient is ``key(document)``, by default ``patient_id``; a document whose key is None forms a group
+    of its own. (Training code passes its own key, e.g. the note id when the patient id is missing or empty.)"""
     groups: dict[str | int, list[int]] = {}
     for position, doc in enumerate(documents):
-        groups.setdefault(doc.patient_id if doc.patient_id is not None else position, []).append(position)
+        patient = key(doc)
+        groups.setdefault(patient if patient is not None else position, []).append(position)
     return [tuple(positions) for positions in groups.values()]
 
 

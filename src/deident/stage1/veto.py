@@ -19,8 +19,10 @@ from deident.core.labels import Category, Label
 from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
-from deident.detect.lexicon.matcher import LexiconMatcher, normalise, normalise_document
+from deident.detect.lexicon.matcher import LexiconMatcher
 from deident.detect.patterns.base import word_after
+from deident.text.normalise import normalise
+from deident.text.note_view import note_view
 
 VETOABLE_LABELS: frozenset[Label] = frozenset(
     {
@@ -135,9 +137,10 @@ def _strong_trigger_evidence(evidence: tuple[str, ...]) -> bool:
     )
 
 
-def _phrase_hits(text: str) -> list[tuple[int, int, str]]:
+def _phrase_hits(document: Document) -> list[tuple[int, int, str]]:
     phrases = _veto_phrases()
-    normalised = normalise_document(text)
+    text = document.text
+    normalised = note_view(document).normalised
     return [
         (m.start, m.end, phrases.get(" ".join(normalised[m.start : m.end].split()), "clinical"))
         for m in _veto_phrase_matcher().find_all(text, normalised)
@@ -152,7 +155,7 @@ class VetoStage:
 
     def explain(self, document: Document, spans: tuple[Span, ...]) -> tuple[VetoRecord, ...]:
         """The vetoes this stage would apply, with reasons."""
-        phrases = _phrase_hits(document.text) if any(s.label in VETOABLE_LABELS for s in spans) else []
+        phrases = _phrase_hits(document) if any(s.label in VETOABLE_LABELS for s in spans) else []
         records = []
         for span in spans:
             reasons = veto_reasons(document, span, phrases)

@@ -24,10 +24,12 @@ from dataclasses import dataclass, replace
 
 import regex
 
-from deident.core.document import Document
+from deident.core.document import Document, patient_groups
 from deident.core.labels import Category, Label
 from deident.core.span import Span, sort_spans
-from deident.stage2.filter.candidate_features import normalise_key, upper_fraction, zipf
+from deident.text.normalise import normalise_key
+from deident.text.note_view import note_view
+from deident.text.wordfrequency import zipf_lowered
 
 SOURCE = "reconcile"
 SEED_CATEGORIES: frozenset[Category] = frozenset({Category.NAME, Category.LOCATION})
@@ -55,7 +57,7 @@ class _Entry:
 
 def _admissible(key: str, options: ReconcileOptions) -> bool:
     letters = len(_LETTERS.findall(key))
-    return letters >= options.min_length and zipf(key) < options.max_zipf
+    return letters >= options.min_length and zipf_lowered(key) < options.max_zipf
 
 
 def _word_pattern(words: Sequence[str]) -> str:
@@ -110,11 +112,8 @@ def reconcile_documents(
     if len(documents) != len(spans_per_document):
         raise ValueError("documents and spans differ in length")
     options = options or ReconcileOptions()
-    groups: dict[str, list[int]] = defaultdict(list)
-    for i, doc in enumerate(documents):
-        groups[f"p:{doc.patient_id}" if doc.patient_id is not None else f"d:{i}"].append(i)
     out: list[tuple[Span, ...]] = [()] * len(documents)
-    for members in groups.values():
+    for members in patient_groups(documents):
         results = _reconcile_group([documents[i] for i in members], [spans_per_document[i] for i in members], options)
         for i, spans in zip(members, results, strict=True):
             out[i] = spans
@@ -170,7 +169,7 @@ def _reconcile_group(
     results: list[tuple[Span, ...]] = []
     for doc, spans in zip(documents, spans_per_document, strict=True):
         text = doc.text
-        upper = upper_fraction(text)
+        upper = note_view(doc).case.upper_fraction()
         mixed_case = 0.02 <= upper <= 0.9
         relabelled: list[Span] = []
         for span in spans:
@@ -188,7 +187,7 @@ def _reconcile_group(
             if any(s < end and start < e for s, e in occupied):
                 continue
             found = m.group()
-            if mixed_case and found.islower() and zipf(found) >= options.lower_case_max_zipf:
+            if mixed_case and found.islower() and zipf_lowered(found) >= options.lower_case_max_zipf:
                 continue
             index = next(int(name[1:]) for name, value in m.groupdict().items() if value is not None)
             entry = keys_by_pattern[index]

@@ -19,7 +19,8 @@ import regex
 from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.span import Span, sort_spans
-from deident.stage2.filter.candidate_features import upper_fraction, zipf
+from deident.text.note_view import note_view
+from deident.text.wordfrequency import zipf_lowered
 
 NAME_STOP_ZIPF = 5.6  # first names such as "john" (5.4) must pass in all-caps notes
 STOP_WORDS: frozenset[str] = frozenset(
@@ -58,7 +59,7 @@ def _trim_name(text: str, start: int, end: int, mixed_case: bool) -> tuple[int, 
         word = m.group().rstrip(".,")
         if word.upper() in CREDENTIALS:
             break
-        common = len(word) > 1 and (zipf(word) >= NAME_STOP_ZIPF or word.lower() in STOP_WORDS)
+        common = len(word) > 1 and (zipf_lowered(word) >= NAME_STOP_ZIPF or word.lower() in STOP_WORDS)
         looks_named = mixed_case and word[:1].isupper()
         if common and not looks_named:
             break
@@ -76,7 +77,7 @@ def _trim_name(text: str, start: int, end: int, mixed_case: bool) -> tuple[int, 
 def harvest_trusted_phrases(document: Document, spans: tuple[Span, ...] = ()) -> tuple[Span, ...]:
     """DOCTOR spans for names in structured positions (see the module docstring)."""
     text = document.text
-    upper = upper_fraction(text)
+    upper = note_view(document).case.upper_fraction()
     mixed_case = 0.02 <= upper <= 0.9
     out: list[Span] = []
     for m in _TRIGGER_RE.finditer(text):

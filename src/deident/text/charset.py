@@ -78,14 +78,26 @@ def ascii_bytes(text: str) -> bytes:
     return text.encode("ascii", "replace")
 
 
+def ascii_case_counts(text: str) -> tuple[int, int]:
+    """(ASCII capitals, ASCII small letters) in ``text``, counted in C (other characters are dropped first)."""
+    raw = text.encode("ascii", "ignore")
+    return len(raw) - len(raw.translate(None, _ASCII_UPPER)), len(raw) - len(raw.translate(None, _ASCII_LOWER))
+
+
 def letter_counts(text: str) -> tuple[int, int, Counter[str]]:
     """(ASCII capitals, ASCII small letters, how often each non-ASCII character occurs) in ``text``: the ASCII
     letters are counted in C, and the caller classes the few distinct non-ASCII characters of a note as it needs
-    (by the ``regex`` module's letter classes, by ``str.isupper``, ...)."""
-    raw = text.encode("ascii", "ignore")
-    upper = len(raw) - len(raw.translate(None, _ASCII_UPPER))
-    lower = len(raw) - len(raw.translate(None, _ASCII_LOWER))
+    (see :class:`deident.text.case.CaseProfile`)."""
+    upper, lower = ascii_case_counts(text)
     return upper, lower, Counter() if text.isascii() else Counter(_NON_ASCII.findall(text))
 
 
-__all__ = ["ascii_bytes", "ascii_case_distinct", "ascii_like", "case_distinct", "letter_counts", "plain_symbol"]
+__all__ = [
+    "ascii_bytes",
+    "ascii_case_counts",
+    "ascii_case_distinct",
+    "ascii_like",
+    "case_distinct",
+    "letter_counts",
+    "plain_symbol",
+]

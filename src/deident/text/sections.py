@@ -15,7 +15,6 @@ from importlib import resources
 
 import regex
 
-from deident.core.pipeline import PER_NOTE_CACHE
 from deident.text.charset import ascii_case_distinct
 
 # An anchor and the blanks after it: where a heading may start is the end of such a match.
@@ -132,10 +131,10 @@ def section_at(sections: list[Section], offset: int) -> str | None:
     return name
 
 
-@lru_cache(maxsize=PER_NOTE_CACHE)
 def default_sections(text: str) -> tuple[Section, ...]:
-    """The default detector's sections of ``text``, memoised: the CRF's features and the span filter both
-    need them for the same note, a block of notes apart (a pure function of the text)."""
+    """The default detector's sections of ``text``. The CRF's features and the span filter both need them for the
+    same note: inside a pipeline they read them once from the note's view
+    (:attr:`deident.text.note_view.NoteView.sections`)."""
     return tuple(_default_detector().find(text))
 
 

@@ -10,6 +10,7 @@ pure functions of the word, never document state.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -47,6 +48,19 @@ def zipf(word: str) -> float:
     return value
 
 
+def zipf_lowered(word: str) -> float:
+    """:func:`zipf` of the word lower-cased (the span filter's and reconciliation's look-up of a surface)."""
+    return zipf(word.lower())
+
+
+def table_zipf(word: str) -> float:
+    """The lexicon's Zipf value: log10 of the word's frequency per billion words read straight from wordfreq's
+    table (neither tokenized nor rounded, so not :func:`zipf`'s value; the lexicon's thresholds were set with it);
+    0 for a word not in the table. ``word`` is looked up as given (lower-case it first)."""
+    freq = _wordfreq()[1].get(word)
+    return math.log10(freq) + 9.0 if freq else 0.0
+
+
 _band_by_bucket: dict[object, int] = {}
 
 
@@ -62,4 +76,4 @@ def frequency_band(lower: str) -> int:
     return int(zipf(lower))
 
 
-__all__ = ["frequency_band", "zipf"]
+__all__ = ["frequency_band", "table_zipf", "zipf", "zipf_lowered"]

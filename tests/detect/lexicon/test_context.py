@@ -9,7 +9,7 @@ import pytest
 from deident.core.labels import Label
 from deident.detect.lexicon import context
 from deident.detect.lexicon.context import Trigger, name_followup, name_trigger
-from deident.detect.lexicon.matcher import normalise
+from deident.text.normalise import normalise
 
 
 def _after_first_word(text: str) -> tuple[str, int]:

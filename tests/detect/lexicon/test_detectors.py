@@ -16,14 +16,14 @@ from deident.detect.lexicon import (
     PlaceLexiconDetector,
     lexicon_detectors,
 )
-from deident.detect.lexicon.context import CaseMode, case_mode
 from deident.detect.lexicon.detectors import (
     _CAPITALISED_WORD,
     _capitalised_candidates,
     _fuzzy_candidate,
     whole_word_spans,
 )
-from deident.detect.lexicon.matcher import normalise
+from deident.text.case import CaseMode, case_mode
+from deident.text.normalise import normalise
 
 from ..patterns.helpers import random_texts
 

@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from deident.detect.lexicon.matcher import CaseShape, LexiconMatcher, MultiLexiconMatcher, case_shape, normalise
+from deident.detect.lexicon.matcher import CaseShape, LexiconMatcher, MultiLexiconMatcher, case_shape
+from deident.text.normalise import normalise
 
 
 @pytest.fixture(scope="module")

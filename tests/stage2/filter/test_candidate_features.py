@@ -10,7 +10,6 @@ from deident.stage2.filter.candidate_features import (
     candidate_features,
     case_class,
     crf_features,
-    normalise_key,
     note_context,
     scaled_logit,
     word_shape,
@@ -41,13 +40,6 @@ def _features(text: str, spans: list[Span]) -> list[dict[str, float]]:
 def test_shape_and_case(text, shape, case):
     assert word_shape(text) == shape
     assert case_class(text) == case
-
-
-@pytest.mark.parametrize(
-    ("text", "key"), [("Smith's", "smith"), ("SMITH", "smith"), ("John   Smith", "john smith"), ("Jones'", "jones")]
-)
-def test_normalise_key(text, key):
-    assert normalise_key(text) == key
 
 
 @pytest.mark.parametrize(
@@ -166,18 +158,6 @@ def test_crf_features(spans, expected):
     assert set(feats) == set(expected)
     for key, value in expected.items():
         assert feats[key] == pytest.approx(value, abs=1e-4)
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["", "123 !?", "ALL CAPS NOTE", "all lower", "Mixed Case 3/14", "Ünïcode ÄND ascii", "ǅ titlecase ß", "x\u0130y"],
-)
-def test_upper_fraction_counts_letters_as_str_methods_do(text):
-    from deident.stage2.filter.candidate_features import upper_fraction
-
-    letters = sum(map(str.isalpha, text))
-    expected = sum(map(str.isupper, text)) / letters if letters else 0.0
-    assert upper_fraction(text) == expected
 
 
 def test_crf_features_read_the_typed_parts() -> None:

@@ -40,11 +40,10 @@ from deident.detect.crf.features import (
     CrfToken,
     FeatureExtractor,
     PatientContext,
-    _doc_case,
     crf_token_columns,
 )
 from deident.detect.crf.typerows import type_row_appender
-from deident.text.sections import default_sections
+from deident.text.note_view import note_view
 
 _EASYADAPT_PREFIX = "tgt|"
 _CASE_FEATURES = ("cc=U1", "cc=UP", "cc=LO", "cc=TI", "cc=MX", "cc=DG", "cc=AN", "cc=PU")
@@ -480,9 +479,7 @@ class CompiledCrf:
         section_rows = np.full(n, -1, dtype=np.int64)
         if self.section_row:
             sections = (
-                default_sections(document.text)
-                if extractor.sections is None
-                else extractor.sections.find(document.text)
+                note_view(document).sections if extractor.sections is None else extractor.sections.find(document.text)
             )
             # A token belongs to the last section that starts at or before it: the tokens from the
             # first one at or after a section's start to the first one at or after the next section's.
@@ -546,7 +543,7 @@ class CompiledCrf:
             table.word_code,
             table.shape_code,
             table.case_code,
-            self.doc_case[_doc_case(document.text)],
+            self.doc_case[note_view(document).case.ascii_case()],
             self.positional,
             self.ngram_slot_keys,
             self.ngram_slot_rows,

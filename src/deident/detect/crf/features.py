@@ -22,6 +22,7 @@ from deident.core.document import Document
 from deident.core.span import Span
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
 from deident.text.charset import ascii_like
+from deident.text.note_view import note_view
 from deident.text.sections import SectionDetector
 from deident.text.tokenize import token_columns, tokenize
 from deident.text.wordfrequency import frequency_band
@@ -179,25 +180,6 @@ class _TypeInfo:
     case: str = ""  # the case-class feature "cc=..." (for the document-case conjunction)
 
 
-_UPPER_BYTES = bytes(range(ord("A"), ord("Z") + 1))
-_LOWER_BYTES = bytes(range(ord("a"), ord("z") + 1))
-
-
-def _doc_case(text: str) -> str:
-    # ASCII letters counted on the UTF-8 bytes (other characters never encode to ASCII bytes).
-    data = text.encode("utf-8", "surrogatepass")
-    upper = len(data) - len(data.translate(None, _UPPER_BYTES))
-    lower = len(data) - len(data.translate(None, _LOWER_BYTES))
-    letters = upper + lower
-    if letters == 0:
-        return "NONE"
-    if upper / letters > 0.8:
-        return "UP"
-    if lower / letters > 0.97:
-        return "LO"
-    return "MX"
-
-
 @dataclass(frozen=True, eq=False)
 class FeatureExtractor:
     """Turns a document into token feature lists for python-crfsuite."""
@@ -308,7 +290,7 @@ class FeatureExtractor:
         infos = [self._type(t.text) for t in tokens]
         boundary: _TypeInfo = self._boundary  # type: ignore[attr-defined]
         padded = [boundary, boundary, *infos, boundary, boundary]
-        doc_case = _doc_case(text)
+        doc_case = note_view(document).case.ascii_case()
         extras = self._positional(document, tokens, hits)
         keep = self.keep
         out: list[list[str]] = []

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deident.core.atomic import atomic_write
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, patient_or_note
 from deident.core.errors import ModelError
 from deident.core.labels import Category
 from deident.detect.crf.align import TokenLike
@@ -115,7 +115,7 @@ def learn(
 
 def doc_group(doc: AnnotatedDocument) -> str:
     """The patient a training note belongs to (the note itself when no patient id is known)."""
-    return doc.document.patient_id or doc.id
+    return patient_or_note(doc.document)
 
 
 def save_triggers(triggers: Mapping[tuple[str, int], str], path: Path) -> None:

@@ -18,7 +18,7 @@ from typing import Any, TypedDict
 import pycrfsuite
 
 from deident import __version__
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, Document, patient_groups, patient_or_note
 from deident.core.errors import ConfigurationError
 from deident.core.labels import Category, Label
 from deident.detect.crf.align import AlignmentReport, spans_to_tags
@@ -254,20 +254,23 @@ def choose_threshold(sweep: Sequence[dict[str, float]], recall_target: float) ->
     return float(max(sweep, key=lambda row: (row["f2"], row["threshold"]))["threshold"])
 
 
+def _note(document: Document) -> str:
+    return document.id
+
+
 def patient_folds(docs: Sequence[AnnotatedDocument], folds: int, group_by: str = "patient") -> list[list[int]]:
     """Document indices per fold; every group (patient, or document) lies in exactly one fold.
     Groups are ordered by a hash of their id and dealt to the fold with the fewest characters."""
     if folds < 2:
         raise ConfigurationError("cross-validation needs at least 2 folds")
-    groups: dict[str, list[int]] = {}
-    for i, doc in enumerate(docs):
-        if group_by == "patient":
-            key = doc.document.patient_id or doc.id
-        elif group_by == "document":
-            key = doc.id
-        else:
-            raise ConfigurationError(f"unknown grouping {group_by!r}; use 'patient' or 'document'")
-        groups.setdefault(key, []).append(i)
+    if group_by == "patient":
+        key_of: Callable[[Document], str] = patient_or_note
+    elif group_by == "document":
+        key_of = _note
+    else:
+        raise ConfigurationError(f"unknown grouping {group_by!r}; use 'patient' or 'document'")
+    documents = [doc.document for doc in docs]
+    groups = {key_of(documents[g[0]]): g for g in patient_groups(documents, key_of)}
     if len(groups) < folds:
         raise ConfigurationError(f"{len(groups)} groups cannot fill {folds} folds")
     order = sorted(groups, key=lambda k: hashlib.sha256(k.encode()).hexdigest())

@@ -27,15 +27,15 @@ def lexicon_detectors(min_score: float = DEFAULT_MIN_SCORE, fuzzy: bool = True) 
 def preload() -> None:
     """Load every lazily loaded table now (lexicons, automata, word frequencies, drug names), e.g.
     before timing or forking workers; otherwise the first documents pay for it."""
-    from deident.detect.lexicon.context import zipf
     from deident.detect.lexicon.data import load_drug_names, load_veto_terms
     from deident.detect.lexicon.detectors import _heading_names, document_matcher
     from deident.detect.lexicon.fuzzy import name_index
+    from deident.text.wordfrequency import table_zipf
 
     document_matcher()
     _heading_names()
     name_index()
-    zipf("the")
+    table_zipf("the")
     load_drug_names()
     load_veto_terms()
 

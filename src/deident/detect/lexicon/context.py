@@ -1,23 +1,20 @@
 """Context cues that decide whether an ambiguous lexicon match becomes a candidate.
 
-Note case mode (ICU notes are often ALL CAPS or all lower case, where capitalisation says nothing),
-common-English-word status (wordfreq), clinical terms, and role triggers near a match.
+Common-English-word status (wordfreq), clinical terms, and role triggers near a match. The note's case mode (ICU
+notes are often ALL CAPS or all lower case, where capitalisation says nothing) is
+:meth:`deident.text.case.CaseProfile.case_mode`, read from the note's view.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
 
 import regex
-import wordfreq
 
 from deident.core.labels import Label
-from deident.core.pipeline import PER_NOTE_CACHE
 from deident.detect.lexicon.data import load_lexicon, load_veto_terms
-from deident.text.charset import letter_counts
+from deident.text.wordfrequency import table_zipf
 
 # A word at or above this Zipf frequency is frequent in English. For names the shipped
 # common_words list (built from wordfreq by scripts/build_lexicons.py) says which are also ordinary
@@ -27,68 +24,12 @@ COMMON_WORD_ZIPF = 4.0
 RARE_WORD_ZIPF = 2.0
 
 
-_UPPER = regex.compile(r"\p{Lu}+")
-_LOWER = regex.compile(r"\p{Ll}+")
-
-# _letter_case's answers, memoised (a pure function of one character).
-_letter_cases: dict[str, str] = {}
-
-
-def _letter_case(char: str) -> str:
-    """ "upper" for an upper-case letter (\\p{Lu}), "lower" for a lower-case one (\\p{Ll}), else ""."""
-    case = _letter_cases.get(char)
-    if case is None:
-        case = _letter_cases[char] = "upper" if _UPPER.fullmatch(char) else "lower" if _LOWER.fullmatch(char) else ""
-    return case
-
-
-class CaseMode(StrEnum):
-    """Case convention of a whole note."""
-
-    MIXED = "mixed"
-    UPPER = "upper"
-    LOWER = "lower"
-
-
-@lru_cache(maxsize=PER_NOTE_CACHE)  # the detectors of one note share the result, a block of notes apart
-def case_mode(text: str) -> CaseMode:
-    """UPPER when >= 85% of cased letters are capitals, LOWER when <= 3% are, else MIXED."""
-    upper, lower, others = letter_counts(text)
-    for char, count in others.items():  # the distinct non-ASCII characters, by their letter class
-        case = _letter_case(char)
-        if case == "upper":
-            upper += count
-        elif case == "lower":
-            lower += count
-    total = upper + lower
-    if total == 0:
-        return CaseMode.MIXED
-    share = upper / total
-    if share >= 0.85:
-        return CaseMode.UPPER
-    if share <= 0.03:
-        return CaseMode.LOWER
-    return CaseMode.MIXED
-
-
-@lru_cache(maxsize=1)
-def _frequencies() -> dict[str, float]:
-    """wordfreq's English word -> frequency table, loaded once (its per-call API is slow)."""
-    return wordfreq.get_frequency_dict("en")
-
-
-def zipf(word: str) -> float:
-    """Zipf frequency (log10 of occurrences per billion words) of a lower-case word; 0 when unknown."""
-    freq = _frequencies().get(word)
-    return math.log10(freq) + 9.0 if freq else 0.0
-
-
 def is_common_word(word: str) -> bool:
     """An ordinary English word: listed in common_words, or not a lexicon name and frequent."""
     lowered = word.lower()
     if lowered in load_lexicon("common_words"):
         return True
-    return zipf(lowered) >= COMMON_WORD_ZIPF and lowered not in _names()
+    return table_zipf(lowered) >= COMMON_WORD_ZIPF and lowered not in _names()
 
 
 @lru_cache(maxsize=1)
@@ -102,7 +43,7 @@ FREQUENT_WORD_ZIPF = 4.6
 
 
 def is_frequent_word(word: str) -> bool:
-    return zipf(word.lower()) >= FREQUENT_WORD_ZIPF
+    return table_zipf(word.lower()) >= FREQUENT_WORD_ZIPF
 
 
 def is_clinical_term(word: str) -> bool:

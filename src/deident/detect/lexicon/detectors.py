@@ -18,7 +18,6 @@ import regex
 
 from deident.core.document import Document
 from deident.core.labels import Label
-from deident.core.pipeline import PER_NOTE_CACHE
 from deident.core.span import Span
 from deident.detect.lexicon.context import (
     AFTER_TRIGGERS,
@@ -28,8 +27,6 @@ from deident.detect.lexicon.context import (
     PERSON_SECTIONS,
     RARE_WORD_ZIPF,
     SECTION_BOOST,
-    CaseMode,
-    case_mode,
     is_clinical_term,
     is_common_word,
     is_frequent_word,
@@ -37,7 +34,6 @@ from deident.detect.lexicon.context import (
     name_trigger,
     place_trigger,
     sentence_initial,
-    zipf,
 )
 from deident.detect.lexicon.data import (
     load_drug_names,
@@ -53,10 +49,12 @@ from deident.detect.lexicon.matcher import (
     LexiconMatcher,
     MultiLexiconMatcher,
     case_shape,
-    normalise,
-    normalise_document,
 )
+from deident.text.case import CaseMode
+from deident.text.normalise import normalise
+from deident.text.note_view import NoteView, note_view
 from deident.text.sections import parse_heading_table, read_heading_table
+from deident.text.wordfrequency import table_zipf
 
 NAME_LEXICONS = ("first_names", "last_names")
 PLACE_LABELS: dict[str, Label] = {
@@ -120,13 +118,17 @@ class _DocumentHits(NamedTuple):
     cues: list[LexiconMatch]
 
 
-@lru_cache(maxsize=PER_NOTE_CACHE)  # shared by the detectors of one note, a block of notes apart
-def _document_hits(normalised: str) -> _DocumentHits:
-    return _DocumentHits(*document_matcher().find_all(normalised))
+def _document_hits(view: NoteView) -> _DocumentHits:
+    """The lexicon scan of a note, once per note view: the detectors of one note share it."""
+    return view.derived(_scan_document)
 
 
-def _cue_hits(normalised: str) -> list[LexiconMatch]:
-    return _document_hits(normalised).cues
+def _scan_document(view: NoteView) -> _DocumentHits:
+    return _DocumentHits(*document_matcher().find_all(view.normalised))
+
+
+def _cue_hits(view: NoteView) -> list[LexiconMatch]:
+    return _document_hits(view).cues
 
 
 def _hits_in(hits: list[LexiconMatch], groups: frozenset[str]) -> list[LexiconMatch]:
@@ -141,9 +143,13 @@ class _TriggerHits(NamedTuple):
     starts: list[int]
 
 
-@lru_cache(maxsize=PER_NOTE_CACHE)  # shared by the scoring and the fuzzy pass of one note
-def _trigger_hits(normalised: str) -> _TriggerHits:
-    hits = _hits_in(_cue_hits(normalised), _TRIGGER_GROUPS)
+def _trigger_hits(view: NoteView) -> _TriggerHits:
+    """The role triggers of a note, once per note view (the scoring and the fuzzy pass share them)."""
+    return view.derived(_find_triggers)
+
+
+def _find_triggers(view: NoteView) -> _TriggerHits:
+    hits = _hits_in(_cue_hits(view), _TRIGGER_GROUPS)
     return _TriggerHits(hits, sorted(h.end for h in hits), [h.start for h in hits])
 
 
@@ -161,10 +167,10 @@ def _trigger_possible(triggers: _TriggerHits, start: int, end: int) -> bool:
     return j < len(triggers.starts) and triggers.starts[j] <= end + _TRIGGER_LOOKAHEAD
 
 
-def _words_near_triggers(normalised: str) -> set[tuple[int, int]]:
+def _words_near_triggers(normalised: str, triggers: _TriggerHits) -> set[tuple[int, int]]:
     """5+ letter words right after a role trigger ("dr smith") or right before one ("smith md")."""
     out: set[tuple[int, int]] = set()
-    for hit in _trigger_hits(normalised).hits:
+    for hit in triggers.hits:
         if "before" in hit.names:
             following = _NEXT_WORD.match(normalised, hit.end)
             if following:
@@ -252,7 +258,7 @@ def _place_ambiguity(surface: str, lexicon: str) -> tuple[float, tuple[str, ...]
         return -0.45, ("clinical_term",)
     if lexicon in {"states", "countries"}:
         return 0.0, ()
-    if word in load_lexicon("common_words") or (" " not in word and zipf(word) >= PLACE_COMMON_ZIPF):
+    if word in load_lexicon("common_words") or (" " not in word and table_zipf(word) >= PLACE_COMMON_ZIPF):
         return -0.45, ("common_word",)
     if len(word) <= 3:
         return -0.1, ("short",)
@@ -280,13 +286,14 @@ class NameLexiconDetector:
 
     def detect(self, document: Document) -> list[Span]:
         text = document.text
-        normalised = normalise_document(text)
-        mode = case_mode(text)
-        matches = _longest(_document_hits(normalised).names)
-        triggers = _trigger_hits(normalised)
+        view = note_view(document)
+        normalised = view.normalised
+        mode = view.case.case_mode()
+        matches = _longest(_document_hits(view).names)
+        triggers = _trigger_hits(view)
         scored = [s for m in matches if (s := self._score(text, normalised, mode, m, triggers)) is not None]
         if self.fuzzy:
-            scored.extend(self._fuzzy(text, normalised, mode, matches))
+            scored.extend(self._fuzzy(text, normalised, mode, matches, triggers))
         scored.sort(key=_start)
         scored = _in_person_sections(text, scored, self.min_score)
         scored = _adjacency(text, scored)
@@ -341,14 +348,16 @@ class NameLexiconDetector:
             return None
         return _Scored(match.start, match.end, label, score, tuple(evidence), key)
 
-    def _fuzzy(self, text: str, normalised: str, mode: CaseMode, matches: list[LexiconMatch]) -> list[_Scored]:
+    def _fuzzy(
+        self, text: str, normalised: str, mode: CaseMode, matches: list[LexiconMatch], triggers: _TriggerHits
+    ) -> list[_Scored]:
         """Near-misses of names, tried only for rare words that context marks as name-like: a
         capitalised word inside a sentence of a mixed-case note, or a word next to a role trigger."""
         taken = {(m.start, m.end) for m in matches}
         positions: set[tuple[int, int]] = set()
         if mode is CaseMode.MIXED:
             positions.update(_capitalised_candidates(text))
-        positions.update(_words_near_triggers(normalised))
+        positions.update(_words_near_triggers(normalised, triggers))
         out: list[_Scored] = []
         for start, end in sorted(positions - taken):
             lowered = normalised[start:end]
@@ -430,7 +439,7 @@ def _is_drug(word: str) -> bool:
 def _fuzzy_candidate(word: str) -> bool:
     """A (lower-case) word whose near-misses of names are worth looking up: rare, no clinical term, no drug.
     Cached: the same few thousand words come back in every note, and most are ruled out here."""
-    return zipf(word) < RARE_WORD_ZIPF and not is_clinical_term(word) and not _is_drug(word)
+    return table_zipf(word) < RARE_WORD_ZIPF and not is_clinical_term(word) and not _is_drug(word)
 
 
 # A heading at a line start ("Social:", "FAMILY -"); its words are looked up in the section table.
@@ -529,7 +538,7 @@ def _unlisted_name_word(text: str, normalised: str, mode: CaseMode, start: int, 
     lowered = normalised[start:end]
     if mode is CaseMode.MIXED and (word[0].isupper() != capital or (len(word) > 1 and word.isupper())):
         return False
-    if zipf(lowered) >= UNLISTED_SURNAME_ZIPF or is_clinical_term(lowered) or _is_drug(lowered):
+    if table_zipf(lowered) >= UNLISTED_SURNAME_ZIPF or is_clinical_term(lowered) or _is_drug(lowered):
         return False
     if lowered in BEFORE_TRIGGERS or lowered in AFTER_TRIGGERS or lowered in load_stop_words():
         return False
@@ -621,10 +630,11 @@ class PlaceLexiconDetector:
 
     def detect(self, document: Document) -> list[Span]:
         text = document.text
-        normalised = normalise_document(text)
-        mode = case_mode(text)
+        view = note_view(document)
+        normalised = view.normalised
+        mode = view.case.case_mode()
         out: list[Span] = []
-        for match in _longest(_document_hits(normalised).places):
+        for match in _longest(_document_hits(view).places):
             lexicon, base, notes, also_name = _place_static(normalised[match.start : match.end], match.names)
             score = base
             evidence = [LEXICON_EVIDENCE[lexicon]]
@@ -689,7 +699,7 @@ def _shape_name_word(word: str, mode: CaseMode, stop: frozenset[str]) -> bool:
         parts = lowered.split("-")
         return all(len(part) >= 4 and _shape_name_word(part, mode, stop) for part in parts)
     # Short rare words are shorthand ("poss rehab", "prev rehab").
-    return len(lowered) >= 5 and lowered.isalpha() and zipf(lowered) < RARE_WORD_ZIPF + 1.0
+    return len(lowered) >= 5 and lowered.isalpha() and table_zipf(lowered) < RARE_WORD_ZIPF + 1.0
 
 
 _COMPANY_GROUPS = frozenset({"company_suffix"})
@@ -727,10 +737,11 @@ class OrganizationShapeDetector:
 
     def detect(self, document: Document) -> list[Span]:
         text = document.text
-        mode = case_mode(text)
+        view = note_view(document)
+        mode = view.case.case_mode()
         stop = load_stop_words()
         out: list[Span] = []
-        for hit in _longest(_hits_in(_cue_hits(normalise_document(text)), _COMPANY_GROUPS)):
+        for hit in _longest(_hits_in(_cue_hits(view), _COMPANY_GROUPS)):
             if not _company_suffix_written(text, mode, hit.start, hit.end):
                 continue
             start = _name_before(text, mode, stop, hit.start)
@@ -748,12 +759,12 @@ class HospitalShapeDetector:
 
     def detect(self, document: Document) -> list[Span]:
         text = document.text
-        normalised = normalise_document(text)
-        mode = case_mode(text)
+        view = note_view(document)
+        mode = view.case.case_mode()
         stop = load_stop_words()
         out: list[Span] = []
         suffix_ends: dict[int, int] = {}
-        hits = _hits_in(_cue_hits(normalised), _HOSPITAL_GROUPS)
+        hits = _hits_in(_cue_hits(view), _HOSPITAL_GROUPS)
         for hit in hits:
             if "suffix" in hit.names:
                 suffix_ends[hit.start] = max(hit.end, suffix_ends.get(hit.start, 0))

@@ -8,18 +8,16 @@ and a possessive "Smith's" still matches "smith".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import cached_property
 from operator import itemgetter
 from typing import NamedTuple
 
 import ahocorasick
 import regex
 
-from deident.core.pipeline import PER_NOTE_CACHE
-from deident.text.charset import ascii_bytes, ascii_like
+from deident.text.normalise import normalise
 
 _NOT_WORD = regex.compile(r"[^\p{L}\p{N}]")
 
@@ -42,56 +40,6 @@ def case_shape(surface: str) -> CaseShape:
     if words and all(w[0].isupper() or not w[0].isalpha() for w in words):
         return CaseShape.CAPITALISED
     return CaseShape.MIXED
-
-
-# ASCII characters other than letters and digits become spaces; non-ASCII ones are handled apart.
-_ASCII_TO_SPACE = {i: " " for i in range(128) if not chr(i).isalnum()}
-_NON_ASCII = regex.compile(r"[^\x00-\x7f]")
-_NON_ASCII_RUNS = re.compile(r"([^\x00-\x7f]+)")  # split() keeps them, at the odd positions
-
-
-def _non_ascii_char(match: regex.Match[str]) -> str:
-    char = match.group()
-    return char if char.isalnum() else " "
-
-
-@lru_cache(maxsize=PER_NOTE_CACHE)
-def normalise_document(text: str) -> str:
-    """:func:`normalise` for whole note texts, memoised so the detectors of a document share it, a block of notes
-    apart (short strings go through :func:`normalise` so they do not evict notes from the cache)."""
-    return normalise(text)
-
-
-# The same mapping as a bytes table: ASCII text (most notes) is normalised by bytes.translate in C.
-_ASCII_TABLE = bytes((ord(chr(i).lower()) if chr(i).isalnum() else ord(" ")) if i < 128 else i for i in range(256))
-
-
-def normalise(text: str) -> str:
-    """Lower-case with letters and digits kept and everything else a space; same length as ``text``."""
-    if ascii_like(text):  # a non-ASCII symbol becomes "?", then a space, as below
-        return ascii_bytes(text).translate(_ASCII_TABLE).decode("ascii")
-    lowered = text.lower()
-    if len(lowered) != len(text):
-        return _normalise_unicode(text)
-    # The ASCII runs through the bytes table in C, the few non-ASCII runs character by character: the same mapping
-    # (the text is lower-cased whole first, as below, so that a final sigma stays final).
-    pieces = _NON_ASCII_RUNS.split(lowered)
-    for i in range(0, len(pieces), 2):
-        pieces[i] = pieces[i].encode("ascii").translate(_ASCII_TABLE).decode("ascii")
-    for i in range(1, len(pieces), 2):
-        pieces[i] = "".join(c if c.isalnum() else " " for c in pieces[i])
-    return "".join(pieces)
-
-
-def _normalise_unicode(text: str) -> str:
-    """:func:`normalise` character by character (any text)."""
-    lowered = text.lower()
-    if len(lowered) != len(text):  # a few characters lower-case to two (e.g. "İ"); keep those as they are
-        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-    lowered = lowered.translate(_ASCII_TO_SPACE)
-    if not lowered.isascii():
-        lowered = _NON_ASCII.sub(_non_ascii_char, lowered)
-    return lowered
 
 
 class LexiconMatch(NamedTuple):
@@ -135,7 +83,7 @@ class LexiconMatcher:
 
     def find_all(self, text: str, normalised: str | None = None) -> list[LexiconMatch]:
         """Every whole-word match (overlapping ones included), in order of start."""
-        padded = f" {normalised if normalised is not None else normalise_document(text)} "
+        padded = f" {normalised if normalised is not None else normalise(text)} "
         # padded[end_index] is the trailing space; padded offset p is text offset p - 1.
         out = [
             LexiconMatch(end_index - length + 1, end_index - 1, names)

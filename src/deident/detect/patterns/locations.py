@@ -19,7 +19,8 @@ from deident.detect.patterns.base import (
     unit_follows,
     words,
 )
-from deident.detect.patterns.names import STOP_WORDS, _case_mode
+from deident.detect.patterns.names import STOP_WORDS
+from deident.text.case import window_case
 from deident.text.wordfrequency import zipf as _zipf
 
 STREET_SUFFIX_WORDS = (
@@ -183,7 +184,7 @@ def _usps_street(text: str, m: regex.Match[str]) -> list[Hit]:
     name_words = m["w"].split()
     if _has_non_street_word(name_words):
         return []
-    if _case_mode(text, m.start()) == "mixed":
+    if window_case(text, m.start()) == "mixed":
         if not all(w[:1].isupper() and not w.isupper() for w in (*name_words, m["sfx"])):
             return []
     elif not m["unit"] and not _ZIP_AHEAD.match(text, m.end()):
@@ -214,7 +215,7 @@ def _employer_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
 def _name_after_trigger(text: str, m: regex.Match[str], continuing: frozenset[str]) -> list[Hit]:
     """The place or organisation words at the start of group "c"; ``continuing`` words may follow the first."""
     kept_end = -1
-    mode = _case_mode(text, m.start("c"))
+    mode = window_case(text, m.start("c"))
     for tok in rx(r"[A-Za-z][A-Za-z.'\-]{0,30}").finditer(m["c"]):
         word = tok[0].rstrip(".")
         if word.lower() in STOP_WORDS or word.lower() in _NOT_PLACE_WORDS:
@@ -303,7 +304,7 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     if tok is None:
         return []
     word = tok[0].rstrip(".")
-    mode = _case_mode(text, tok.start())
+    mode = window_case(text, tok.start())
     lower = word.lower()
     if _clinical_place(word) or lower in STOP_WORDS or lower in _NOT_PLACE_WORDS:
         return []
@@ -324,7 +325,7 @@ def _ward_number(text: str, m: regex.Match[str]) -> list[Hit]:
     word = m["w"]
     if _clinical_place(word) or word.lower() in STOP_WORDS or _zipf(word.lower()) >= 2.0:
         return []
-    if _case_mode(text, m.start("w")) == "mixed" and not word[0].isupper():
+    if window_case(text, m.start("w")) == "mixed" and not word[0].isupper():
         return []  # "order to transfuse 2 units": in mixed-case text a ward name is capitalised
     if unit_follows(text, m.end()):
         return []  # "on levophed 5 mcg": a drug and its dose
@@ -347,7 +348,7 @@ def _hospital_name(text: str, m: regex.Match[str]) -> list[Hit]:
     )
     if before is None:
         return []
-    mode = _case_mode(text, m.start())
+    mode = window_case(text, m.start())
     start = before.start("n")
     toks = [(start + t.start(), start + t.end(), t[0]) for t in rx(r"[A-Za-z][A-Za-z.'\-]{0,24}").finditer(before["n"])]
     kept: list[tuple[int, int]] = []
@@ -384,7 +385,7 @@ def _geo_name_word(word: str) -> bool:
 
 def _geo_after_name(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "the Eastern Shore", "Chesapeake Bay": one or two title-case words before a title-case natural head noun."""
-    if not _is_title(m[0]) or _case_mode(text, m.start()) != "mixed":
+    if not _is_title(m[0]) or window_case(text, m.start()) != "mixed":
         return []
     before = search_before(
         r"(?r)(?<![\w'.])(?P<n>" + _TITLE_WORD + r"(?:[ \t]" + _TITLE_WORD + r")?)[ \t]\Z", text, m.start(), 60
@@ -414,7 +415,7 @@ def _sentence_starts_at(text: str, start: int) -> bool:
 
 def _geo_after_opener(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "Lake Tahoe", "Cape Cod", "Mount Airy": a title-case opener and a title-case name word."""
-    if not (_is_title(m[0]) and _is_title(m["n"])) or _case_mode(text, m.start()) != "mixed":
+    if not (_is_title(m[0]) and _is_title(m["n"])) or window_case(text, m.start()) != "mixed":
         return []
     if not _geo_name_word(m["n"]) or (_sentence_starts_at(text, m.start()) and _zipf(m["n"].lower()) >= 4.0):
         return []

@@ -17,6 +17,7 @@ from nicknames import NickNamer
 
 from deident.core.labels import Label
 from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, word_after, words
+from deident.text.case import window_case
 from deident.text.wordfrequency import zipf as _zipf
 
 # One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
@@ -100,25 +101,8 @@ STOP_WORDS = frozenset(
     """.split()
 )
 NAME_LOCALES = ("en_US", "en_GB", "en_IE", "en_IN", "de_DE", "es_ES", "fr_FR", "it_IT", "pl_PL", "pt_BR", "nl_NL")
-_UPPER = bytes(range(65, 91))
-_LOWER = bytes(range(97, 123))
 NON_NAMES = STOP_WORDS | {w.split()[0] for w in FAMILY_WORDS + DOCTOR_ROLES_WORDS + DOCTOR_TITLES_WORDS}
 TITLE_WORDS = frozenset("dr drs doctor mr mrs ms miss".split())
-
-
-def _case_mode(text: str, start: int) -> str:
-    """'upper', 'lower' or 'mixed' for the text around ``start`` (notes switch case between sections)."""
-    window = text[max(0, start - 160) : start + 160]
-    ascii_bytes = window.encode("ascii", "ignore")
-    upper = len(ascii_bytes) - len(ascii_bytes.translate(None, _UPPER))
-    lower = len(ascii_bytes) - len(ascii_bytes.translate(None, _LOWER))
-    if upper + lower == 0:
-        return "mixed"
-    if upper > 3 * lower:
-        return "upper"
-    if upper * 40 < lower:
-        return "lower"
-    return "mixed"
 
 
 # A diminutive counts as a known name only when rarer than this (Zipf): "Rob", "Hank", "Peg" but not "Will",
@@ -221,7 +205,7 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
         start = m.start(group)
-        mode = _case_mode(text, start)
+        mode = window_case(text, start)
         hits: list[Hit] = []
         current: list[tuple[int, int]] = []
         pending_initial = False
@@ -290,7 +274,7 @@ def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if initial in _ABBREVIATION_INITIALS and surname not in known_names():
         return []
-    if _case_mode(text, m.start()) == "mixed" and not m["s"][0].isupper():
+    if window_case(text, m.start()) == "mixed" and not m["s"][0].isupper():
         return []
     return [_close(text, [(m.start() - 1, m.end("s"))], Label.DOCTOR)]
 
@@ -300,7 +284,7 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     if text[m.end() :].strip():
         return []
     words = m["n"].split()
-    mode = _case_mode(text, m.start("n"))
+    mode = window_case(text, m.start("n"))
     if words[0].lower().rstrip(".") not in known_names() or not all(is_name_word(w, mode, False) for w in words[1:]):
         return []
     if len(words) == 1 and not is_name_word(words[0], mode, False):
@@ -321,7 +305,7 @@ def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
 
 def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "Ms" without a full stop, or "MS" among lower-case words, is usually mental status or morphine."""
-    if m[0][:2] == "MS" and _case_mode(text, m.start()) == "mixed":
+    if m[0][:2] == "MS" and window_case(text, m.start()) == "mixed":
         return []
     return [h for h in _names(Label.PATIENT, strong=False)(text, m) if text[h.start : h.end].lower() in known_names()]
 
@@ -340,7 +324,7 @@ def _names_before(
         if found is None:
             return []
         start = found.start("n")
-        mode = _case_mode(text, start)
+        mode = window_case(text, start)
         toks = _chain_tokens(found["n"], start)
         if toks and _ends_sentence(toks[-1][2]):
             return []  # "... secretions. MD aware": the trigger starts a new sentence

@@ -18,7 +18,8 @@ import regex
 
 from deident.core.labels import Label
 from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, search_before, words
-from deident.detect.patterns.names import CLINICAL_SUFFIXES, FAMILY_WORDS, NON_NAMES, STOP_WORDS, _case_mode
+from deident.detect.patterns.names import CLINICAL_SUFFIXES, FAMILY_WORDS, NON_NAMES, STOP_WORDS
+from deident.text.case import window_case
 from deident.text.wordfrequency import zipf as _zipf
 
 # Common occupations that faker's job list lacks (it is British and white-collar), as data.
@@ -261,7 +262,7 @@ def _open_phrase(text: str, m: regex.Match[str]) -> Hit | None:
     "in", "with", "and"), none a clinical or stop word, the last a lexicon occupation's head word ("boat
     restorer", "shipping clerk") or an agent noun ("crane operator")."""
     tokens = _tokens(m)
-    mode = _case_mode(text, m.start("c"))
+    mode = window_case(text, m.start("c"))
     while tokens and tokens[0][2].lower() in LEADING_MODIFIERS:
         tokens = tokens[1:]
     kept: list[tuple[int, int, str]] = []

@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 
 import regex
 
-from deident.core.document import Document
+from deident.core.document import Document, patient_groups
 from deident.core.provenance import parts_of, source_family
 from deident.core.span import Span
-from deident.text.charset import ascii_like, letter_counts
-from deident.text.sections import Section, SectionDetector, default_sections, section_at
-from deident.text.wordfrequency import zipf as english_zipf
+from deident.text.charset import ascii_like
+from deident.text.normalise import normalise_key
+from deident.text.note_view import note_view
+from deident.text.sections import Section, SectionDetector, section_at
+from deident.text.wordfrequency import zipf_lowered
 
 CONTEXT_MIN_ZIPF = 5.5  # high enough that surnames ("smith" 4.9) and most first names stay out
 WINDOW = 2
@@ -58,16 +60,6 @@ _ASCII_WORD = re.compile(r"[A-Za-z]+")
 _ASCII_TOKEN_TEXT = re.compile(r"[^\W_]+|\S", re.ASCII)
 
 
-def normalise_key(text: str) -> str:
-    """The comparison key of a candidate string: case-folded, spaces collapsed, possessive dropped."""
-    key = " ".join(text.split()).casefold()
-    for suffix in ("'s", "’s", "'", "’"):
-        if key.endswith(suffix):
-            key = key[: -len(suffix)]
-            break
-    return key
-
-
 @dataclass(frozen=True, slots=True)
 class CandidateContext:
     """Counts of candidate strings around one note (keys are :func:`normalise_key` strings).
@@ -94,16 +86,17 @@ def build_contexts(documents: Sequence[Document], candidates: Sequence[Sequence[
         frozenset(normalise_key(s.text_of(d.text)) for s in spans)
         for d, spans in zip(documents, candidates, strict=True)
     ]
-    per_patient: dict[str, Counter[str]] = {}
-    for doc, keys in zip(documents, keysets, strict=True):
-        if doc.patient_id is not None:
-            per_patient.setdefault(doc.patient_id, Counter()).update(keys)
-    contexts: list[CandidateContext] = []
-    for doc, spans, keys in zip(documents, candidates, keysets, strict=True):
-        totals = per_patient.get(doc.patient_id, Counter()) if doc.patient_id is not None else Counter()
-        others = {k: totals[k] - 1 for k in keys if totals[k] > 1}
-        contexts.append(CandidateContext(Counter(normalise_key(s.text_of(doc.text)) for s in spans), others))
-    return contexts
+    others: list[dict[str, int]] = [{} for _ in documents]
+    for members in patient_groups(documents):  # a note without a patient id is a group alone: no other notes
+        totals: Counter[str] = Counter()
+        for i in members:
+            totals.update(keysets[i])
+        for i in members:
+            others[i] = {k: totals[k] - 1 for k in keysets[i] if totals[k] > 1}
+    return [
+        CandidateContext(Counter(normalise_key(s.text_of(doc.text)) for s in spans), other)
+        for doc, spans, other in zip(documents, candidates, others, strict=True)
+    ]
 
 
 # word_shape's values, memoised (a pure function of the text; candidate surfaces recur across notes).
@@ -140,21 +133,6 @@ def case_class(text: str) -> str:
     return "mixed"
 
 
-def upper_fraction(text: str) -> float:
-    """Fraction of letters that are upper case (0 for a text without letters)."""
-    upper, lower, others = letter_counts(text)
-    letters = upper + lower
-    for char, count in others.items():  # the distinct non-ASCII characters, as str.isalpha and str.isupper say
-        letters += count if char.isalpha() else 0
-        upper += count if char.isupper() else 0
-    return upper / letters if letters else 0.0
-
-
-def zipf(word: str) -> float:
-    """wordfreq Zipf frequency of a lower-cased word or phrase (0 when unknown)."""
-    return english_zipf(word.lower())
-
-
 # _context_word's values, memoised (a pure function of the token; context tokens repeat across notes).
 _context_words: dict[str, str] = {}
 _CONTEXT_MEMO_LIMIT = 100_000
@@ -172,7 +150,11 @@ def _context_word(word: str) -> str:
 
 def _context_word_of(word: str) -> str:
     low = word.lower()
-    if low in TRIGGERS or (low.isalpha() and zipf(low) >= CONTEXT_MIN_ZIPF) or not any(c.isalnum() for c in low):
+    if (
+        low in TRIGGERS
+        or (low.isalpha() and zipf_lowered(low) >= CONTEXT_MIN_ZIPF)
+        or not any(c.isalnum() for c in low)
+    ):
         return low
     return "<" + word_shape(word) + ">"
 
@@ -221,7 +203,7 @@ def _bucket(value: float, edges: Sequence[float]) -> str:
 class FeatureExtractor:
     """Computes features for all candidates of one document (tokens and sections computed once)."""
 
-    sections: SectionDetector | None = None  # None: the default headings (memoised per note)
+    sections: SectionDetector | None = None  # None: the default headings (read from the note's view)
 
     def document_features(
         self, document: Document, spans: Sequence[Span], context: CandidateContext | None = None
@@ -229,8 +211,9 @@ class FeatureExtractor:
         text = document.text
         if context is None:
             context = note_context(document, spans)
-        found_sections = list(default_sections(text) if self.sections is None else self.sections.find(text))
-        note_upper = upper_fraction(text)
+        view = note_view(document)
+        found_sections = list(view.sections if self.sections is None else self.sections.find(text))
+        note_upper = view.case.upper_fraction()
         lowered = text.lower()
         scans = (_ASCII_WORD, _ASCII_TOKEN_TEXT) if ascii_like(text) else (_WORD, _TOKEN_TEXT)
         return [self._features(text, lowered, span, found_sections, note_upper, context, scans) for span in spans]
@@ -287,10 +270,10 @@ class FeatureExtractor:
         f["has_digit"] = float(any(c.isdigit() for c in surface))
         f["has_alpha"] = float(bool(words))
         if words:
-            zipfs = [zipf(w) for w in words]
+            zipfs = [zipf_lowered(w) for w in words]
             f["zipf_min"] = min(zipfs) / 8.0
             f["zipf_max"] = max(zipfs) / 8.0
-            whole = zipfs[0] if len(words) == 1 else zipf(" ".join(words))  # one word: its own value
+            whole = zipfs[0] if len(words) == 1 else zipf_lowered(" ".join(words))  # one word: its own value
             f["zipf_whole"] = whole / 8.0
             f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}"] = 1.0
             f[f"zipf_whole={_bucket(whole, ZIPF_EDGES)}&cat={cat}"] = 1.0
