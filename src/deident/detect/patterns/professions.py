@@ -17,8 +17,9 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, search_before, words
+from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.names import CLINICAL_SUFFIXES, FAMILY_WORDS, NON_NAMES, STOP_WORDS, _case_mode
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, anchor_words, rx, search_before, words
 from deident.text.wordfrequency import zipf as _zipf
 
 # Common occupations that faker's job list lacks (it is British and white-collar), as data.
@@ -320,7 +321,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             + CAPTURE,
             0.6,
             _after_strong,
-            anchors=anchor_words(*WORKS_AS_WORDS),
         ),
         Pattern(
             "profession.field",
@@ -328,7 +328,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*FIELD_WORDS) + r"(?:[ \t]{0,2}:|[ \t]{1,3}(?:is|was))[ \t]{0,3}" + _ARTICLE + "?" + CAPTURE,
             0.6,
             _after_strong,
-            anchors=FIELD_WORDS,
         ),
         Pattern(
             "profession.job_as",
@@ -336,7 +335,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*JOB_AS_WORDS) + r"[ \t]{1,3}as[ \t]{1,3}" + _ARTICLE + "?" + CAPTURE,
             0.6,
             _lexicon_hits,
-            anchors=JOB_AS_WORDS,
         ),
         Pattern(
             "profession.retired",
@@ -344,7 +342,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\bretired[ \t]{1,3}(?:as[ \t]{1,3}" + _ARTICLE + "?)?" + CAPTURE,
             0.6,
             _after_retired,
-            anchors=("retired",),
         ),
         Pattern(
             "profession.former",
@@ -352,7 +349,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\bformer[ \t]{1,3}" + CAPTURE,
             0.6,
             _after_former,
-            anchors=("former",),
         ),
         Pattern(
             "profession.formerly",
@@ -360,7 +356,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b(?:formerly|previously)[ \t]{1,3}" + _ARTICLE + CAPTURE,
             0.6,
             _lexicon_hits,
-            anchors=("formerly", "previously"),
         ),
         Pattern(
             "profession.copula",
@@ -368,7 +363,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b(?:is|was)[ \t]{1,3}" + _ARTICLE + CAPTURE,
             0.6,
             _after_copula,
-            anchors=("is", "was"),
         ),
         Pattern(
             "profession.first_person",
@@ -376,7 +370,7 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*FIRST_PERSON) + r"[ \t]{1,3}" + _ARTICLE + CAPTURE,
             0.6,
             _lexicon_hits,
-            anchors=anchor_words(*FIRST_PERSON),
+            hints=ScanHints(anchors=anchor_words(*FIRST_PERSON)),
         ),
     )
 
