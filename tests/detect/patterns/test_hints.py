@@ -98,6 +98,10 @@ def _anchors(source: str, ignore_case: bool = True) -> tuple[str, ...]:
         (r"dr\.[ \t][A-Z]", ()),  # no \b: the match need not begin a word
         (r"\b[a-z]{2}[ \t]\d", ()),  # no literal
         (r"\b(?:dr|mr)[A-Za-z]", ()),  # a letter may follow
+        (r"\b#\d", ()),  # after \b a non-word character: the anchor would begin no word
+        (r"\b(?:cell[ \t]{1,5}phone|mobile):", ("cell", "mobile")),  # more blanks than the scan spells: a word end
+        (r"\bbox(?!\w)", ("box",)),  # a lookahead that no word character may follow ends the word
+        (r"\bbox(?!x)", ()),
     ],
 )
 def test_anchors_derived_from_the_regex(source: str, anchors: tuple[str, ...]) -> None:

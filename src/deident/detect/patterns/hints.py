@@ -12,9 +12,11 @@ from __future__ import annotations
 import dataclasses
 import re
 import string
+import warnings
 from functools import lru_cache
-from re import _constants as sre  # type: ignore[attr-defined]  # the parser's opcodes (no public API)
+from re import _constants as sre  # type: ignore[attr-defined]  # private: no public API gives the opcodes
 from re import _parser  # type: ignore[attr-defined]
+from typing import Any
 
 from deident.detect.patterns.rules import Pattern, ScanHints
 
@@ -24,8 +26,8 @@ WORD_END = " \t\n\r\f\v.,;:!?-#'\"/()[]<>=+*&@%$^`{}|~\\0123456789"
 # Past this many spellings a rule's anchors are not derived (an automaton that large costs more than it saves).
 _MOST_ANCHORS = 2000
 
-# A parsed item: an opcode and its argument, as ``re._parser`` gives them.
-_Item = tuple[object, object]
+# A parsed item: an opcode and its argument, as ``re._parser`` gives them (untyped: the parser is private).
+_Item = tuple[Any, Any]
 
 
 class _Unprovable(Exception):
@@ -46,7 +48,7 @@ def scan_hints(pattern: Pattern) -> ScanHints:
     scanned_in_full = not (placed or anchors)
     required_char = hints.required_char if hints.required_char is not None else ""
     if hints.required_char is None and scanned_in_full:
-        required_char = derived.required_char
+        required_char = derived.required_char or ""
     return dataclasses.replace(hints, anchors=anchors, required_char=required_char)
 
 
@@ -54,8 +56,10 @@ def scan_hints(pattern: Pattern) -> ScanHints:
 def derived_hints(source: str, ignore_case: bool) -> ScanHints:
     """``anchors`` and ``required_char`` as far as they follow from the regex (empty where they do not)."""
     try:
-        items = tuple(_parser.parse(source, re.IGNORECASE if ignore_case else 0))
-    except re.error:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # "possible nested set": a ``regex`` construct that ``re`` reads otherwise
+            items = tuple(_parser.parse(source, re.IGNORECASE if ignore_case else 0))
+    except (re.error, Warning):
         return ScanHints(anchors=(), required_char="")  # a ``regex``-only construct: nothing is derived
     return ScanHints(anchors=derive_anchors(items), required_char=derive_required_char(items))
 
@@ -65,8 +69,10 @@ def derive_anchors(items: tuple[_Item, ...]) -> tuple[str, ...]:
     ``\\b`` and literal words or phrases (alternatives spelled each, their blank runs as one blank, optional parts
     both ways) and each spelling is followed by a word end (a :data:`WORD_END` character or ``\\b``); else ().
 
-    ``\\b`` counts as a word end, as it did for the anchors written by hand: the anchor scan finds no anchor followed
-    by a non-ASCII punctuation mark or an ASCII control character, where ``\\b`` holds (a known gap of that scan).
+    ``\\b`` and ``\\d`` count as word ends, as they did for the anchors written by hand, and so they share the
+    known gaps of those: the anchor scan finds no anchor followed by a non-ASCII punctuation mark or digit or an ASCII
+    control character, nor one spelled with a character that the case-insensitive regex matches as an ASCII letter
+    but whose lower case is none ("ſ" for s).
     """
     if len(items) < 2 or items[0] != (sre.AT, sre.AT_BOUNDARY):
         return ()
@@ -74,7 +80,8 @@ def derive_anchors(items: tuple[_Item, ...]) -> tuple[str, ...]:
         spellings = _expand(items[1:], "", 0)
     except _Unprovable:
         return ()
-    return tuple(sorted(spellings))
+    # After ``\b`` a word character: the anchor begins a word, where the scan looks for it.
+    return tuple(sorted(spellings)) if all(s[0].isalnum() for s in spellings) else ()
 
 
 _LEAVE = ("leave", None)  # marks the end of an alternative (or optional part) inside the item list
@@ -97,13 +104,13 @@ def _expand(items: tuple[_Item, ...], spelled: str, depth: int) -> set[str]:
         return _expand((*_body(av), *rest), spelled, depth)
     if op is sre.BRANCH:
         found: set[str] = set()
-        for alternative in av[1]:  # type: ignore[index]
+        for alternative in av[1]:
             found |= _expand((*alternative, _LEAVE, *rest), spelled, depth + 1)
             if len(found) > _MOST_ANCHORS:
                 raise _Unprovable("too many spellings")
         return found
-    if op is sre.MAX_REPEAT and av[0] == 0 and av[1] == 1:  # type: ignore[index]
-        body = tuple(av[2])  # type: ignore[index]
+    if op is sre.MAX_REPEAT and av[0] == 0 and av[1] == 1:
+        body = tuple(av[2])
         skipped = _expand(rest, spelled, depth)
         if spelled and _ends_word(body, spelled):
             return {spelled} | skipped  # where the optional part is there, the word ends before it
@@ -115,15 +122,16 @@ def _expand(items: tuple[_Item, ...], spelled: str, depth: int) -> set[str]:
     raise _Unprovable("no literal spelling")
 
 
-def _body(av: object) -> tuple[_Item, ...]:
-    return tuple(av[-1])  # type: ignore[index]  # (group, add flags, del flags, pattern)
+def _body(av: Any) -> tuple[_Item, ...]:
+    return tuple(av[-1])  # (group, add flags, del flags, pattern)
 
 
-def _is_blank_run(op: object, av: object) -> bool:
-    """``[ \\t]{m,n}`` with m >= 1: what ``words`` writes for a blank between the words of a phrase."""
-    if op is not sre.MAX_REPEAT or av[0] < 1:  # type: ignore[index]
+def _is_blank_run(op: Any, av: Any) -> bool:
+    """``[ \\t]{m,n}`` with 1 <= m <= n <= 3 (the scan spells a blank as one to three blanks or tabs): what
+    ``words`` writes between the words of a phrase."""
+    if op is not sre.MAX_REPEAT or not 1 <= av[0] <= av[1] <= 3:
         return False
-    body = list(av[2])  # type: ignore[index]
+    body = list(av[2])
     return len(body) == 1 and body[0][0] is sre.IN and sorted(body[0][1]) == [(sre.LITERAL, 9), (sre.LITERAL, 32)]
 
 
@@ -154,21 +162,21 @@ def _first_chars(items: tuple[_Item, ...], after_word: bool) -> set[str]:
     if op is sre.SUBPATTERN:
         return _first_chars((*_body(av), *rest), after_word)
     if op is sre.BRANCH:
-        alternatives = av[1]  # type: ignore[index]
+        alternatives = av[1]
         return set().union(*(_first_chars((*alternative, *rest), after_word) for alternative in alternatives))
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
-        low, _, body = av  # type: ignore[misc]
+        low, _, body = av
         if low == 0:
             return _first_chars((*body, *rest), after_word) | _first_chars(rest, after_word)
         return _first_chars(tuple(body), after_word)
-    if op in (sre.ASSERT, sre.ASSERT_NOT) and av[0] < 0:  # type: ignore[index]
+    if op in (sre.ASSERT, sre.ASSERT_NOT) and av[0] < 0:
         return _first_chars(rest, after_word)  # a lookbehind looks at what came before
     raise _Unprovable(f"cannot tell what {op} starts with")
 
 
-def _no_word_char_follows(av: object) -> bool:
+def _no_word_char_follows(av: Any) -> bool:
     """Whether a negative lookaround is a lookahead that forbids every word character (``(?![\\w-]|...)``)."""
-    direction, items = av  # type: ignore[misc]
+    direction, items = av
     if direction != 1:
         return False
     items = list(items)
@@ -179,20 +187,18 @@ def _no_word_char_follows(av: object) -> bool:
 
 def _is_word_class(items: list[_Item]) -> bool:
     """One character set that holds ``\\w`` (and maybe more)."""
-    return (
-        len(items) == 1 and items[0][0] is sre.IN and (sre.CATEGORY, sre.CATEGORY_WORD) in items[0][1]  # type: ignore[operator]
-    )
+    return len(items) == 1 and items[0][0] is sre.IN and (sre.CATEGORY, sre.CATEGORY_WORD) in items[0][1]
 
 
-def _set_chars(av: object) -> set[str]:
+def _set_chars(av: Any) -> set[str]:
     chars: set[str] = set()
-    for op, arg in av:  # type: ignore[attr-defined]
+    for op, arg in av:
         if op is sre.LITERAL:
             chars.add(chr(arg))
         elif op is sre.RANGE and arg[1] - arg[0] < 128:
             chars.update(chr(c) for c in range(arg[0], arg[1] + 1))
         elif op is sre.CATEGORY and arg is sre.CATEGORY_DIGIT:
-            chars.update(string.digits)  # (a non-ASCII digit too, which the scan reads as a digit)
+            chars.update(string.digits)  # (and non-ASCII digits: the known gap of derive_anchors)
         else:
             raise _Unprovable(f"cannot list the characters of {op}")
     return chars
@@ -206,8 +212,8 @@ def derive_required_char(items: tuple[_Item, ...]) -> str:
             return chr(av)
         if op is sre.SUBPATTERN:
             found = derive_required_char(_body(av))
-        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1:  # type: ignore[index]
-            found = derive_required_char(tuple(av[2]))  # type: ignore[index]
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1:
+            found = derive_required_char(tuple(av[2]))
         else:
             continue
         if found:
