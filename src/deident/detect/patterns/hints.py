@@ -40,14 +40,15 @@ def scan_hints(pattern: Pattern) -> ScanHints:
     hints = pattern.hints
     if hints.anchors is not None and hints.required_char is not None:
         return hints
-    derived = derived_hints(pattern.source, pattern.ignore_case)
     # A rule placed by hand (at digit runs, starts, run tails or the last line) is tried there alone: derived
     # anchors would override that, and a required character is only looked at for the rules scanned in full.
     placed = hints.digit_run is not None or hints.run_starts or hints.char_starts or hints.run_tail or hints.last_line
-    anchors = hints.anchors if hints.anchors is not None else () if placed else derived.anchors
-    scanned_in_full = not (placed or anchors)
+    if placed:
+        return dataclasses.replace(hints, anchors=hints.anchors or (), required_char=hints.required_char or "")
+    derived = derived_hints(pattern.source, pattern.ignore_case)
+    anchors = hints.anchors if hints.anchors is not None else derived.anchors
     required_char = hints.required_char if hints.required_char is not None else ""
-    if hints.required_char is None and scanned_in_full:
+    if hints.required_char is None and not anchors:  # scanned in full
         required_char = derived.required_char or ""
     return dataclasses.replace(hints, anchors=anchors, required_char=required_char)
 
