@@ -209,7 +209,7 @@ def test_username_detector_finds_the_same_with_the_reference_seeds(monkeypatch: 
 
 def test_pattern_delimiters_merged_run_by_run_equal_the_table() -> None:
     from deident.detect.patterns import combined_pattern_detector
-    from deident.detect.patterns.base import merge_delimiters
+    from deident.detect.patterns.plan import merge_delimiters
 
     plan = combined_pattern_detector().plan
     for text in [*_texts(10), *_unicode_note_texts(10)]:

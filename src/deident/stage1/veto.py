@@ -20,7 +20,7 @@ from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
 from deident.detect.lexicon.matcher import LexiconMatcher
-from deident.detect.patterns.base import word_after
+from deident.detect.patterns.rules import word_after
 from deident.text.normalise import normalise
 from deident.text.note_view import note_view
 

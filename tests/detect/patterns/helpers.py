@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -10,6 +11,10 @@ import pytest
 from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.pipeline import Detector
+from deident.detect.patterns import pattern_detectors
+from deident.detect.patterns.detector import PatternDetector
+from deident.detect.patterns.hints import scan_hints
+from deident.detect.patterns.rules import Pattern
 
 # A case is (note text, expected PHI substring or None for "no span at all", expected label).
 Case = tuple[str, str | None, Label | None]
@@ -47,3 +52,47 @@ def check_negative(detector: Detector, text: str, forbidden: str | None, label: 
 def random_texts(rng: random.Random, pieces: Sequence[str], count: int, fewest: int, most: int) -> list[str]:
     """``count`` texts, each ``fewest`` to ``most`` pieces drawn with ``rng`` (equivalence-test fodder)."""
     return ["".join(rng.choices(pieces, k=rng.randint(fewest, most))) for _ in range(count)]
+
+
+SAMPLE = (
+    "Mr. Nicholson is a 93 yo man, s/p CABG '92, seen 7/22/05 by Dr. Griffin (pager 83554). "
+    "MRN: 1234567. Lives at 19 Clover St., Baltimore, MD 21201. WIFE ANNA CALLED 410-322-1419; "
+    "spoke with daughter lisa. Room 12. In 1992 and summer 2004 he fell; e. welsh aware. "
+    "Jean Hudson, RN. Hank Przybylo (son). christmas at home, moved from Trenton, NJ. aged 82. fax: 617-555-0100."
+)
+
+
+def all_patterns() -> list[Pattern]:
+    return [p for d in pattern_detectors() if isinstance(d, PatternDetector) for p in d.patterns]
+
+
+# Pieces that digit-led rules care about: digit runs of every length, separators, units, months, ordinals.
+DIGIT_PIECES = (
+    "1", "7", "12", "31", "123", "555", "1234", "1999", "2006", "0630", "12345", "1234567", "/", "/", "-", "-", ".",
+    ".", ",", "'", " ", " ", "  ", "\t", "\n", "y", "yo", "y/o", " years old", "st", "th", "nd", " Jan", " of ", "mg",
+    "x", "#", "s", "(", ")", ":", " PTCA", " stent", "in ", "since ", " Main St", "am", "%", "A", "+",
+    # whole shapes of the rarer rules, so that each rule matches in some generated texts
+    "1990s", "1990's", "50s", "80's", "202 267 1093", "240444-1243", "10.1.2.3", "123-45-6789", "45 years of age",
+    "\n45 male", "11/21.93", "3/4.2005", " on 3/15 ", " 2005-07-22 ", " 555-1234 ", " 7/22/05 ", " 12-3 ",
+    " 12/22/05 ", " 2005/07/22 ", " 555 - 1234 ", " 45 yr ", "\n101 male", " 74' ", " to Quillfield 3 ",
+    " Quillan Flats,",
+)  # fmt: skip
+
+
+def digit_texts() -> list[str]:
+    rng = random.Random(20261122)
+    return [SAMPLE, SAMPLE.upper(), SAMPLE.lower()] + ["".join(rng.choices(DIGIT_PIECES, k=30)) for _ in range(1500)]
+
+
+def digit_led_patterns() -> list[Pattern]:
+    return [p for p in all_patterns() if p.hints.digit_run is not None]
+
+
+def with_hints(pattern: Pattern, **changes: object) -> Pattern:
+    """``pattern`` with some of its speed hints changed (a reference without a fast path, say)."""
+    return dataclasses.replace(pattern, hints=dataclasses.replace(pattern.hints, **changes))  # type: ignore[arg-type]
+
+
+def anchors_of(pattern: Pattern) -> tuple[str, ...]:
+    """The anchors the planner uses for ``pattern`` (written or derived)."""
+    return scan_hints(pattern).anchors or ()

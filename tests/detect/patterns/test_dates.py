@@ -8,8 +8,8 @@ import pytest
 
 from deident.core.labels import Label
 from deident.detect.patterns import date_detector
-from deident.detect.patterns.base import rx, search_before
 from deident.detect.patterns.dates import _CLINICAL_BEFORE, _DATE_CONTEXT_BEFORE, _VENT_BEFORE, _ends_with, _vent_before
+from deident.detect.patterns.rules import rx, search_before
 
 from .helpers import Case, check_negative, check_positive, params, random_texts
 

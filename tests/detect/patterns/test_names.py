@@ -8,8 +8,8 @@ import pytest
 
 from deident.core.labels import Label
 from deident.detect.patterns import name_detector
-from deident.detect.patterns.base import rx
 from deident.detect.patterns.names import CHAIN, TOKEN, _chain_tokens
+from deident.detect.patterns.rules import rx
 
 from .helpers import Case, check_negative, check_positive, params, random_texts
 

@@ -1,16 +1,22 @@
-"""High-sensitivity pattern detectors, one per PHI family (rules as data, see ``base``)."""
+"""High-sensitivity pattern detectors, one per PHI family.
+
+Rules as data: the vocabulary in ``rules`` (a rule and its speed hints; ``hints`` derives those that follow from
+the regex), the scan planner in ``plan`` and the detectors that run tables of rules in ``detector``; one module
+per family holds its rules and validators.
+"""
 
 from __future__ import annotations
 
 from deident.core.pipeline import Detector
 from deident.detect.patterns.ages import age_detector
-from deident.detect.patterns.base import CombinedPatternDetector, Hit, Pattern, PatternDetector
 from deident.detect.patterns.contact import contact_detector
 from deident.detect.patterns.dates import date_detector
+from deident.detect.patterns.detector import CombinedPatternDetector, PatternDetector
 from deident.detect.patterns.ids import id_detector
 from deident.detect.patterns.locations import location_detector
 from deident.detect.patterns.names import name_detector
 from deident.detect.patterns.professions import profession_detector
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints
 
 
 def pattern_detectors() -> tuple[Detector, ...]:
@@ -37,6 +43,7 @@ __all__ = [
     "Hit",
     "Pattern",
     "PatternDetector",
+    "ScanHints",
     "age_detector",
     "combined_pattern_detector",
     "contact_detector",

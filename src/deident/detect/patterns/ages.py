@@ -10,7 +10,8 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, search_before, unit_follows, words
+from deident.detect.patterns.detector import PatternDetector
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, search_before, unit_follows, words
 
 MAX_AGE = 125
 HIPAA_AGE_LIMIT = 89
@@ -61,10 +62,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _D1 + r"\d{0,2})" + _SEP + r"(?:years?|yrs?|yr\.|y\.?)" + _SEP + r"(?:old|o\.?)\b",
             0.95,
             _age,
-            digit_run=(1, 3),
-            run_next=_YEAR_WORD_NEXT,
-            run_prev=_D1_PREV,
-            run_followers=" \t-yY",
+            hints=ScanHints(digit_run=(1, 3), run_next=_YEAR_WORD_NEXT, run_prev=_D1_PREV),
         ),
         Pattern(
             "age.yo",
@@ -72,10 +70,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _D1 + r"\d{0,2})" + _SEP + r"(?:y/o|y\.o\.?|yo|y\.[ \t]?o\.?)(?:[mfw]\b|\b)",
             0.95,
             _age,
-            digit_run=(1, 3),
-            run_next=_YEAR_WORD_NEXT,
-            run_prev=_D1_PREV,
-            run_followers=" \t-yY",
+            hints=ScanHints(digit_run=(1, 3), run_next=_YEAR_WORD_NEXT, run_prev=_D1_PREV),
         ),
         Pattern(
             "age.years_of_age",
@@ -83,10 +78,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _D1 + r"\d{0,2})[ \t]{0,2}(?:years?|yrs?)[ \t]{1,2}of[ \t]{1,2}age\b",
             0.95,
             _age,
-            digit_run=(1, 3),
-            run_next=_YEAR_WORD_NEXT,
-            run_prev=_D1_PREV,
-            run_followers=" \tyY",
+            hints=ScanHints(digit_run=(1, 3), run_next=_YEAR_WORD_NEXT, run_prev=_D1_PREV),
         ),
         Pattern(
             "age.bare_y",
@@ -94,10 +86,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _D1 + r"\d{0,2})[ \t]?(?:y|yr|yrs)(?![\w/.]|\.[ \t]?o)",
             0.6,
             _bare_y,
-            digit_run=(1, 3),
-            run_next=_YEAR_WORD_NEXT,
-            run_prev=_D1_PREV,
-            run_followers=" \tyY",
+            hints=ScanHints(digit_run=(1, 3), run_next=_YEAR_WORD_NEXT, run_prev=_D1_PREV),
         ),
         Pattern(
             "age.aged",
@@ -106,7 +95,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"[ \t]{0,2}[:=]?[ \t]{0,2}(?:>|over[ \t]{1,2})?(?P<a>\d{1,3})(?![\w]|[./]\d)",
             0.9,
             _age,
-            anchors=("aged", "age", "ages"),
+            hints=ScanHints(anchors=("aged", "age", "ages")),
         ),
         Pattern(
             "age.decade",
@@ -115,9 +104,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>\d(?<![\w.,/-]\d)0'?s)\b",
             0.85,
             _decade,
-            digit_run=(2, 2),
-            run_followers="'sS",
-            run_prev=r"[^\w.,/-]",
+            hints=ScanHints(digit_run=(2, 2), run_next=r"['Ss]|\Z", run_prev=r"[^\w.,/-]"),
         ),
         Pattern(
             "age.line_initial",
@@ -125,10 +112,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"(?m)(?P<a>\d(?<=^[ \t]{0,4}\d)\d{1,2})[ \t]{1,2}(?=" + PERSON_WORDS + r"(?:\W|$))",
             0.5,
             _age,
-            digit_run=(2, 3),
-            run_next=r"[ \t]{1,2}(?i:" + PERSON_WORDS + ")",
-            run_followers=" \t",
-            run_prev=r"[ \t\n]",
+            hints=ScanHints(digit_run=(2, 3), run_next=r"[ \t]{1,2}(?i:" + PERSON_WORDS + ")", run_prev=r"[ \t\n]"),
         ),
     )
 
@@ -167,8 +151,8 @@ _FAMILY_AGE = r"\b" + words(*_FAMILY_AGE_WORDS) + r"[ \t]{0,2}\([ \t]{0,2}(?P<a>
 
 def stated_age_patterns() -> tuple[Pattern, ...]:
     return (
-        Pattern("age.stated", Label.AGE, _STATED_AGE, 0.6, _age, anchors=STATED_AGE_WORDS),
-        Pattern("age.family_parenthesis", Label.AGE, _FAMILY_AGE, 0.7, _age, anchors=_FAMILY_AGE_WORDS),
+        Pattern("age.stated", Label.AGE, _STATED_AGE, 0.6, _age, hints=ScanHints(anchors=STATED_AGE_WORDS)),
+        Pattern("age.family_parenthesis", Label.AGE, _FAMILY_AGE, 0.7, _age),
     )
 
 

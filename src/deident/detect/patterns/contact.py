@@ -9,7 +9,8 @@ import phonenumbers
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, search_before, unit_follows, words
+from deident.detect.patterns.detector import PatternDetector
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, search_before, unit_follows, words
 
 PHONE_TRIGGER_WORDS = (
     "phone", "ph", "tel", "telephone", "cell", "cell phone", "cellphone", "mobile", "home", "work", "office",
@@ -130,22 +131,25 @@ def contact_patterns() -> tuple[Pattern, ...]:
             NANP + _NA,
             0.9,
             _nanp,
-            digit_run=(3, 3),
-            run_followers=" \t-./",
-            run_next=_SEP + r"\d{3}",
-            run_prev=_D1_PREV,
+            hints=ScanHints(digit_run=(3, 3), run_next=_SEP + r"\d{3}", run_prev=_D1_PREV),
         ),
-        Pattern("phone.nanp_parentheses", P, NANP_PAREN + _NA, 0.9, _nanp, required_char="("),
+        Pattern("phone.nanp_parentheses", P, NANP_PAREN + _NA, 0.9, _nanp),
         # Starts at "+" or at a "1" or "11" run: the lookbehind keeps a word character (a digit) out before it, and
         # a separator (no digit) follows "11?".
-        Pattern("phone.nanp_country_code", P, NANP_COUNTRY + _NA, 0.9, _nanp, run_starts=("1", "11"), char_starts="+"),
+        Pattern(
+            "phone.nanp_country_code",
+            P,
+            NANP_COUNTRY + _NA,
+            0.9,
+            _nanp,
+            hints=ScanHints(run_starts=("1", "11"), char_starts="+"),
+        ),
         Pattern(
             "phone.international",
             P,
             r"(?<![\w+])\+(?:[1-9]\d{0,2})(?:[ \t.-]{1,2}\(?\d{1,5}\)?){2,5}(?![\w]|[.-]\d)",
             0.85,
             _international,
-            required_char="+",
         ),
         Pattern(
             "phone.local",
@@ -153,10 +157,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             LOCAL + _NA,
             0.7,
             _local,
-            digit_run=(3, 3),
-            run_followers=" \t-.",
-            run_next=r"[ \t]{0,2}[-.][ \t]{0,2}\d{4}",
-            run_prev=_D1_PREV,
+            hints=ScanHints(digit_run=(3, 3), run_next=r"[ \t]{0,2}[-.][ \t]{0,2}\d{4}", run_prev=_D1_PREV),
         ),
         Pattern(
             "phone.split_digits",
@@ -165,11 +166,12 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"(?P<p>" + _D1 + r"(?:\d{2}[ \t]{1,2}\d{7}|\d{5}-\d{4}|\d{2}[ \t]\d{3}[ \t]\d{4,5}))" + _NA,
             0.6,
             _ten_digits,
-            digit_run=(3, 6),
-            run_followers=" \t-",
-            # Three digits then blanks and digits, or six digits then a dash and digits.
-            run_next=r"[ \t]{1,2}\d{3}|-\d{4}",
-            run_prev=_D1_PREV,
+            hints=ScanHints(
+                digit_run=(3, 6),
+                # Three digits then blanks and digits, or six digits then a dash and digits.
+                run_next=r"[ \t]{1,2}\d{3}|-\d{4}",
+                run_prev=_D1_PREV,
+            ),
         ),
         Pattern(
             "phone.trigger_local",
@@ -179,7 +181,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.75,
             None,
             group="p",
-            anchors=PHONE_TRIGGER_WORDS,
+            hints=ScanHints(anchors=PHONE_TRIGGER_WORDS),
         ),
         Pattern(
             "phone.pager",
@@ -189,7 +191,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.8,
             None,
             group="p",
-            anchors=PAGER_TRIGGER_WORDS,
+            hints=ScanHints(anchors=PAGER_TRIGGER_WORDS),
         ),
         Pattern(
             "fax.trigger",
@@ -207,7 +209,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.95,
             None,
             group="p",
-            anchors=FAX_TRIGGER_WORDS,
+            hints=ScanHints(anchors=FAX_TRIGGER_WORDS),
         ),
         Pattern(
             "email.address",
@@ -217,14 +219,13 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.95,
             _email,
             ignore_case=False,
-            required_char="@",
         ),
         Pattern(
             "url.web",
             Label.URL,
             r"\b(?:(?:https?|ftp)://|www\.)[^\s<>\"'()]{1,2000}(?<![.,;:!?])",
             0.95,
-            anchors=("http", "https", "ftp", "www"),
+            hints=ScanHints(anchors=("http", "https", "ftp", "www")),
         ),
         Pattern(
             "url.domain",
@@ -234,7 +235,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             0.8,
             _domain,
             # The same domains, written as a tree (fewer tries after each full stop), on the lower-cased text.
-            lower_gate=r"\.(?:c(?:om|a)|org|net|edu|gov|mil|i(?:nfo|o)|biz|u[sk]|de)",
+            hints=ScanHints(lower_gate=r"\.(?:c(?:om|a)|org|net|edu|gov|mil|i(?:nfo|o)|biz|u[sk]|de)"),
         ),
         Pattern(
             "ip.v4",
@@ -242,10 +243,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"(?=\d)(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)",
             0.9,
             _ip,
-            digit_run=(1, 3),
-            run_followers=".",
-            run_next=r"\.\d{1,3}\.\d{1,3}\.\d",
-            run_prev=r"[^\w.]",
+            hints=ScanHints(digit_run=(1, 3), run_next=r"\.\d{1,3}\.\d{1,3}\.\d", run_prev=r"[^\w.]"),
         ),
         Pattern(
             "ip.v6",
@@ -253,7 +251,6 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])",
             0.8,
             _ip,
-            required_char=":",
         ),
     )
 

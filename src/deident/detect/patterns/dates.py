@@ -13,7 +13,8 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, unit_follows, words
+from deident.detect.patterns.detector import PatternDetector
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
 
 MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -358,8 +359,6 @@ EVENT_WORDS = words(*EVENT_PHRASES)
 YEAR_CONTEXT = words(*YEAR_CONTEXT_PHRASES)
 WEEKDAYS = words(*WEEKDAY_NAMES)
 HOLIDAYS = words(*HOLIDAY_NAMES)
-MONTH_WORDS = tuple(sorted(_MONTH_NUMBER))
-SEASONS = ("spring", "summer", "fall", "autumn", "winter")
 
 
 @lru_cache(maxsize=1)
@@ -372,10 +371,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})" + _NA,
             0.95,
             _numeric_mdy,
-            digit_run=(1, 2),
-            run_next=r"[/.-]\d{1,2}[/.-]\d",
-            run_followers="/.-",
-            run_prev=_FIRST_DIGIT_PREV,
+            hints=ScanHints(digit_run=(1, 2), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_PREV),
         ),
         Pattern(
             "date.numeric_md",
@@ -383,11 +379,12 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/-])(?P<b>\d{1,2})" + _NA,
             0.8,
             _numeric_md,
-            digit_run=(1, 2),
-            # The day takes the whole digit run after the separator, and no word character follows it (_NA).
-            run_next=r"[/-]\d{1,2}(?:[^\w/%]|\Z)",
-            run_followers="/-",
-            run_prev=_FIRST_DIGIT_PREV,
+            hints=ScanHints(
+                digit_run=(1, 2),
+                # The day takes the whole digit run after the separator, and no word character follows it (_NA).
+                run_next=r"[/-]\d{1,2}(?:[^\w/%]|\Z)",
+                run_prev=_FIRST_DIGIT_PREV,
+            ),
         ),
         Pattern(
             "date.iso",
@@ -395,10 +392,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<y>" + _FIRST_DIGIT + r"\d{3})(?P<sep>[/.-])(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})" + _NA,
             0.95,
             _iso,
-            digit_run=(4, 4),
-            run_next=r"[/.-]\d{1,2}[/.-]\d",
-            run_followers="/.-",
-            run_prev=_FIRST_DIGIT_PREV,
+            hints=ScanHints(digit_run=(4, 4), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_PREV),
         ),
         Pattern(
             "date.month_day_year",
@@ -406,7 +400,6 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"\b(?P<mon>" + MONTH + r")\.?[ \t]{0,2}" + _DAY + r"\b(?:,?[ \t]{0,2}" + _YEAR + r")?" + _NA,
             0.9,
             _written,
-            anchors=MONTH_WORDS,
         ),
         Pattern(
             "date.day_month_year",
@@ -422,11 +415,12 @@ def date_patterns() -> tuple[Pattern, ...]:
             + _NA,
             0.9,
             _written,
-            digit_run=(1, 2),
-            run_next=r"(?i:(?:st|nd|rd|th)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
-            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
-            run_followers=" \t-snrtojfmadSNRTOJFMAD",
-            run_prev=_FIRST_DIGIT_PREV,
+            hints=ScanHints(
+                digit_run=(1, 2),
+                run_next=r"(?i:(?:st|nd|rd|th)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
+                r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
+                run_prev=_FIRST_DIGIT_PREV,
+            ),
         ),
         Pattern(
             "date.month_year",
@@ -434,7 +428,6 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"\b(?P<mon>" + MONTH + r")\b\.?,?[ \t]{0,2}(?:of[ \t]{1,2})?(?P<y>'\d{2}|(?:19|20)\d{2})" + _NA,
             0.9,
             _written,
-            anchors=MONTH_WORDS,
         ),
         Pattern(
             "date.year_in_context",
@@ -443,8 +436,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<y>(?:19|20)(?<![\w./%:+#$=-]\d\d)\d{2})" + _NA,
             0.8,
             _year_in_context,
-            digit_run=(4, 4),
-            run_prev=r"[^\w./%:+#$=-]",
+            hints=ScanHints(digit_run=(4, 4), run_prev=r"[^\w./%:+#$=-]"),
         ),
         Pattern(
             "date.event_year",
@@ -458,7 +450,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             + ")?",
             0.6,
             _event_year,
-            anchors=EVENT_PHRASES,
+            hints=ScanHints(anchors=EVENT_PHRASES),
         ),
         Pattern(
             "date.apostrophe_year",
@@ -466,7 +458,6 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?<![\w'])'(?P<y>\d{2})(?!\w|[.,:/-]\d|[ \t]{0,2}%)",
             0.85,
             _apostrophe_year,
-            required_char="'",
         ),
         Pattern(
             "date.month_in_context",
@@ -475,7 +466,6 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"\b(?P<mon>" + MONTH + r")\b\.?(?![ \t]{0,2}\d)",
             0.6,
             _month_in_context,
-            anchors=MONTH_WORDS,
         ),
         Pattern(
             "date.numeric_mixed_separators",
@@ -484,10 +474,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<a>" + _FIRST_DIGIT + r"\d?)/(?P<b>\d{1,2})[.-](?P<y>\d{4}|\d{2})" + _NA,
             0.8,
             _mixed_separators,
-            digit_run=(1, 2),
-            run_next=r"/\d{1,2}[.-]\d",
-            run_followers="/",
-            run_prev=_FIRST_DIGIT_PREV,
+            hints=ScanHints(digit_run=(1, 2), run_next=r"/\d{1,2}[.-]\d", run_prev=_FIRST_DIGIT_PREV),
         ),
         Pattern(
             "date.year_before_event",
@@ -496,10 +483,9 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?:" + _EVENT_AFTER_YEAR + r")\b",
             0.6,
             _year_before_event,
-            digit_run=(2, 2),
-            run_next=r"[ \t]{1,2}(?i:" + _EVENT_AFTER_YEAR + ")",
-            run_followers=" \t",
-            run_prev=r"[.;:\n \t]",
+            hints=ScanHints(
+                digit_run=(2, 2), run_next=r"[ \t]{1,2}(?i:" + _EVENT_AFTER_YEAR + ")", run_prev=r"[.;:\n \t]"
+            ),
         ),
         Pattern(
             "date.season_year",
@@ -507,7 +493,6 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"\b(?:spring|summer|fall|autumn|winter)[ \t]{1,3}(?:of[ \t]{1,2})?(?P<y>'\d{2}|(?:19|20)\d{2})" + _NA,
             0.85,
             _season_year,
-            anchors=SEASONS,
         ),
         Pattern(
             "date.year_apostrophe_after",
@@ -516,12 +501,15 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"(?P<y>" + _FIRST_DIGIT + r"\d)'(?![\w'])",
             0.7,
             _event_apostrophe_year,
-            digit_run=(2, 2),
-            run_followers="'",
-            run_next=r"'(?:[^\w']|\Z)",
-            run_prev=_FIRST_DIGIT_PREV,
+            hints=ScanHints(digit_run=(2, 2), run_next=r"'(?:[^\w']|\Z)", run_prev=_FIRST_DIGIT_PREV),
         ),
-        Pattern("date.decade", D, r"\b(?:19|20)\d0'?s\b", 0.8, digit_run=(4, 4), run_followers="'sS", run_prev=r"\W"),
+        Pattern(
+            "date.decade",
+            D,
+            r"\b(?:19|20)\d0'?s\b",
+            0.8,
+            hints=ScanHints(digit_run=(4, 4), run_next=r"['Ss]|\Z", run_prev=r"\W"),
+        ),
         Pattern(
             "date.ordinal_day",
             D,
@@ -530,10 +518,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"|week|hour|bag|unit|liter|set|lumen|one|of[ \t]{1,2}(?:the|these|those)))(?!\.[ \t]{1,2}the\b)",
             0.7,
             _ordinal_day,
-            digit_run=(1, 2),
-            run_next=r"(?i:st|nd|rd|th)",
-            run_followers="snrtSNRT",
-            run_prev=_FIRST_DIGIT_PREV,
+            hints=ScanHints(digit_run=(1, 2), run_next=r"(?i:st|nd|rd|th)", run_prev=_FIRST_DIGIT_PREV),
         ),
         Pattern(
             "date.weekday",
@@ -541,9 +526,8 @@ def date_patterns() -> tuple[Pattern, ...]:
             r"\b" + WEEKDAYS + r"(?:'?s)?\b",
             0.4,
             # Plurals too: an anchor is a whole word, and "mondays" is not "monday" followed by a word end.
-            anchors=WEEKDAY_NAMES + tuple(name + "s" for name in WEEKDAY_NAMES),
         ),
-        Pattern("date.holiday", D, r"\b" + HOLIDAYS + r"\b", 0.5, anchors=HOLIDAY_NAMES),
+        Pattern("date.holiday", D, r"\b" + HOLIDAYS + r"\b", 0.5),
     )
 
 

@@ -13,7 +13,8 @@ import regex
 from stdnum.us import ssn as us_ssn
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, unit_follows, words
+from deident.detect.patterns.detector import PatternDetector
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
 from deident.text.wordfrequency import zipf
 
 # An ID-shaped token: letters, digits and inner separators, with at least one digit (checked below).
@@ -134,7 +135,6 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.85 if label is not Label.IDNUM else 0.7,
             _id_token(3 if label is not Label.IDNUM else 4),
             group="p",
-            anchors=phrases,
         )
         for label, phrases in TRIGGER_PHRASES.items()
     )
@@ -145,10 +145,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             r"(?P<p>\d(?<![\w-]\d)(?:\d{2}-\d{2}-\d{4}|\d{2} \d{2} \d{4}))(?![\w]|-\d)",
             0.9,
             _ssn,
-            digit_run=(3, 3),
-            run_next=r"[- ]\d{2}[- ]\d{4}",
-            run_followers="- ",
-            run_prev=r"[^\w-]",
+            hints=ScanHints(digit_run=(3, 3), run_next=r"[- ]\d{2}[- ]\d{4}", run_prev=r"[^\w-]"),
         ),
         Pattern(
             "id.ssn_trigger",
@@ -158,7 +155,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.95,
             None,
             group="p",
-            anchors=("ssn", "ss#", "ss", "social"),
+            hints=ScanHints(anchors=("ssn", "ss#", "ss", "social")),
         ),
         *triggered,
         Pattern(
@@ -169,7 +166,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             _vin,
             ignore_case=False,
             # The four digits end a digit run (\b after them) of at most 17 digits (\b 17 characters before).
-            run_tail=(4, 17),
+            hints=ScanHints(run_tail=(4, 17)),
         ),
         Pattern(
             # "pt's car (FUK7121) left in garage", "truck (izq 794)": a plate in parentheses after the vehicle.
@@ -180,7 +177,6 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.7,
             _plate,
             group="p",
-            anchors=("car", "truck", "van", "vehicle", "suv", "motorcycle", "jeep"),
         ),
         Pattern(
             "id.hash_number",
@@ -188,7 +184,6 @@ def id_patterns() -> tuple[Pattern, ...]:
             r"#[ \t]{0,2}(?P<p>\d{5,15})(?![\w]|[.,]\d)",
             0.6,
             _hash_number,
-            required_char="#",
         ),
         Pattern(
             "id.letter_digit_shape",
@@ -200,7 +195,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             _with_capitals_before,
             ignore_case=False,
             # Both branches start at the first digit of a run: 5-15 digits after capitals, 4-12 before them.
-            digit_run=(4, 15),
+            hints=ScanHints(digit_run=(4, 15)),
         ),
         Pattern(
             "id.long_number",
@@ -209,8 +204,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.45,
             _long_number,
             ignore_case=False,
-            digit_run=(7, 14),
-            run_prev=r"[^\w.,/-]",
+            hints=ScanHints(digit_run=(7, 14), run_prev=r"[^\w.,/-]"),
         ),
     )
 

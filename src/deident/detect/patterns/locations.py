@@ -8,18 +8,18 @@ import regex
 import us
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import (
+from deident.detect.patterns.detector import PatternDetector
+from deident.detect.patterns.names import STOP_WORDS
+from deident.detect.patterns.rules import (
     Hit,
     Pattern,
-    PatternDetector,
-    anchor_words,
+    ScanHints,
     compile_source,
     rx,
     search_before,
     unit_follows,
     words,
 )
-from deident.detect.patterns.names import STOP_WORDS
 from deident.text.case import window_case
 from deident.text.wordfrequency import zipf as _zipf
 
@@ -51,11 +51,6 @@ _NOT_STREET_WORDS = STOP_WORDS | frozenset(
 @lru_cache(maxsize=1)
 def _state_names() -> str:
     return words(*(s.name for s in us.states.STATES_AND_TERRITORIES), "District of Columbia")
-
-
-@lru_cache(maxsize=1)
-def _state_anchors() -> tuple[str, ...]:
-    return anchor_words(*(s.name for s in us.states.STATES_AND_TERRITORIES), "District")
 
 
 @lru_cache(maxsize=1)
@@ -444,8 +439,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.95,
             _state_zip,
             ignore_case=False,
-            digit_run=(5, 5),
-            run_prev=r"[^\w-]",
+            hints=ScanHints(digit_run=(5, 5), run_prev=r"[^\w-]"),
         ),
         Pattern(
             "location.zip_trigger",
@@ -454,7 +448,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.95,
             None,
             group="z",
-            anchors=("zip", "zipcode", "postal"),
         ),
         Pattern(
             "location.city_state",
@@ -464,9 +457,8 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.8,
             _city_state,
             ignore_case=False,
-            required_char=",",
         ),
-        Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6, anchors=_state_anchors()),
+        Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6),
         Pattern(
             "location.street_address",
             Label.STREET,
@@ -474,11 +466,12 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'.\-]{0,24}){0,3})[ \t]{1,2}" + STREET_SUFFIXES + r"\b\.?" + _UNIT + "?",
             0.8,
             _street,
-            digit_run=(1, 5),
-            run_next=_HOUSE_NUMBER_NEXT + r"[A-Za-z][A-Za-z'.\-]{0,24}[ \t]",
-            run_followers=_HOUSE_NUMBER_FOLLOWERS,
-            run_prev=r"[^\w./-]",
-            run_check=_street_may_start,
+            hints=ScanHints(
+                digit_run=(1, 5),
+                run_next=_HOUSE_NUMBER_NEXT + r"[A-Za-z][A-Za-z'.\-]{0,24}[ \t]",
+                run_prev=r"[^\w./-]",
+                run_check=_street_may_start,
+            ),
         ),
         Pattern(
             "location.street_address_usps",
@@ -491,11 +484,12 @@ def location_patterns() -> tuple[Pattern, ...]:
             + r"?(?=[ \t]{0,4}(?:[,;]|\n|$))",
             0.7,
             _usps_street,
-            digit_run=(1, 5),
-            run_next=_HOUSE_NUMBER_NEXT + r"[A-Za-z][A-Za-z'.\-]{1,24}[ \t]",
-            run_followers=_HOUSE_NUMBER_FOLLOWERS,
-            run_prev=r"[^\w./-]",
-            run_check=_usps_street_may_start,
+            hints=ScanHints(
+                digit_run=(1, 5),
+                run_next=_HOUSE_NUMBER_NEXT + r"[A-Za-z][A-Za-z'.\-]{1,24}[ \t]",
+                run_prev=r"[^\w./-]",
+                run_check=_usps_street_may_start,
+            ),
         ),
         Pattern(
             "location.po_box",
@@ -503,7 +497,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\bbox[ \t]{0,2}#?[ \t]{0,2}\d{1,6}\b",
             0.9,
             _po_box,
-            anchors=("box",),
         ),
         Pattern(
             "location.room_bed",
@@ -513,7 +506,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.8,
             None,
             group="r",
-            anchors=("room", "rm", "bed", "bay", "cubicle", "isolette"),
+            hints=ScanHints(anchors=("room", "rm", "bed", "bay", "cubicle", "isolette")),
         ),
         Pattern(
             "location.lives_in",
@@ -526,7 +519,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
             0.6,
             _place_after_trigger,
-            anchors=LIVES_IN_WORDS,
         ),
         Pattern(
             "location.employer",
@@ -535,7 +527,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
             0.5,
             _employer_after_trigger,
-            anchors=EMPLOYER_TRIGGER_WORDS,
         ),
         Pattern(
             "location.site_after_motion",
@@ -543,7 +534,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + MOTION_VERB,
             0.5,
             _site_after_motion,
-            anchors=MOTION_VERBS,
         ),
         Pattern(
             "location.site_after_phrase",
@@ -551,7 +541,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + MOTION_PHRASE,
             0.5,
             _site_after_motion,
-            anchors=MOTION_PHRASES,
         ),
         Pattern(
             "location.ward_number",
@@ -561,9 +550,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?![\w.,/:-]|[ \t]{0,2}(?:[-/x]\d|am\b|pm\b))",
             0.5,
             _ward_number,
-            digit_run=(1, 1),
-            run_next=r"[^\w.,/:-]|\Z",
-            run_prev=r"[ \t]",
+            hints=ScanHints(digit_run=(1, 1), run_next=r"[^\w.,/:-]|\Z", run_prev=r"[ \t]"),
         ),
         Pattern(
             "location.hospital_name",
@@ -571,7 +558,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*HOSPITAL_SUFFIXES) + r"(?![\w])",
             0.6,
             _hospital_name,
-            anchors=HOSPITAL_SUFFIXES,
         ),
         Pattern(
             "location.natural_place",
@@ -579,7 +565,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*GEO_HEAD_WORDS) + r"\b",
             0.5,
             _geo_after_name,
-            anchors=GEO_HEAD_WORDS,
         ),
         Pattern(
             "location.natural_place_opener",
@@ -587,7 +572,6 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*GEO_OPENER_WORDS) + r"[ \t]{1,2}(?P<n>" + _TITLE_WORD + r")\b",
             0.5,
             _geo_after_opener,
-            anchors=GEO_OPENER_WORDS,
         ),
         Pattern(
             "location.university",
@@ -596,7 +580,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?P<c>[A-Za-z][A-Za-z'\-]{1,24})(?![\w'-])",
             0.6,
             _university,
-            anchors=("university", "univ", "univ.", "u"),
+            hints=ScanHints(anchors=("university", "univ", "univ.", "u")),
         ),
     )
 

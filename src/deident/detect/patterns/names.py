@@ -16,7 +16,8 @@ import regex
 from nicknames import NickNamer
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, rx, search_before, word_after, words
+from deident.detect.patterns.detector import PatternDetector
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, word_after, words
 from deident.text.case import window_case
 from deident.text.wordfrequency import zipf as _zipf
 
@@ -393,7 +394,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + DOCTOR_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})" + after,
             0.9,
             _names(Label.DOCTOR, strong=True),
-            anchors=DOCTOR_TITLES_WORDS,
         ),
         Pattern(
             "name.clinician_role",
@@ -401,7 +401,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + DOCTOR_ROLES + r"\b" + _GAP + after,
             0.7,
             _names(Label.DOCTOR, strong=False),
-            anchors=DOCTOR_ROLES_WORDS,
         ),
         Pattern(
             "name.role_suffix",
@@ -409,7 +408,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + ROLE_SUFFIXES + r"(?![\w])",
             0.7,
             _names_before(Label.DOCTOR, False, r"[ \t]{0,2},?[ \t]{0,2}", min_words_without_comma=2),
-            anchors=ROLE_SUFFIXES_WORDS,
         ),
         Pattern(
             "name.initial_surname",
@@ -420,7 +418,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.5,
             _initial_surname,
             # The same shape without the line-start test and the surname's end, on the lower-cased text.
-            lower_gate=r"\.(?<=(?<![\w.'/&+^-])[a-z]\.)[ \t]{1,2}[a-z]",
+            hints=ScanHints(lower_gate=r"\.(?<=(?<![\w.'/&+^-])[a-z]\.)[ \t]{1,2}[a-z]"),
         ),
         Pattern(
             "name.signature",
@@ -429,7 +427,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
             0.5,
             _signature,
-            last_line=True,
+            hints=ScanHints(last_line=True),
         ),
         Pattern(
             "name.aware_after",
@@ -437,7 +435,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*AWARE_WORDS) + r"\b",
             0.5,
             _names_before(Label.DOCTOR, False, r"[ \t]{1,2}(?:(?:is|was|made|also)[ \t]{1,2})?"),
-            anchors=AWARE_WORDS,  # whole phrases: "in" and "at" alone are far too common
+            # whole phrases: "in" and "at" alone are far too common
         ),
         Pattern(
             "name.initial_name_ordered",
@@ -445,7 +443,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b(?:ordered|wrote|d/c'd|dc'd)\b",
             0.5,
             _names_before(Label.DOCTOR, False, r"[ \t]{1,2}", initial_first=True),
-            anchors=("ordered", "wrote", "d/c'd", "dc'd"),
         ),
         Pattern(
             "name.role_then_aware",
@@ -460,7 +457,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             + r"\b",
             0.6,
             _names(Label.DOCTOR, strong=True),
-            anchors=DOCTOR_ROLES_WORDS,
         ),
         Pattern(
             "name.patient_title",
@@ -468,7 +464,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + PATIENT_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?P<n>" + CHAIN + ")",
             0.9,
             _names(Label.PATIENT, strong=True),
-            anchors=PATIENT_TITLES_WORDS,
         ),
         Pattern(
             # "Ms" without a full stop is also "MS" (mental status, multiple sclerosis, morphine sulfate).
@@ -477,7 +472,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\bms\.?[ \t]{1,2}(?P<n>" + CHAIN + ")",
             0.7,
             _ms_title,
-            anchors=("ms",),
         ),
         Pattern(
             "name.family",
@@ -485,7 +479,8 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + FAMILY + r"\b" + _GAP + r"(?:(?:is|named|name)[ \t]{1,2})?" + after,
             0.75,
             _names(Label.RELATIVE, strong=True),
-            anchors=FAMILY_WORDS,
+            # By hand: "s.o." then ``\b`` lets a letter follow the anchor, which the derivation cannot prove away.
+            hints=ScanHints(anchors=FAMILY_WORDS),
         ),
         Pattern(
             "name.family_after",
@@ -493,7 +488,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + FAMILY + r"\b",
             0.6,
             _names_before(Label.RELATIVE, False, r"[ \t]{0,2}[(\-,][ \t]{0,2}(?:pt'?s[ \t]{1,2})?"),
-            anchors=FAMILY_WORDS,
+            hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as for name.family
         ),
         Pattern(
             "name.contact_family",
@@ -501,7 +496,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + CONTACT_VERBS_FAMILY + r"[ \t]{1,2}" + after,
             0.5,
             _names(Label.RELATIVE, strong=False),
-            anchors=CONTACT_VERBS_FAMILY_WORDS,
         ),
         Pattern(
             # The name must end the greeting ("hang in there kyle faulkner!", "hi Rob,"): "thanks for the tip" and
@@ -511,7 +505,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*VOCATIVE_WORDS) + r"[ \t]{1,2}" + after + r"(?=[ \t]{0,2}(?:[!,?]|\.(?!\w)|:\)|$))",
             0.5,
             _vocative,
-            anchors=VOCATIVE_WORDS,
         ),
         Pattern(
             "name.contact_clinician",
@@ -519,7 +512,6 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + CONTACT_VERBS_CLINICIAN + r"[ \t]{1,2}" + after,
             0.5,
             _names(Label.DOCTOR, strong=False),
-            anchors=CONTACT_VERBS_CLINICIAN_WORDS,
         ),
     )
 

@@ -17,8 +17,9 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.base import Hit, Pattern, PatternDetector, anchor_words, rx, search_before, words
+from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.names import CLINICAL_SUFFIXES, FAMILY_WORDS, NON_NAMES, STOP_WORDS
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, anchor_words, rx, search_before, words
 from deident.text.case import window_case
 from deident.text.wordfrequency import zipf as _zipf
 
@@ -321,7 +322,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             + CAPTURE,
             0.6,
             _after_strong,
-            anchors=anchor_words(*WORKS_AS_WORDS),
         ),
         Pattern(
             "profession.field",
@@ -329,7 +329,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*FIELD_WORDS) + r"(?:[ \t]{0,2}:|[ \t]{1,3}(?:is|was))[ \t]{0,3}" + _ARTICLE + "?" + CAPTURE,
             0.6,
             _after_strong,
-            anchors=FIELD_WORDS,
         ),
         Pattern(
             "profession.job_as",
@@ -337,7 +336,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*JOB_AS_WORDS) + r"[ \t]{1,3}as[ \t]{1,3}" + _ARTICLE + "?" + CAPTURE,
             0.6,
             _lexicon_hits,
-            anchors=JOB_AS_WORDS,
         ),
         Pattern(
             "profession.retired",
@@ -345,7 +343,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\bretired[ \t]{1,3}(?:as[ \t]{1,3}" + _ARTICLE + "?)?" + CAPTURE,
             0.6,
             _after_retired,
-            anchors=("retired",),
         ),
         Pattern(
             "profession.former",
@@ -353,7 +350,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\bformer[ \t]{1,3}" + CAPTURE,
             0.6,
             _after_former,
-            anchors=("former",),
         ),
         Pattern(
             "profession.formerly",
@@ -361,7 +357,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b(?:formerly|previously)[ \t]{1,3}" + _ARTICLE + CAPTURE,
             0.6,
             _lexicon_hits,
-            anchors=("formerly", "previously"),
         ),
         Pattern(
             "profession.copula",
@@ -369,7 +364,6 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b(?:is|was)[ \t]{1,3}" + _ARTICLE + CAPTURE,
             0.6,
             _after_copula,
-            anchors=("is", "was"),
         ),
         Pattern(
             "profession.first_person",
@@ -377,7 +371,7 @@ def profession_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*FIRST_PERSON) + r"[ \t]{1,3}" + _ARTICLE + CAPTURE,
             0.6,
             _lexicon_hits,
-            anchors=anchor_words(*FIRST_PERSON),
+            hints=ScanHints(anchors=anchor_words(*FIRST_PERSON)),
         ),
     )
 

@@ -1,215 +1,67 @@
-"""The pattern machinery: the registry of detectors, bounded regexes, backtracking safety, determinism,
-and the anchored (Aho-Corasick) fast path agreeing with a full regex scan."""
+"""The scan planner: each fast path (anchor scan, digit-run dispatch, run starts and tails, last line, required
+characters, lower-case gates) finds exactly what a full regex scan of each rule finds."""
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import random
-import time
 
 import pytest
 
-from deident.core.document import Document
 from deident.core.labels import Label
-from deident.core.pipeline import Detector
-from deident.core.span import sort_spans
-from deident.detect.patterns import combined_pattern_detector, id_detector, pattern_detectors
-from deident.detect.patterns.base import (
-    _WORD_END,
+from deident.detect.patterns import combined_pattern_detector, pattern_detectors
+from deident.detect.patterns.detector import PatternDetector, detect_with
+from deident.detect.patterns.hints import WORD_END
+from deident.detect.patterns.plan import (
     RUN_WINDOW,
-    Pattern,
-    PatternDetector,
+    ScanPlan,
     _anchored_hits,
     _barred_by_prev,
     _fits_of_shape,
     _fitting_nexts,
-    _Plan,
-    _plan,
     _rules_to_try,
     _spellings,
     anchor_starts,
-    compile_source,
-    detect_with,
+    build_plan,
     digit_run_matches,
     find_hits,
     gate_regex,
     last_line_start,
     merge_delimiters,
     same_in_re,
-    search_before,
     started_matches,
     tail_matches,
-    word_after,
 )
+from deident.detect.patterns.rules import Pattern, ScanHints, compile_source
 
-from .helpers import random_texts
-
-SAMPLE = (
-    "Mr. Nicholson is a 93 yo man, s/p CABG '92, seen 7/22/05 by Dr. Griffin (pager 83554). "
-    "MRN: 1234567. Lives at 19 Clover St., Baltimore, MD 21201. WIFE ANNA CALLED 410-322-1419; "
-    "spoke with daughter lisa. Room 12. In 1992 and summer 2004 he fell; e. welsh aware. "
-    "Jean Hudson, RN. Hank Przybylo (son). christmas at home, moved from Trenton, NJ. aged 82. fax: 617-555-0100."
+from .helpers import (
+    DIGIT_PIECES,
+    SAMPLE,
+    all_patterns,
+    anchors_of,
+    digit_led_patterns,
+    digit_texts,
+    random_texts,
+    with_hints,
 )
-
-
-def _unbounded_quantifiers(source: str) -> list[int]:
-    """Offsets of '*', '+' or '{n,}' quantifiers outside character classes."""
-    found: list[int] = []
-    i, in_class = 0, False
-    while i < len(source):
-        c = source[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            if source[i + 1 : i + 2] == "]":
-                i += 1
-        elif (c in "*+" and source[i - 1 : i] != "(") or (c == "{" and source[i:].split("}", 1)[0].endswith(",")):
-            found.append(i)
-        i += 1
-    return found
-
-
-def test_pattern_detectors_are_detectors_with_family_names() -> None:
-    detectors = pattern_detectors()
-    assert [d.name for d in detectors] == [
-        "patterns.date",
-        "patterns.contact",
-        "patterns.id",
-        "patterns.age",
-        "patterns.location",
-        "patterns.name",
-        "patterns.profession",
-    ]
-    assert all(isinstance(d, Detector) for d in detectors)
-
-
-def _all_patterns() -> list[Pattern]:
-    return [p for d in pattern_detectors() if isinstance(d, PatternDetector) for p in d.patterns]
-
-
-def test_pattern_names_are_unique_and_namespaced() -> None:
-    names = [p.name for p in _all_patterns()]
-    assert len(names) == len(set(names))
-    assert all("." in n for n in names)
-
-
-@pytest.mark.parametrize("pattern", _all_patterns(), ids=lambda p: p.name)
-def test_every_pattern_compiles_and_is_bounded(pattern: Pattern) -> None:
-    assert pattern.compiled is not None
-    assert _unbounded_quantifiers(pattern.source) == [], "use bounded quantifiers ({m,n}) only"
-
-
-def test_quantifier_checker_catches_unbounded_repetition() -> None:
-    assert _unbounded_quantifiers(r"(a+)+b") and _unbounded_quantifiers(r"\d{2,}") and _unbounded_quantifiers(r"x*")
-    assert not _unbounded_quantifiers(r"[+*]\d{1,3}\+")
-
-
-ADVERSARIAL = {
-    "slashes": "1/1/1/1/1/" * 20_000,
-    "dashes": "12-12-12-" * 22_000,
-    "letters": "a" * 200_000,
-    "capitalised words": "Aaaa Bbbb " * 20_000,
-    "triggers": "Dr. Mr. wife son per RN, MD " * 7_000,
-    "names after triggers": "dr smith jones and brown, " * 8_000,
-    "digits and spaces": "301 273 4 " * 20_000,
-    "dots": "1.2.3.4." * 25_000,
-    "at signs": "a@b.c" * 40_000,
-    "apostrophes": "'92'" * 50_000,
-}
-
-
-@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
-def test_no_catastrophic_backtracking_on_200kb_notes(name: str) -> None:
-    document = Document("adversarial", ADVERSARIAL[name][:200_000])
-    for detector in pattern_detectors():  # warm up compilation and word lists outside the budget
-        detector.detect(Document("warm", SAMPLE))
-    start = time.process_time()
-    for detector in pattern_detectors():
-        detector.detect(document)
-    # Generous: linear-time patterns take well under a second here; backtracking takes minutes.
-    assert time.process_time() - start < 20.0
-
-
-def test_spans_are_deterministic_sourced_and_explained() -> None:
-    document = Document("sample", SAMPLE)
-    for detector in pattern_detectors():
-        first = detector.detect(document)
-        assert first == detector.detect(document)
-        assert [(s.start, s.end) for s in first] == sorted((s.start, s.end) for s in first)
-        for span in first:
-            assert span.source == detector.name
-            assert span.evidence[0].startswith("pattern:")
-            assert span.score is not None and 0.0 < span.score <= 1.0
-        for a, b in itertools.pairwise(first):
-            assert not a.contains(b), "contained spans of one family are dropped"
-
-
-def test_sample_note_finds_each_family() -> None:
-    document = Document("sample", SAMPLE)
-    labels = {s.label for d in pattern_detectors() for s in d.detect(document)}
-    assert {Label.DATE, Label.PHONE, Label.FAX, Label.MEDICALRECORD, Label.AGE, Label.ZIP, Label.STREET} <= labels
-    assert {Label.DOCTOR, Label.PATIENT, Label.RELATIVE, Label.ROOM, Label.CITY, Label.STATE} <= labels
 
 
 @pytest.mark.parametrize("text", [SAMPLE, SAMPLE.upper(), SAMPLE.lower()])
 def test_anchored_fast_path_matches_a_full_scan(text: str) -> None:
     for detector in pattern_detectors():
         assert isinstance(detector, PatternDetector)
-        plan = _plan(detector.patterns)
+        plan = build_plan(detector.patterns)
         fast = sorted((p.name, h.start, h.end) for p, h in _anchored_hits(plan, text))
         slow = sorted({(p.name, h.start, h.end) for p in plan.anchored for h in find_hits(p, text)})
         assert sorted(set(fast)) == slow
 
 
-def test_shared_corpus_recall_floor(shared_corpus: object) -> None:
-    """On physionet-dev, the pattern detectors keep at least the recall measured when they were built."""
-    from deident.io import read_corpus
-
-    docs = list(read_corpus(shared_corpus))  # type: ignore[arg-type]
-    detectors = pattern_detectors()
-    gold = found = 0
-    for doc in docs:
-        spans = [s for d in detectors for s in d.detect(doc.document)]
-        for g in doc.spans:
-            if g.label in {Label.DATE, Label.PHONE, Label.DOCTOR, Label.PATIENT, Label.RELATIVE}:
-                gold += 1
-                found += any(s.start <= g.start and g.end <= s.end for s in spans)
-    assert found / gold >= 0.85
-
-
-# Pieces that digit-led rules care about: digit runs of every length, separators, units, months, ordinals.
-_PIECES = (
-    "1", "7", "12", "31", "123", "555", "1234", "1999", "2006", "0630", "12345", "1234567", "/", "/", "-", "-", ".",
-    ".", ",", "'", " ", " ", "  ", "\t", "\n", "y", "yo", "y/o", " years old", "st", "th", "nd", " Jan", " of ", "mg",
-    "x", "#", "s", "(", ")", ":", " PTCA", " stent", "in ", "since ", " Main St", "am", "%", "A", "+",
-    # whole shapes of the rarer rules, so that each rule matches in some generated texts
-    "1990s", "1990's", "50s", "80's", "202 267 1093", "240444-1243", "10.1.2.3", "123-45-6789", "45 years of age",
-    "\n45 male", "11/21.93", "3/4.2005", " on 3/15 ", " 2005-07-22 ", " 555-1234 ", " 7/22/05 ", " 12-3 ",
-    " 12/22/05 ", " 2005/07/22 ", " 555 - 1234 ", " 45 yr ", "\n101 male", " 74' ", " to Quillfield 3 ",
-    " Quillan Flats,",
-)  # fmt: skip
-
-
-def _digit_texts() -> list[str]:
-    rng = random.Random(20261122)
-    return [SAMPLE, SAMPLE.upper(), SAMPLE.lower()] + ["".join(rng.choices(_PIECES, k=30)) for _ in range(1500)]
-
-
-def _digit_led_patterns() -> list[Pattern]:
-    return [p for p in _all_patterns() if p.digit_run is not None]
-
-
-@pytest.mark.parametrize("pattern", _digit_led_patterns(), ids=lambda p: p.name)
+@pytest.mark.parametrize("pattern", digit_led_patterns(), ids=lambda p: p.name)
 def test_digit_run_dispatch_finds_what_a_full_scan_finds(pattern: Pattern) -> None:
     """The fast path (one digit-run scan, the rule tried where it can start) equals a regex scan of the rule."""
-    plan = _plan((pattern,))
+    plan = build_plan((pattern,))
     matched = 0
-    for text in _digit_texts():
+    for text in digit_texts():
         slow = [m.span() for m in pattern.compiled.finditer(text)]
         assert [m.span() for _, m in digit_run_matches(plan, text)] == slow, text
         matched += bool(slow)
@@ -217,57 +69,27 @@ def test_digit_run_dispatch_finds_what_a_full_scan_finds(pattern: Pattern) -> No
 
 
 def test_digit_run_dispatch_matches_a_full_scan_per_family() -> None:
-    texts = _digit_texts()[:300]
+    texts = digit_texts()[:300]
     for detector in pattern_detectors():
         assert isinstance(detector, PatternDetector)
-        slow = tuple(dataclasses.replace(p, digit_run=None) for p in detector.patterns)
+        slow = tuple(with_hints(p, digit_run=None, anchors=()) for p in detector.patterns)
         for text in texts:
             assert detect_with(detector.name, detector.patterns, text) == detect_with(detector.name, slow, text), text
 
 
 def test_digit_run_dispatch_is_used_by_digit_led_rules() -> None:
-    plans = [_plan(d.patterns) for d in pattern_detectors() if isinstance(d, PatternDetector)]
+    plans = [build_plan(d.patterns) for d in pattern_detectors() if isinstance(d, PatternDetector)]
     assert sum(len(p.digit_led) for p in plans) >= 20
     assert all(p.digit_runs is not None for p in plans if p.digit_led)
-
-
-def test_anchor_at_the_end_of_the_text_is_found() -> None:
-    # "Hospital" is the anchor and the last word: the name before it is found all the same.
-    for text, expected in (("seen at Brambleton Hospital", "Brambleton"), ("SEEN AT BRAMBLETON HOSP", "BRAMBLETON")):
-        assert expected in [text[s.start : s.end] for d in pattern_detectors() for s in d.detect(Document("t", text))]
-
-
-@pytest.mark.parametrize("text", [SAMPLE, SAMPLE.upper(), SAMPLE.lower(), *_digit_texts()[3:40]])
-def test_combined_detector_equals_the_families_run_in_turn(text: str) -> None:
-    document = Document("t", text)
-    expected = sort_spans([s for d in pattern_detectors() for s in d.detect(document)])
-    assert combined_pattern_detector().detect(document) == expected
-    assert expected or text not in (SAMPLE, SAMPLE.upper(), SAMPLE.lower())
-
-
-@pytest.mark.parametrize(
-    ("source", "text", "end", "width", "expected"),
-    [
-        (r"(?r)\bthe[ \t]{1,2}\Z", "on the 11th", 7, 5, (3, 7)),  # nearest match, anchored at end
-        (r"(?r)\bthe[ \t]{1,2}\Z", "on the 11th", 7, 3, None),  # "the" starts outside the window
-        (r"(?r)\bthe[ \t]{1,2}\Z", "the 11th", 4, 30, (0, 4)),  # a window past the start is clipped
-        (r"(?r)(?<!x)ab\Z", "xab", 3, 2, None),  # the lookbehind sees the text before the window
-    ],
-)
-def test_search_before_looks_only_at_the_window(
-    source: str, text: str, end: int, width: int, expected: tuple[int, int] | None
-) -> None:
-    found = search_before(source, text, end, width)
-    assert (found.span() if found else None) == expected
 
 
 def test_digit_run_dispatch_in_one_plan_of_every_rule_finds_what_each_full_scan_finds() -> None:
     """With every digit-led rule in one plan, the shared digit-run scan (whose prefilter joins every rule's
     ``run_next``) must never keep a rule from a match that its own regex scan finds."""
-    patterns = tuple(_digit_led_patterns())
-    plan = _plan(patterns)
+    patterns = tuple(digit_led_patterns())
+    plan = build_plan(patterns)
     matched = set()
-    for text in _digit_texts():
+    for text in digit_texts():
         fast: dict[str, list[tuple[int, int]]] = {}
         for index, match in digit_run_matches(plan, text):
             fast.setdefault(plan.digit_led[index].name, []).append(match.span())
@@ -284,7 +106,7 @@ def _delimiter_texts() -> list[str]:
     every word-end character (and by a NUL, which the anchor scan uses internally), at the start, middle and end
     of the text."""
     anchors = sorted(
-        {a for d in pattern_detectors() if isinstance(d, PatternDetector) for p in d.patterns for a in p.anchors}
+        {a for d in pattern_detectors() if isinstance(d, PatternDetector) for p in d.patterns for a in anchors_of(p)}
     )
     rng = random.Random(7)
     ends = list(" \t\n\r\f\v.,;:!?-#'\"/()[]<>=+*&@%$^`{}|~\\0123456789\x00_é")
@@ -305,17 +127,17 @@ def _delimiter_texts() -> list[str]:
     return texts
 
 
-def _anchor_starts_by_brute_force(plan: _Plan, text: str) -> set[tuple[int, int]]:
+def _anchor_starts_by_brute_force(plan: ScanPlan, text: str) -> set[tuple[int, int]]:
     """(pattern index, start) of every whole-word anchor spelling in ``text``, found with str.find."""
     lower = text.lower()
     found = set()
     for index, pattern in enumerate(plan.anchored):
-        for anchor in pattern.anchors:
+        for anchor in anchors_of(pattern):
             for spelling in _spellings(anchor.lower()):
                 position = lower.find(spelling)
                 while position >= 0:
                     end = position + len(spelling)
-                    if (end == len(lower) or lower[end] in _WORD_END) and not (
+                    if (end == len(lower) or lower[end] in WORD_END) and not (
                         position > 0 and lower[position - 1].isalnum()
                     ):
                         found.add((index, position))
@@ -327,7 +149,7 @@ def test_anchor_scan_finds_every_whole_word_anchor_after_any_word_end() -> None:
     """The Aho-Corasick scan merges characters that no anchor contains into classes; it must still report every
     anchor that begins a word (at the start of the text or after any character but a letter or digit) and is
     followed by any word-end character (or the end of the text), and nothing else; a NUL in the text is no word end."""
-    plans = [_plan(d.patterns) for d in pattern_detectors() if isinstance(d, PatternDetector)]
+    plans = [build_plan(d.patterns) for d in pattern_detectors() if isinstance(d, PatternDetector)]
     plans.append(combined_pattern_detector().plan)
     for plan in plans:
         if plan.automaton is None:
@@ -340,7 +162,7 @@ def test_anchor_scan_finds_every_whole_word_anchor_after_any_word_end() -> None:
             assert scanned == _anchor_starts_by_brute_force(plan, text), text
 
 
-_DR = Pattern("test.dr", Label.DOCTOR, r"dr\.?", anchors=("dr",))
+_DR = Pattern("test.dr", Label.DOCTOR, r"dr\.?", hints=ScanHints(anchors=("dr",)))
 
 
 @pytest.mark.parametrize(
@@ -368,18 +190,18 @@ _DR = Pattern("test.dr", Label.DOCTOR, r"dr\.?", anchors=("dr",))
     ],
 )
 def test_anchor_starts_are_word_starts(text: str, starts: list[int]) -> None:
-    plan = _plan((_DR,))
+    plan = build_plan((_DR,))
     assert [start for start, _ in anchor_starts(plan, text.lower())] == starts
 
 
 @pytest.mark.parametrize("anchor", ["café", "dr_", "a\x00b", "x\x01"])
 def test_anchors_must_be_ascii_and_free_of_class_characters(anchor: str) -> None:
     with pytest.raises(ValueError, match="anchors must"):
-        _plan((dataclasses.replace(_DR, anchors=(anchor,)),))
+        build_plan((with_hints(_DR, anchors=(anchor,)),))
 
 
 def _last_line_patterns() -> list[Pattern]:
-    return [p for p in _all_patterns() if p.last_line]
+    return [p for p in all_patterns() if p.hints.last_line]
 
 
 _LINE_PIECES = (
@@ -396,7 +218,7 @@ def _line_texts() -> list[str]:
 @pytest.mark.parametrize("pattern", _last_line_patterns(), ids=lambda p: p.name)
 def test_last_line_rule_equals_a_full_scan(pattern: Pattern) -> None:
     """Trying a ``last_line`` rule on the last non-blank line alone gives the spans of a scan at every newline."""
-    slow = (dataclasses.replace(pattern, last_line=False),)
+    slow = (with_hints(pattern, last_line=False),)
     found = 0
     for text in ["\nMary Rueping\n", "note\nJean Hudson, RN  \n\n", "\nMary Rueping\nmore", *_line_texts()]:
         fast_spans = detect_with("t", (pattern,), text)
@@ -419,9 +241,9 @@ def test_name_signature_is_a_last_line_rule() -> None:
 
 def test_run_window_never_drops_a_rule_that_matches() -> None:
     """Where a digit-led rule's regex matches at a run, the window after the run keeps that rule among those tried."""
-    plan = _plan(tuple(_digit_led_patterns()))
+    plan = build_plan(tuple(digit_led_patterns()))
     kept = 0
-    for text in _digit_texts():
+    for text in digit_texts():
         for run in plan.digit_runs.finditer(text) if plan.digit_runs else ():
             start, end = run.span()
             tried = _rules_to_try(plan, end - start, text[end : end + RUN_WINDOW], text[start - 1 : start])
@@ -439,11 +261,11 @@ _BEFORE_RUN = " \t\n\r\v\f\x85\u2028\u2029.,;:/-+#$=%'\"()[]<>@&*!?_aZxé\u00a0"
 
 def test_run_prev_never_drops_a_rule_that_matches() -> None:
     """Where a digit-led rule's regex matches at a run, the character before the run fits its ``run_prev``."""
-    plan = _plan(tuple(_digit_led_patterns()))
+    plan = build_plan(tuple(digit_led_patterns()))
     assert sum(p is not None for p in plan.prev_of) >= 20
     rng = random.Random(5)
     kept = 0
-    for text in _digit_texts():
+    for text in digit_texts():
         for run in plan.digit_runs.finditer(text) if plan.digit_runs else ():
             start, end = run.span()
             # The text as found, and with each kind of character (and a blank or a line start) before the run.
@@ -459,7 +281,7 @@ def test_run_prev_never_drops_a_rule_that_matches() -> None:
 
 
 def test_run_prev_drops_rules_that_cannot_follow_the_character_before() -> None:
-    plan = _plan(tuple(_digit_led_patterns()))
+    plan = build_plan(tuple(digit_led_patterns()))
     names = {plan.digit_led[i].name for i in _rules_to_try(plan, 1, " Mai", "x")}
     assert "location.street_address" not in names
     assert "location.street_address" in {plan.digit_led[i].name for i in _rules_to_try(plan, 1, " Mai", " ")}
@@ -467,7 +289,7 @@ def test_run_prev_drops_rules_that_cannot_follow_the_character_before() -> None:
 
 
 def test_run_window_drops_rules_whose_next_text_cannot_follow() -> None:
-    plan = _plan(tuple(_digit_led_patterns()))
+    plan = build_plan(tuple(digit_led_patterns()))
     names = {plan.digit_led[i].name for i in _rules_to_try(plan, 2, " mg ")}
     assert "age.years_old" not in names and "date.day_month_year" not in names
     assert "age.years_old" in {plan.digit_led[i].name for i in _rules_to_try(plan, 2, " yo ")}
@@ -486,16 +308,16 @@ def test_run_window_drops_rules_whose_next_text_cannot_follow() -> None:
     ],
 )
 def test_run_next_is_checked_when_the_plan_is_built(run_next: str, ok: bool) -> None:
-    pattern = Pattern("test.rule", Label.DATE, r"\d{2}(?=/)", digit_run=(2, 2), run_next=run_next)
+    pattern = Pattern("test.rule", Label.DATE, r"\d{2}(?=/)", hints=ScanHints(digit_run=(2, 2), run_next=run_next))
     if ok:
-        assert _plan((pattern,)).digit_led == (pattern,)
+        assert build_plan((pattern,)).digit_led == (pattern,)
     else:
         with pytest.raises(ValueError, match="run_next"):
-            _plan((pattern,))
+            build_plan((pattern,))
 
 
 def _anchored_patterns() -> list[Pattern]:
-    return [p for p in _all_patterns() if p.anchors]
+    return [p for p in all_patterns() if anchors_of(p)]
 
 
 # Texts where anchors of one rule overlap, nest, follow one another or sit at the ends of the text: the
@@ -535,7 +357,7 @@ def _anchor_texts() -> list[str]:
 
 @pytest.mark.parametrize("pattern", _anchored_patterns(), ids=lambda p: p.name)
 def test_anchored_fast_path_of_each_rule_equals_a_full_scan(pattern: Pattern) -> None:
-    plan = _plan((pattern,))
+    plan = build_plan((pattern,))
     for text in _anchor_texts():
         fast = sorted({(h.start, h.end, h.label) for _, h in _anchored_hits(plan, text)})
         slow = sorted({(h.start, h.end, h.label) for h in find_hits(pattern, text)})
@@ -550,35 +372,13 @@ def test_anchored_fast_path_of_all_rules_equals_a_full_scan() -> None:
         assert fast == slow, text
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("Seen by Smith saint patrick's day", ["saint patrick's day"]),
-        ("SMITH SAINT PATRICK'S DAY", ["SAINT PATRICK'S DAY"]),
-        ("home for patrick's day", ["patrick's day"]),
-        ("christmas eve", ["christmas eve"]),
-    ],
-)
-def test_holiday_is_found_whole(text: str, expected: list[str]) -> None:
-    spans = combined_pattern_detector().detect(Document("t", text))
-    assert [text[s.start : s.end] for s in spans if s.source == "patterns.date"] == expected
-
-
-def test_overlapping_matches_of_one_rule_are_all_found() -> None:
-    # The first "Dr." match may run over the second "Dr."; both names are found all the same, also where the
-    # text's case folding changes its length (the full-scan fallback, here made by a dotted capital I).
-    for text in ("Dr. Adams Dr. Baker", "Dr. Adams Dr. Baker İ"):
-        found = [text[s.start : s.end] for s in combined_pattern_detector().detect(Document("t", text))]
-        assert "Adams" in " ".join(found) and "Baker" in " ".join(found), found
-
-
 def test_window_fits_worked_out_from_prefixes_equal_the_direct_ones() -> None:
     """The incremental (prefix-filtered) choice of ``run_next`` regexes equals trying every regex on the window."""
     plan = dataclasses.replace(combined_pattern_detector().plan, fits_by_shape={}, to_try={})
     rng = random.Random(7)
     alphabet = "0 \t\n/.-,:'%#()xyYsSmgJanoft+"
     windows = {"".join(rng.choices(alphabet, k=rng.randint(0, RUN_WINDOW))) for _ in range(3000)}
-    windows |= {piece[:RUN_WINDOW] for piece in _PIECES}
+    windows |= {piece[:RUN_WINDOW] for piece in DIGIT_PIECES}
     fitting = 0
     for window in sorted(windows):
         shape = window.translate(str.maketrans("123456789", "000000000"))
@@ -588,7 +388,7 @@ def test_window_fits_worked_out_from_prefixes_equal_the_direct_ones() -> None:
     assert fitting > 100
 
 
-def _fresh_plan() -> _Plan:
+def _fresh_plan() -> ScanPlan:
     return dataclasses.replace(
         combined_pattern_detector().plan,
         fits_by_shape={},
@@ -606,7 +406,7 @@ def test_rules_settled_by_window_prefixes_equal_the_direct_choice() -> None:
     rng = random.Random(17)
     alphabet = "0123456789 \t\n/.-,:'%#()xyYsSmgJanoft+"
     windows = sorted({"".join(rng.choices(alphabet, k=rng.randint(0, RUN_WINDOW))) for _ in range(3000)})
-    windows += [piece[:RUN_WINDOW] for piece in _PIECES]
+    windows += [piece[:RUN_WINDOW] for piece in DIGIT_PIECES]
     befores = ["", " ", "x", "5", "/", "-", "(", "\n", "#", ":", "$", "é"]
     tried = 0
     for window in windows:
@@ -677,7 +477,7 @@ _STARTED_PIECES = (
 
 def _started_texts() -> list[str]:
     rng = random.Random(11)
-    texts = ["+1 800 555 1234 ext 1 - 555 123 4567", "call 1 800 555 1234 or +1 617 555 0100.", *_digit_texts()]
+    texts = ["+1 800 555 1234 ext 1 - 555 123 4567", "call 1 800 555 1234 or +1 617 555 0100.", *digit_texts()]
     texts += random_texts(rng, _STARTED_PIECES, 3000, 1, 14)
     return texts
 
@@ -686,7 +486,11 @@ def test_rules_tried_at_their_starts_find_what_finditer_finds() -> None:
     """A rule tried only at its ``run_starts`` digit runs and ``char_starts`` characters gives ``finditer``'s
     matches: the starts it declares are every place where it can match."""
     plan = combined_pattern_detector().plan
-    started = [(p, c) for p, c in zip(plan.scanned, plan.scanned_regexes, strict=True) if p.run_starts or p.char_starts]
+    started = [
+        (p, c)
+        for p, c in zip(plan.scanned, plan.scanned_regexes, strict=True)
+        if p.hints.run_starts or p.hints.char_starts
+    ]
     assert started and plan.digit_runs is not None
     found = 0
     for text in _started_texts():
@@ -701,10 +505,10 @@ def test_rules_tried_at_their_starts_find_what_finditer_finds() -> None:
 
 def test_run_starts_must_be_digit_runs_the_scan_reports() -> None:
     with pytest.raises(ValueError, match="run_starts"):
-        _plan((Pattern("test.plus", Label.PHONE, r"\+\d", run_starts=("+",)),))
+        build_plan((Pattern("test.plus", Label.PHONE, r"\+\d", hints=ScanHints(run_starts=("+",))),))
     # Without a digit-led rule there is no digit-run scan: the rule is scanned in full and still found.
-    started = Pattern("test.one", Label.PHONE, r"(?<!\d)1-\d{3}", run_starts=("1",))
-    assert _plan((started,)).digit_runs is None
+    started = Pattern("test.one", Label.PHONE, r"(?<!\d)1-\d{3}", hints=ScanHints(run_starts=("1",)))
+    assert build_plan((started,)).digit_runs is None
     assert [(s.start, s.end) for s in detect_with("test", (started,), "call 1-800 or 21-800")] == [(5, 10)]
 
 
@@ -717,7 +521,7 @@ _TAIL_PIECES = (
 
 def _tail_texts() -> list[str]:
     rng = random.Random(13)
-    texts = ["VIN 1HGCM82633A004352.", "vin:1HGCM82633A004352 and JH4KA7561PC008269", *_digit_texts()[:200]]
+    texts = ["VIN 1HGCM82633A004352.", "vin:1HGCM82633A004352 and JH4KA7561PC008269", *digit_texts()[:200]]
     texts += random_texts(rng, _TAIL_PIECES, 3000, 1, 8)
     return texts
 
@@ -725,7 +529,7 @@ def _tail_texts() -> list[str]:
 def test_rules_tried_at_run_tails_find_what_finditer_finds() -> None:
     """A rule tried only at the last digits of the runs (``run_tail``) gives ``finditer``'s matches."""
     plan = combined_pattern_detector().plan
-    tailed = [(p, c) for p, c in zip(plan.scanned, plan.scanned_regexes, strict=True) if p.run_tail]
+    tailed = [(p, c) for p, c in zip(plan.scanned, plan.scanned_regexes, strict=True) if p.hints.run_tail]
     assert [p.name for p, _ in tailed] == ["id.vin"] and plan.shortest_tail_run == 4
     found = 0
     for text in _tail_texts():
@@ -738,13 +542,6 @@ def test_rules_tried_at_run_tails_find_what_finditer_finds() -> None:
     assert found > 100
 
 
-def test_vin_is_found_through_the_run_tails() -> None:
-    text = "VIN 1HGCM82633A004352; then 1HGCM82633A004353"
-    spans = [s for s in combined_pattern_detector().detect(Document("t", text)) if s.source == "patterns.id"]
-    assert [(text[s.start : s.end], s.label) for s in spans] == [("1HGCM82633A004352", Label.VEHICLE)]
-    assert id_detector().detect(Document("t", text)) == spans
-
-
 _REQUIRED_CHAR_TEXTS = (
     "mail john.doe@example.com now", "acct # 1234567", "call +44 20 7946 0958", "call (617) 555-0100 x12",
     "CABG '92", "host fe80::1 and 2001:db8::ff00:42:8329", "lives in Austin, TX 78701", SAMPLE,
@@ -754,16 +551,18 @@ _REQUIRED_CHAR_TEXTS = (
 def test_rules_skipped_without_their_required_char_match_only_where_it_is() -> None:
     """A scanned rule with ``required_char`` is skipped for texts without that character: every match holds it,
     and the detectors find the same with and without the shortcut."""
-    rules = [p for p in _all_patterns() if p.required_char]
-    assert {p.required_char for p in rules} >= {"@", "#", "+", "(", "'", ":", ","}
-    texts = [*_REQUIRED_CHAR_TEXTS, *_digit_texts()[:300], *_started_texts()[:500]]
+    plan = combined_pattern_detector().plan
+    required = {p.name: c for p, c in zip(plan.scanned, plan.scanned_required, strict=True) if c}
+    rules = [p for p in plan.scanned if p.name in required]
+    assert set(required.values()) >= {"@", "#", "+", "(", "'", ":", ","}
+    texts = [*_REQUIRED_CHAR_TEXTS, *digit_texts()[:300], *_started_texts()[:500]]
     for pattern in rules:
         matches = [(t, m) for t in texts for m in pattern.compiled.finditer(t)]
         assert matches, pattern.name
-        assert all(pattern.required_char in m[0] for _, m in matches), pattern.name
+        assert all(required[pattern.name] in m[0] for _, m in matches), pattern.name
     for detector in pattern_detectors():
         assert isinstance(detector, PatternDetector)
-        plain = tuple(dataclasses.replace(p, required_char="") for p in detector.patterns)
+        plain = tuple(with_hints(p, required_char="") for p in detector.patterns)
         for text in _REQUIRED_CHAR_TEXTS:
             assert detect_with(detector.name, detector.patterns, text) == detect_with(detector.name, plain, text)
 
@@ -780,10 +579,10 @@ _STREET_PIECES = (
 
 def test_run_checks_never_drop_a_match() -> None:
     """A rule's ``run_check`` is false only where its regex finds no match at the run (the street shape here)."""
-    checked = [p for p in _digit_led_patterns() if p.run_check is not None]
+    checked = [p for p in digit_led_patterns() if p.hints.run_check is not None]
     assert [p.name for p in checked] == ["location.street_address", "location.street_address_usps"]
     rng = random.Random(29)
-    texts = [*_digit_texts()[:300]]
+    texts = [*digit_texts()[:300]]
     texts += random_texts(rng, _STREET_PIECES, 3000, 2, 16)
     # Address shapes, with a random piece put anywhere: near misses of every part of the regex.
     for _ in range(3000):
@@ -800,7 +599,7 @@ def test_run_checks_never_drop_a_match() -> None:
         parts.insert(rng.randrange(len(parts) + 1), rng.choice(_STREET_PIECES))
         texts.append("".join(parts))
     for pattern in checked:
-        plan = _plan((pattern,))
+        plan = build_plan((pattern,))
         matched = 0
         for text in texts:
             slow = [m.span() for m in pattern.compiled.finditer(text)]
@@ -818,7 +617,7 @@ _GATE_PIECES = (
 
 def test_lower_gates_never_skip_a_text_with_a_match() -> None:
     """A scanned rule's ``lower_gate`` finds something in the lower-cased text wherever the rule matches (ASCII)."""
-    gated = [p for p in _all_patterns() if p.lower_gate]
+    gated = [p for p in all_patterns() if p.hints.lower_gate]
     assert sorted(p.name for p in gated) == ["name.initial_surname", "url.domain"]
     rng = random.Random(31)
     texts = [*_REQUIRED_CHAR_TEXTS, "see WWW.EXAMPLE.ORG/Path and foo.Co.UK."]
@@ -832,7 +631,7 @@ def test_lower_gates_never_skip_a_text_with_a_match() -> None:
         texts.append("".join(parts))
     matched = 0
     for pattern in gated:
-        gate = compile_source(pattern.lower_gate, False)
+        gate = compile_source(pattern.hints.lower_gate, False)
         for text in texts:
             if pattern.compiled.search(text) is not None and text.isascii():
                 assert gate.search(text.lower()) is not None, text
@@ -840,7 +639,7 @@ def test_lower_gates_never_skip_a_text_with_a_match() -> None:
     assert matched > 600
     for detector in pattern_detectors():
         assert isinstance(detector, PatternDetector)
-        plain = tuple(dataclasses.replace(p, lower_gate="") for p in detector.patterns)
+        plain = tuple(with_hints(p, lower_gate="") for p in detector.patterns)
         for text in texts[:500]:
             assert detect_with(detector.name, detector.patterns, text) == detect_with(detector.name, plain, text)
 
@@ -869,13 +668,13 @@ def test_same_in_re(source: str, same: bool) -> None:
 
 
 def test_plan_rejects_a_gate_that_re_reads_otherwise() -> None:
-    gated = Pattern("test.gated", Label.URL, r"x\.com", lower_gate=r"\s\.com")
+    gated = Pattern("test.gated", Label.URL, r"x\.com", hints=ScanHints(lower_gate=r"\s\.com"))
     with pytest.raises(ValueError, match="lower_gate"):
-        _plan((gated,))
+        build_plan((gated,))
 
 
 def test_gates_compiled_with_re_find_what_regex_finds() -> None:
-    gated = [p for p in _all_patterns() if p.lower_gate]
+    gated = [p for p in all_patterns() if p.hints.lower_gate]
     assert gated
     rng = random.Random(41)
     texts = [t.lower() for t in random_texts(rng, _GATE_PIECES, 4000, 1, 10) if t.isascii()]
@@ -895,26 +694,10 @@ def test_gates_compiled_with_re_find_what_regex_finds() -> None:
     ]
     texts += ["".join(rng.choices([chr(c) for c in range(128)], k=rng.randint(0, 12))) for _ in range(4000)]
     for pattern in gated:
-        fast, slow = gate_regex(pattern), compile_source(pattern.lower_gate, False)
+        fast, slow = gate_regex(pattern), compile_source(pattern.hints.lower_gate, False)
         found = 0
         for text in texts:
             match, expected = fast.search(text), slow.search(text)
             assert (match and match.span()) == (expected and expected.span()), text
             found += match is not None
         assert found > 100, pattern.name
-
-
-@pytest.mark.parametrize(
-    ("text", "end", "expected"),
-    [
-        ("Quinton catheter", 7, "catheter"),
-        ("Smith  TEAM here", 5, "team"),
-        ("Smith\nteam", 5, None),  # only on the same line
-        ("Smith    team", 5, None),  # at most three blanks
-        ("Smith, team", 5, None),
-        ("Smith", 5, None),
-        ("Smith 3 team", 5, None),
-    ],
-)
-def test_word_after(text: str, end: int, expected: str | None) -> None:
-    assert word_after(text, end) == expected

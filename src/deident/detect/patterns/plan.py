@@ -1,8 +1,7 @@
-"""Rules as data: named regex patterns with optional validators, and the detector that runs a table of them.
-
-A :class:`Pattern` is a record (name, label, regex source, validator, base score). Regexes are compiled
-once, lazily, with the ``regex`` module. Every pattern must use bounded quantifiers only, so that a
-match attempt costs at most a constant amount of work per start position (no catastrophic backtracking).
+"""The scan planner: from a table of rules and their speed hints, one plan that finds every rule's matches in a
+text with one Aho-Corasick scan (anchored rules), one digit-run scan (digit-led rules and those started at digit
+runs) and a regex scan for the rest; :func:`find_all` runs it and gives exactly what a full regex scan of each
+rule gives (the equality tests in tests/detect/patterns/test_plan.py hold every fast path to that).
 """
 
 from __future__ import annotations
@@ -12,103 +11,15 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import NamedTuple, TypeVar
 
 import ahocorasick
 import regex
 
-from deident.core.document import Document
-from deident.core.labels import Label
-from deident.core.span import Span, sort_spans
+from deident.detect.patterns.hints import WORD_END, scan_hints
+from deident.detect.patterns.rules import Hit, Pattern, compile_source, validated
 
-# A unit or dose word right after a number: "5/10 mg", "2-3 L", "100-1200 cc" are not dates or phones.
-UNIT_AFTER = (
-    r"[ \t]{0,2}(?:mg|mcg|ug|g|gm|grams?|kg|ml|cc|l|liters?|units?|u|meq|mmol|amps?|tabs?|caps?|puffs?|drops?|gtts?"
-    r"|strength|ns|nss|hns|%|mmhg|cm|mm|sec|mins?|hrs?|hours?|days?|weeks?|wks?|x|times|doses?|bottles?|bags?"
-    r"|ratio|score|scale|breaths?|bpm|l/min|lpm|cmh2o|inch|inches|feet|ft|lbs?|pounds|oz|qd|bid|tid|qid|prn"
-    r"|q\d|po|iv|sq|sc|im|pr|sl|fio2|peep|ps)\b"
-)
-
-
-class Hit(NamedTuple):
-    """A validated match: offsets into the text, an optional relabel and extra evidence notes. (A named tuple: the
-    validators make thousands per pass, and a tuple is made several times faster than a frozen dataclass.)"""
-
-    start: int
-    end: int
-    label: Label | None = None
-    evidence: tuple[str, ...] = ()
-    score: float | None = None
-
-
-# A validator sees the whole text and the match; it returns the hits to emit (possibly trimmed,
-# split or relabelled), or an empty sequence to reject the match.
-Validator = Callable[[str, "regex.Match[str]"], "list[Hit]"]
-
-
-@dataclass(frozen=True, slots=True)
-class Pattern:
-    """One named rule. ``group`` names the capture group that is the PHI (the trigger stays outside)."""
-
-    name: str
-    label: Label
-    source: str
-    score: float = 0.8
-    validator: Validator | None = field(default=None, compare=False)
-    group: int | str = 0
-    ignore_case: bool = True
-    # Lower-case literals at which every match starts (the first word of each trigger). When given, an
-    # Aho-Corasick scan finds the candidate positions and the regex only runs there: searching for a
-    # large alternation of words is far slower than matching it at a known position.
-    anchors: tuple[str, ...] = ()
-    # For digit-led rules: every match starts at the first digit of a maximal digit run whose length lies in
-    # this range and whose next character is in ``run_followers`` (empty: any; end of text always passes).
-    # One shared digit-run scan then tries the regex only there, instead of one full scan per rule.
-    digit_run: tuple[int, int] | None = None
-    run_followers: str = ""
-    # Optionally, a regex (a superset of what the rule needs) for the text right after the run; the rule is only
-    # tried where the first characters after the run fit it ("80 " is no age unless a "y" follows). It must tell
-    # digits apart by ``\d`` only and use no ``\b``, ``\B`` or lookaround (checked when the plan is built).
-    run_next: str = ""
-    # Optionally, a regex for the one character right before the run: the rule is only tried where that character
-    # fits it (the start of the text always passes). It must follow from the rule's own lookbehind ("5" after "x"
-    # starts no date), so that no match is lost; like ``run_next`` it is decided once per context and remembered.
-    run_prev: str = ""
-    # Optionally, a cheap test ``(text, run start, run end) -> bool`` that is false only where the rule cannot match at
-    # the run, for rules whose regex is costly and seldom matches (it is called before each attempt).
-    run_check: Callable[[str, int, int], bool] | None = field(default=None, compare=False)
-    # For a rule whose matches each lie on one line, from the newline before it to the line's end, and whose
-    # validator keeps only a match followed by nothing but whitespace: only the last non-blank line can give a
-    # hit, so the regex is tried there alone instead of at every newline.
-    last_line: bool = False
-    # For a scanned rule whose every match starts at a maximal digit run written as one of ``run_starts`` ("1") or at
-    # one of the ``char_starts`` characters ("+"): the rule is tried only there, in order, as ``finditer`` would,
-    # with the runs taken from the digit-run scan that is made anyway (a scan per rule costs far more).
-    run_starts: tuple[str, ...] = ()
-    char_starts: str = ""
-    # For a scanned rule whose every match is the last n digits of a maximal digit run of at most ``longest``
-    # digits, (n, longest): the rule is tried only at the ends of such runs, taken from the digit-run scan.
-    run_tail: tuple[int, int] | None = None
-    # For a scanned rule, a character that every match contains (its leading literal, say): a text without it is not
-    # scanned at all ("@" for e-mail). A ``str`` membership test costs far less than starting a regex scan.
-    required_char: str = ""
-    # For a scanned rule, a case-sensitive regex (lower case) that the lower-cased text of every match contains: an
-    # ASCII text whose lower-cased form (made for the anchor scan anyway) holds no match of it is not scanned. Worth it
-    # where the rule's first character is common and its regex costly there (".com" after every full stop).
-    lower_gate: str = ""
-
-    @property
-    def compiled(self) -> regex.Pattern[str]:
-        return compile_source(self.source, self.ignore_case)
-
-
-@lru_cache(maxsize=1024)
-def compile_source(source: str, ignore_case: bool) -> regex.Pattern[str]:
-    return regex.compile(source, regex.IGNORECASE if ignore_case else 0)
-
-
-# Escapes that mean the same in ``re`` and ``regex`` on ASCII text (``\s`` does not: ``re`` takes \x1c-\x1f too).
 _SAME_ESCAPES = frozenset("dDwWbBAZntrfvx0")
 _LETTER_ESCAPE = re.compile(r"\\([A-Za-z])")
 
@@ -133,43 +44,10 @@ def gate_regex(pattern: Pattern) -> re.Pattern[str]:
     """A rule's ``lower_gate``, compiled with the standard library's ``re``: it searches a text for such a simple
     regex several times faster than ``regex``. A gate that ``re`` could read otherwise (:func:`same_in_re`) is
     rejected."""
-    if not same_in_re(pattern.lower_gate):
+    gate = pattern.hints.lower_gate
+    if not same_in_re(gate):
         raise ValueError(f"{pattern.name}: lower_gate must read the same in re and regex (no \\s, \\p, ...)")
-    return re.compile(pattern.lower_gate)
-
-
-def rx(source: str) -> regex.Pattern[str]:
-    """A case-insensitive helper regex, compiled on first use and cached."""
-    return compile_source(source, True)
-
-
-def unit_follows(text: str, end: int) -> bool:
-    return rx(UNIT_AFTER).match(text, end) is not None
-
-
-_WORD_AFTER = regex.compile(r"[ \t]{1,3}([A-Za-z]+)")
-
-
-def word_after(text: str, end: int) -> str | None:
-    """The ASCII word (lower case) that follows ``end`` after one to three blanks on the same line, if any."""
-    found = _WORD_AFTER.match(text, end)
-    return None if found is None else found[1].lower()
-
-
-def search_before(source: str, text: str, end: int, width: int) -> regex.Match[str] | None:
-    """``rx(source)`` searched in the ``width`` characters before ``end`` (a validator's look at the context).
-
-    Searched with pos/endpos rather than on a slice, so ``\\Z`` anchors at ``end`` and lookbehinds still see
-    the text before the window; write ``source`` as a reverse pattern (``(?r)``) to get the nearest match.
-    """
-    return rx(source).search(text, max(0, end - width), end)
-
-
-def _validated(pattern: Pattern, text: str, match: regex.Match[str]) -> list[Hit]:
-    if pattern.validator is not None:
-        return pattern.validator(text, match)
-    start, end = match.span(pattern.group)
-    return [Hit(start, end)] if 0 <= start < end else []
+    return re.compile(gate)
 
 
 def last_line_start(text: str) -> int:
@@ -182,23 +60,23 @@ def find_hits(pattern: Pattern, text: str) -> list[Hit]:
     (overlapped: a match may begin inside the previous one), the reference for the anchored fast path."""
     hits: list[Hit] = []
     for match in pattern.compiled.finditer(text, overlapped=True):
-        hits.extend(_validated(pattern, text, match))
+        hits.extend(validated(pattern, text, match))
     return hits
 
 
-def anchor_words(*phrases: str) -> tuple[str, ...]:
-    """The anchors of a trigger list: the first word of each phrase, lower-cased."""
-    return tuple(sorted({p.split()[0].lower() for p in phrases}))
-
-
 @dataclass(frozen=True)
-class _Plan:
+class ScanPlan:
+    """Which rules are tried how (anchored, digit-led, scanned), with everything compiled and the memos of the
+    digit-run dispatch; built once per table of rules (:func:`build_plan`)."""
+
     scanned: tuple[Pattern, ...]
     anchored: tuple[Pattern, ...]
     automaton: ahocorasick.Automaton | None
     scanned_regexes: tuple[regex.Pattern[str], ...] = ()
     # scanned_gates[i]: the compiled ``lower_gate`` of scanned[i] (None: none), see :func:`gate_regex`.
     scanned_gates: tuple[re.Pattern[str] | None, ...] = ()
+    # scanned_required[i]: the (given or derived) ``required_char`` of scanned[i] ("": none).
+    scanned_required: tuple[str, ...] = ()
     digit_led: tuple[Pattern, ...] = ()
     digit_led_regexes: tuple[regex.Pattern[str], ...] = ()
     digit_led_checks: tuple[Callable[[str, int, int], bool] | None, ...] = ()
@@ -210,7 +88,7 @@ class _Plan:
     delimiter_bytes: bytes = b""
     # Finds the maximal digit runs no longer than the longest ``digit_run`` (the rules to try are picked after).
     digit_runs: regex.Pattern[str] | None = None
-    # The distinct compiled ``_run_next`` regexes, and next_of[i]: the position of digit_led[i]'s among them (-1:
+    # The distinct compiled ``run_next`` regexes, and next_of[i]: the position of digit_led[i]'s among them (-1:
     # anything may follow).
     next_regexes: tuple[regex.Pattern[str], ...] = ()
     next_of: tuple[int, ...] = ()
@@ -242,18 +120,6 @@ class _Plan:
     run_start_texts: frozenset[str] = frozenset()
     # The fewest digits that a ``run_tail`` rule's run may have (0: no such rule, or no digit-run scan).
     shortest_tail_run: int = 0
-
-
-def _run_next(pattern: Pattern) -> str:
-    """What may follow a digit run that ``pattern`` starts at, as a regex ("" for anything)."""
-    if pattern.run_next:
-        return pattern.run_next
-    if pattern.run_followers:
-        return "[" + regex.escape("".join(sorted(set(pattern.run_followers)))) + r"]|\Z"
-    return ""
-
-
-_WORD_END = " \t\n\r\f\v.,;:!?-#'\"/()[]<>=+*&@%$^`{}|~\\0123456789"
 
 
 _GAPS = tuple("".join(g) for n in (1, 2, 3) for g in itertools.product(" \t", repeat=n))
@@ -288,8 +154,8 @@ def _scan_character(c: str, anchor_chars: set[str]) -> str:
     if c in anchor_chars or c == " ":
         return c
     if c.isalnum():
-        return _DIGIT_DELIMITER if c in _WORD_END else c
-    return _OTHER_DELIMITER if c in _WORD_END else _NOT_DELIMITER
+        return _DIGIT_DELIMITER if c in WORD_END else c
+    return _OTHER_DELIMITER if c in WORD_END else _NOT_DELIMITER
 
 
 class _ScanTable(dict[int, str]):
@@ -313,13 +179,13 @@ def _delimiter_table(anchor_chars: set[str]) -> tuple[_ScanTable, str, str]:
     if anchor_chars & set(_CLASS_CHARACTERS):
         raise ValueError(f"anchors must not contain any of {_CLASS_CHARACTERS!r}")
     table = _ScanTable({code: _scan_character(chr(code), anchor_chars) for code in range(128)})
-    followers = "".join(sorted({table[ord(c)] for c in _WORD_END}))
+    followers = "".join(sorted({table[ord(c)] for c in WORD_END}))
     preceders = "".join(sorted({table[code] for code in range(128) if not chr(code).isalnum()} | {_NOT_DELIMITER}))
     return table, followers, preceders
 
 
 class _AnchorStep(NamedTuple):
-    """One rule to try where an anchor key is found: its index in ``_Plan.anchored``, whether another key that
+    """One rule to try where an anchor key is found: its index in ``ScanPlan.anchored``, whether another key that
     can be found at the same start also leads to it (then a start must be remembered, so it is tried once), the
     rule and its compiled regex."""
 
@@ -345,14 +211,16 @@ def _repeating(keys: dict[str, tuple[int, ...]]) -> set[tuple[str, int]]:
 
 
 @lru_cache(maxsize=64)
-def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
-    anchored = tuple(p for p in patterns if p.anchors)
+def build_plan(patterns: tuple[Pattern, ...]) -> ScanPlan:
+    """The plan of a table of rules (remembered: the detectors share one plan per table)."""
+    hints = {p: scan_hints(p) for p in patterns}
+    anchored = tuple(p for p in patterns if hints[p].anchors)
     automaton = None
     table = None
     if anchored:
         spelled: dict[str, list[int]] = {}
         for index, pattern in enumerate(anchored):
-            for anchor in pattern.anchors:
+            for anchor in hints[pattern].anchors or ():
                 for spelling in _spellings(anchor.lower()):
                     spelled.setdefault(spelling, []).append(index)
         table, delimiters, preceders = _delimiter_table({c for spelling in spelled for c in spelling})
@@ -375,30 +243,31 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
             for before in preceders:
                 automaton.add_word(before + key, value)
         automaton.make_automaton()
-    digit_led = tuple(p for p in patterns if not p.anchors and p.digit_run is not None)
+    digit_led = tuple(p for p in patterns if not hints[p].anchors and p.hints.digit_run is not None)
     for pattern in digit_led:
         _check_run_next(pattern)
-    scanned = tuple(p for p in patterns if not p.anchors and p.digit_run is None)
-    longest = max((p.digit_run[1] for p in digit_led if p.digit_run), default=0)
-    tails = [p.run_tail for p in scanned if p.run_tail is not None]
+    scanned = tuple(p for p in patterns if not hints[p].anchors and p.hints.digit_run is None)
+    longest = max((p.hints.digit_run[1] for p in digit_led if p.hints.digit_run), default=0)
+    tails = [p.hints.run_tail for p in scanned if p.hints.run_tail is not None]
     if digit_led:
         # The scan must report the runs that the run_tail rules may end (their runs are longer than any rule's).
         longest = max([longest, *(most for _, most in tails)])
-    nexts = sorted({_run_next(p) for p in digit_led} - {""})
-    next_of = tuple(nexts.index(_run_next(p)) if _run_next(p) else -1 for p in digit_led)
+    nexts = sorted({p.hints.run_next for p in digit_led} - {""})
+    next_of = tuple(nexts.index(p.hints.run_next) if p.hints.run_next else -1 for p in digit_led)
+    runs = [p.hints.digit_run or (0, -1) for p in digit_led]
     by_run_length = tuple(
-        tuple(i for i, p in enumerate(digit_led) if p.digit_run is not None and p.digit_run[0] <= n <= p.digit_run[1])
-        for n in range(longest + 1)
+        tuple(i for i, (shortest, most) in enumerate(runs) if shortest <= n <= most) for n in range(longest + 1)
     )
-    return _Plan(
+    return ScanPlan(
         scanned=scanned,
         anchored=anchored,
         automaton=automaton,
         scanned_regexes=tuple(p.compiled for p in scanned),
-        scanned_gates=tuple(gate_regex(p) if p.lower_gate else None for p in scanned),
+        scanned_gates=tuple(gate_regex(p) if p.hints.lower_gate else None for p in scanned),
+        scanned_required=tuple(hints[p].required_char or "" for p in scanned),
         digit_led=digit_led,
         digit_led_regexes=tuple(p.compiled for p in digit_led),
-        digit_led_checks=tuple(p.run_check for p in digit_led),
+        digit_led_checks=tuple(p.hints.run_check for p in digit_led),
         by_run_length=by_run_length,
         delimiter_table=table,
         delimiter_bytes=bytes(ord(table[i]) if i < 128 else i for i in range(256)) if table else b"",
@@ -407,7 +276,7 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
         next_of=next_of,
         no_next_mask=sum(1 << i for i, j in enumerate(next_of) if j < 0),
         next_masks=tuple(sum(1 << i for i, j in enumerate(next_of) if j == k) for k in range(len(nexts))),
-        prev_of=tuple(compile_source(p.run_prev, p.ignore_case) if p.run_prev else None for p in digit_led),
+        prev_of=tuple(compile_source(p.hints.run_prev, p.ignore_case) if p.hints.run_prev else None for p in digit_led),
         run_start_texts=_run_start_texts(scanned, longest),
         shortest_tail_run=min((digits for digits, _ in tails), default=0) if digit_led else 0,
     )
@@ -416,15 +285,15 @@ def _plan(patterns: tuple[Pattern, ...]) -> _Plan:
 def _run_start_texts(scanned: tuple[Pattern, ...], longest: int) -> frozenset[str]:
     """The ``run_starts`` of the scanned rules; empty (every rule is then scanned in full) where the digit-run scan
     cannot report them all (it finds runs of at most ``longest`` digits)."""
-    texts = frozenset(t for p in scanned for t in p.run_starts)
+    texts = frozenset(t for p in scanned for t in p.hints.run_starts)
     for pattern in scanned:
-        if not all(t.isdigit() for t in pattern.run_starts):
+        if not all(t.isdigit() for t in pattern.hints.run_starts):
             raise ValueError(f"{pattern.name}: run_starts must be digit runs")
     return texts if all(len(t) <= longest for t in texts) else frozenset()
 
 
 def digit_run_matches(
-    plan: _Plan,
+    plan: ScanPlan,
     text: str,
     run_starts: list[tuple[int, str]] | None = None,
     tail_runs: list[tuple[int, int]] | None = None,
@@ -474,8 +343,8 @@ def digit_run_matches(
 # remembered (a few thousand distinct ones cover most notes).
 RUN_WINDOW = 4
 MAX_MEMO = 1 << 16
-# Windows are keyed with every digit written as 0 (more of them alike): ``_run_next`` regexes must not tell
-# digits apart, which _plan checks.
+# Windows are keyed with every digit written as 0 (more of them alike): ``run_next`` regexes must not tell
+# digits apart, which build_plan checks.
 _DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
 _QUANTIFIER = regex.compile(r"\{\d*,?\d*\}")
 
@@ -486,12 +355,12 @@ _WINDOW_UNSAFE = regex.compile(r"\\[bB]|\(\?<?[=!]")
 
 def _check_run_next(pattern: Pattern) -> None:
     """Reject a ``run_next`` that a window of the text could judge wrongly (see :func:`_rules_to_try`)."""
-    source = _run_next(pattern)
+    source = pattern.hints.run_next
     if any(c.isdigit() for c in _QUANTIFIER.sub("", source)):
         raise ValueError(f"{pattern.name}: run_next must match digits with \\d only (windows key digits as 0)")
     if _WINDOW_UNSAFE.search(source):
         raise ValueError(f"{pattern.name}: run_next must not use \\b, \\B or lookarounds")
-    if _WINDOW_UNSAFE.search(pattern.run_prev):
+    if _WINDOW_UNSAFE.search(pattern.hints.run_prev):
         raise ValueError(f"{pattern.name}: run_prev must not use \\b, \\B or lookarounds (it sees one character)")
 
 
@@ -506,10 +375,10 @@ def _memo(memo: dict[K, V], key: K, value: V) -> V:
     return value
 
 
-def _rules_to_try(plan: _Plan, length: int, window: str, before: str = "") -> tuple[int, ...]:
+def _rules_to_try(plan: ScanPlan, length: int, window: str, before: str = "") -> tuple[int, ...]:
     """The digit-led rules that may start at a run of ``length`` digits followed by ``window`` (the next
     RUN_WINDOW characters of the text, fewer at its end) and preceded by ``before`` (the one character before the
-    run; "" at the start of the text): those whose ``_run_next`` fits the window and whose ``run_prev`` fits
+    run; "" at the start of the text): those whose ``run_next`` fits the window and whose ``run_prev`` fits
     ``before``, in the order of ``plan.digit_led``; remembered by the window's shape (digits as 0)."""
     shape = window.translate(_DIGITS_AS_ZERO)
     key = (length, before, shape)
@@ -523,7 +392,7 @@ def _rules_to_try(plan: _Plan, length: int, window: str, before: str = "") -> tu
     return indices
 
 
-def _settled_rules(plan: _Plan, allowed: int, shape: str) -> int:
+def _settled_rules(plan: ScanPlan, allowed: int, shape: str) -> int:
     """The mask of the rules among ``allowed`` that a run followed by text of this shape may start: those with no
     ``run_next``, and those whose ``run_next`` fits the shape. The regexes that fit a shape are among those that fit
     each of its prefixes (see :func:`_fits_of_shape`), so the shape is settled prefix by prefix, and its longer
@@ -537,7 +406,7 @@ def _settled_rules(plan: _Plan, allowed: int, shape: str) -> int:
     return (allowed & plan.no_next_mask) | open_rules
 
 
-def _shape_mask(plan: _Plan, shape: str) -> int:
+def _shape_mask(plan: ScanPlan, shape: str) -> int:
     """The mask of the rules whose ``run_next`` fits text of this shape (:func:`_fits_of_shape`); remembered."""
     mask = plan.shape_masks.get(shape)
     if mask is None:
@@ -548,7 +417,7 @@ def _shape_mask(plan: _Plan, shape: str) -> int:
     return mask
 
 
-def _run_candidates(plan: _Plan, length: int, before: str) -> int:
+def _run_candidates(plan: ScanPlan, length: int, before: str) -> int:
     """The mask of the rules that a run of ``length`` digits after ``before`` may start, by its length and
     ``run_prev``; remembered."""
     key = (length, before)
@@ -559,7 +428,7 @@ def _run_candidates(plan: _Plan, length: int, before: str) -> int:
     return mask
 
 
-def _barred_by_prev(plan: _Plan, before: str) -> frozenset[int]:
+def _barred_by_prev(plan: ScanPlan, before: str) -> frozenset[int]:
     """Positions in ``plan.digit_led`` of the rules whose ``run_prev`` the character ``before`` does not fit
     (none at the start of the text), remembered."""
     barred = plan.barred_by_prev.get(before)
@@ -571,7 +440,7 @@ def _barred_by_prev(plan: _Plan, before: str) -> frozenset[int]:
     return barred
 
 
-def _fits_of_shape(plan: _Plan, shape: str) -> frozenset[int]:
+def _fits_of_shape(plan: ScanPlan, shape: str) -> frozenset[int]:
     """:func:`_fitting_nexts` of a window shape, remembered, and for a new shape worked out from its prefix's.
 
     A regex that (partially) matches a window also partially matches the window less its last character (the
@@ -585,7 +454,7 @@ def _fits_of_shape(plan: _Plan, shape: str) -> frozenset[int]:
     return fits
 
 
-def _fitting_nexts(plan: _Plan, window: str, candidates: Iterable[int] | None = None) -> frozenset[int]:
+def _fitting_nexts(plan: ScanPlan, window: str, candidates: Iterable[int] | None = None) -> frozenset[int]:
     """Positions in ``plan.next_regexes`` (among ``candidates``; None: all) of the regexes that match ``window`` or
     some longer text that starts with it (a partial match), so that no rule that could match is left out; ``\\Z``
     at the end of a short window also matches, which only keeps more rules. They must not look behind their start
@@ -597,7 +466,7 @@ def _fitting_nexts(plan: _Plan, window: str, candidates: Iterable[int] | None = 
 
 
 def _digit_run_hits(
-    plan: _Plan,
+    plan: ScanPlan,
     text: str,
     run_starts: list[tuple[int, str]] | None = None,
     tail_runs: list[tuple[int, int]] | None = None,
@@ -605,12 +474,12 @@ def _digit_run_hits(
     out: list[tuple[Pattern, Hit]] = []
     for index, match in digit_run_matches(plan, text, run_starts, tail_runs):
         pattern = plan.digit_led[index]
-        for hit in _validated(pattern, text, match):
+        for hit in validated(pattern, text, match):
             out.append((pattern, hit))
     return out
 
 
-def merge_delimiters(plan: _Plan, lower: str) -> str:
+def merge_delimiters(plan: ScanPlan, lower: str) -> str:
     """``lower`` with the characters that no anchor contains merged into classes (see :func:`_delimiter_table`)."""
     if lower.isascii():
         return lower.encode("ascii").translate(plan.delimiter_bytes).decode("ascii")
@@ -627,7 +496,7 @@ def merge_delimiters(plan: _Plan, lower: str) -> str:
 _NON_ASCII_RUNS = re.compile(r"([^\x00-\x7f]+)")  # split() keeps them, at the odd positions
 
 
-def anchor_starts(plan: _Plan, lower: str) -> Iterator[tuple[int, tuple[_AnchorStep, ...]]]:
+def anchor_starts(plan: ScanPlan, lower: str) -> Iterator[tuple[int, tuple[_AnchorStep, ...]]]:
     """(start, steps) for each anchor key found in ``lower`` (a lower-cased text of the same length as the text)
     where it begins a word (at the start of the text or after a character that is no letter or digit) and ends one
     (before a word-end character or at the end of the text), in the order of the ends of the keys."""
@@ -639,7 +508,7 @@ def anchor_starts(plan: _Plan, lower: str) -> Iterator[tuple[int, tuple[_AnchorS
         yield last - length + 1, steps
 
 
-def _anchored_hits(plan: _Plan, text: str, lower: str | None = None) -> list[tuple[Pattern, Hit]]:
+def _anchored_hits(plan: ScanPlan, text: str, lower: str | None = None) -> list[tuple[Pattern, Hit]]:
     """The hits of the anchored rules: each rule is tried wherever one of its anchors begins a word.
 
     This is what :func:`find_hits` gives (an overlapped scan): a rule's matches may overlap, so "Dr. A and
@@ -661,95 +530,9 @@ def _anchored_hits(plan: _Plan, text: str, lower: str | None = None) -> list[tup
                 tried.add((index, start))
             match = compiled.match(text, start)
             if match is not None:
-                for hit in _validated(pattern, text, match):
+                for hit in validated(pattern, text, match):
                     out.append((pattern, hit))
     return out
-
-
-@dataclass(frozen=True)
-class PatternDetector:
-    """Runs a table of patterns of one PHI family; implements the ``Detector`` protocol."""
-
-    name: str
-    patterns: tuple[Pattern, ...]
-    # Names of patterns whose finds are also tagged wherever the same word(s) recur in the note: a site or
-    # person named once in context ("transferred to Calvert") is PHI everywhere in that note.
-    repeated: frozenset[str] = frozenset()
-
-    @cached_property
-    def plan(self) -> _Plan:
-        """The compiled plan (built on first use; the same for every document)."""
-        return _plan(self.patterns)
-
-    def detect(self, document: Document) -> list[Span]:
-        return _detect(self.name, self.plan, document.text, self.repeated)
-
-
-@dataclass(frozen=True)
-class CombinedPatternDetector:
-    """All pattern families in one pass over the text: one Aho-Corasick scan, one digit-run scan.
-
-    Gives exactly the spans of running each family's ``PatternDetector`` in turn (each span keeps its
-    family's ``source``), at a fraction of the cost of one pass per family.
-    """
-
-    families: tuple[PatternDetector, ...]
-    name: str = "patterns"
-
-    @cached_property
-    def plan(self) -> _Plan:
-        return _plan(tuple(p for family in self.families for p in family.patterns))
-
-    @cached_property
-    def family_of(self) -> dict[str, int]:
-        return {p.name: i for i, family in enumerate(self.families) for p in family.patterns}
-
-    def detect(self, document: Document) -> tuple[Span, ...]:
-        text = document.text
-        by_family: list[list[tuple[Pattern, Hit]]] = [[] for _ in self.families]
-        family_of = self.family_of
-        for pattern, hit in _find(self.plan, text):
-            by_family[family_of[pattern.name]].append((pattern, hit))
-        spans: list[Span] = []
-        for family, found in zip(self.families, by_family, strict=True):
-            spans.extend(_resolve(family.name, found, text, family.repeated))
-        return sort_spans(spans)
-
-
-def detect_with(source: str, patterns: tuple[Pattern, ...], text: str) -> list[Span]:
-    """Run a family's patterns over ``text``.
-
-    At equal offsets the higher score wins (then the pattern name, for determinism); spans that another
-    span of the family contains are dropped, so the output is free of redundant spans.
-    """
-    return _detect(source, _plan(patterns), text)
-
-
-# A resolved candidate: its rank (score, then pattern name) and what its span gets (label, score, evidence). Spans
-# are only built for the candidates that are kept.
-_Candidate = tuple[float, str, Label, float, tuple[str, ...]]
-
-
-def _add_repeats(source: str, text: str, best: dict[tuple[int, int], _Candidate], names: frozenset[str]) -> None:
-    lower = text.lower()
-    if len(lower) != len(text):
-        return
-    seen: set[str] = set()
-    for (start, end), (score, name, label, _, _) in list(best.items()):
-        key = lower[start:end]
-        if name not in names or key in seen or len(key) < 2:
-            continue
-        seen.add(key)
-        position = lower.find(key)
-        while position >= 0:
-            stop = position + len(key)
-            whole_word = (position == 0 or not lower[position - 1].isalnum()) and (
-                stop == len(lower) or not lower[stop].isalnum()
-            )
-            if whole_word and (position, stop) not in best:
-                evidence = (f"pattern:{name}", "repeated-in-note")
-                best[(position, stop)] = (score * 0.8, name, label, round(score * 0.8, 4), evidence)
-            position = lower.find(key, position + 1)
 
 
 def started_matches(
@@ -758,8 +541,8 @@ def started_matches(
     """What ``compiled.finditer(text)`` gives for a rule with ``run_starts`` or ``char_starts``, trying it only at
     the digit runs in ``run_starts`` ((start, run) of each run that ``plan.run_start_texts`` lists) that the rule
     lists and at its ``char_starts`` characters; a match is not tried before the end of the previous one."""
-    starts = {start for start, run in run_starts if run in pattern.run_starts}
-    for char in pattern.char_starts:
+    starts = {start for start, run in run_starts if run in pattern.hints.run_starts}
+    for char in pattern.hints.char_starts:
         position = text.find(char)
         while position >= 0:
             starts.add(position)
@@ -780,9 +563,9 @@ def tail_matches(
     """What ``compiled.finditer(text)`` gives for a rule with ``run_tail`` (n, longest), trying it only at the last n
     digits of the runs in ``tail_runs`` ((start, end) of every run at least ``plan.shortest_tail_run`` long, in
     order) of n to ``longest`` digits. Each match lies in its own run, so matches never overlap."""
-    if pattern.run_tail is None:
+    if pattern.hints.run_tail is None:
         raise ValueError(f"{pattern.name}: no run_tail")
-    digits, longest = pattern.run_tail
+    digits, longest = pattern.hints.run_tail
     for start, end in tail_runs:
         if digits <= end - start <= longest:
             match = compiled.match(text, end - digits)
@@ -790,78 +573,41 @@ def tail_matches(
                 yield match
 
 
-def _find(plan: _Plan, text: str) -> list[tuple[Pattern, Hit]]:
+def find_all(plan: ScanPlan, text: str) -> list[tuple[Pattern, Hit]]:
+    """Every validated hit of the plan's rules in ``text``, as (rule, hit): what a full regex scan of each rule
+    gives (an overlapped one for the anchored rules), found at the places their hints allow."""
     found: list[tuple[Pattern, Hit]] = []
     lower = text.lower()
     run_starts: list[tuple[int, str]] | None = [] if plan.run_start_texts and plan.digit_runs is not None else None
     tail_runs: list[tuple[int, int]] | None = [] if plan.shortest_tail_run else None
     digit_hits = _digit_run_hits(plan, text, run_starts, tail_runs)
-    for pattern, compiled, gate in zip(plan.scanned, plan.scanned_regexes, plan.scanned_gates, strict=True):
-        if run_starts is not None and (pattern.run_starts or pattern.char_starts):
+    scanned = zip(plan.scanned, plan.scanned_regexes, plan.scanned_gates, plan.scanned_required, strict=True)
+    for pattern, compiled, gate, required_char in scanned:
+        hints = pattern.hints  # the hints below are never derived (see ScanPlan.scanned_required)
+        if run_starts is not None and (hints.run_starts or hints.char_starts):
             for match in started_matches(pattern, compiled, text, run_starts):
-                for hit in _validated(pattern, text, match):
+                for hit in validated(pattern, text, match):
                     found.append((pattern, hit))
             continue
-        if tail_runs is not None and pattern.run_tail is not None:
+        if tail_runs is not None and hints.run_tail is not None:
             for match in tail_matches(pattern, compiled, text, tail_runs):
-                for hit in _validated(pattern, text, match):
+                for hit in validated(pattern, text, match):
                     found.append((pattern, hit))
             continue
-        if pattern.last_line:
+        if hints.last_line:
             start = last_line_start(text)
             line_match = compiled.match(text, start) if start >= 0 else None
             if line_match is not None:
-                for hit in _validated(pattern, text, line_match):
+                for hit in validated(pattern, text, line_match):
                     found.append((pattern, hit))
             continue
-        if pattern.required_char and pattern.required_char not in text:
+        if required_char and required_char not in text:
             continue
         if gate is not None and text.isascii() and gate.search(lower) is None:
             continue
         for match in compiled.finditer(text):
-            for hit in _validated(pattern, text, match):
+            for hit in validated(pattern, text, match):
                 found.append((pattern, hit))
     found.extend(digit_hits)
     found.extend(_anchored_hits(plan, text, lower))
     return found
-
-
-def _detect(source: str, plan: _Plan, text: str, repeated: frozenset[str] = frozenset()) -> list[Span]:
-    return _resolve(source, _find(plan, text), text, repeated)
-
-
-def _resolve(
-    source: str, found: list[tuple[Pattern, Hit]], text: str, repeated: frozenset[str] = frozenset()
-) -> list[Span]:
-    if not found:
-        return []  # most families find nothing in most notes
-    best: dict[tuple[int, int], _Candidate] = {}
-    for pattern, hit in found:
-        score = hit.score if hit.score is not None else pattern.score
-        key = (hit.start, hit.end)
-        old = best.get(key)
-        if old is not None and (old[0], old[1]) >= (score, pattern.name):
-            continue
-        best[key] = (score, pattern.name, hit.label or pattern.label, score, (f"pattern:{pattern.name}", *hit.evidence))
-    if repeated:
-        _add_repeats(source, text, best, repeated)
-    kept: list[Span] = []
-    reach = -1
-    # Offsets are unique keys, so (start, longer first) is the order of sort_spans; a container precedes what it
-    # contains.
-    for (start, end), (_, _, label, score, evidence) in sorted(best.items(), key=_document_order):
-        if end <= reach:
-            continue
-        kept.append(Span(start, end, label, source=source, score=score, evidence=evidence))
-        reach = max(reach, end)
-    return kept
-
-
-def _document_order(item: tuple[tuple[int, int], _Candidate]) -> tuple[int, int]:
-    return item[0][0], -item[0][1]
-
-
-def words(*alternatives: str) -> str:
-    """A non-capturing alternation of literal phrases (longest first), spaces matching any blank run."""
-    parts = sorted(set(alternatives), key=lambda s: (-len(s), s))
-    return "(?:" + "|".join(regex.escape(p).replace(r"\ ", r"[ \t]{1,3}") for p in parts) + ")"
