@@ -466,7 +466,8 @@ def _name_surrogate(core: str, label: Label, cast: _Cast, before: str) -> str:
         kept = [t for t, r in zip(tokens, roles, strict=True) if r == "keep" and t.lower() in TITLES]
         return " ".join([*kept, render_name(person, form, rng)])
     # A bare first name or surname (no title) sometimes becomes a fuller written form of the same person.
-    if full in (["first"], ["last"]) and not _TITLE_BEFORE.search(before) and rng.random() < 0.2:
+    titled = bool(_TITLE_BEFORE.search(before)) or any(t.lower() in TITLES for t in tokens)
+    if full in (["first"], ["last"]) and not titled and rng.random() < 0.2:
         form = rng.choice(("first_initial",) if full == ["first"] else ("initial_last", "last_initial", "first_last"))
         cast.forms[form] += 1
         return "".join(render_name(person, form, rng) if r != "keep" else t for t, r in zip(tokens, roles, strict=True))
@@ -861,7 +862,10 @@ def reidentify_document(
         pieces.append(new_text)
         length += len(new_text)
         evidence = (*(e for e in span.evidence if not e.startswith("physionet:")), f"reidentify:{cast.kind}")
-        new_spans.append(replace(span, start=start, end=start + len(value), evidence=evidence))
+        # The new span has the original's extent: the replaced core with the same surrounding characters.
+        new_spans.append(
+            replace(span, start=start - len(prefix), end=start + len(value) + len(suffix), evidence=evidence)
+        )
         position = span.end
         if stats is not None:
             stats.spans[span.label.value] += 1
