@@ -306,6 +306,13 @@ def _is_first(token: str) -> bool | None:
     return None
 
 
+def _in_name_lexicon(token: str) -> bool:
+    from deident.detect.lexicon.data import load_lexicon
+
+    low = token.lower().rstrip(".")
+    return low in load_lexicon("first_names") or low in load_lexicon("last_names")
+
+
 def _initial(name: str) -> str:
     letters = [c for c in name if c.isalpha() and c.isupper()] or [c for c in name if c.isalpha()]
     return letters[0].upper() if letters else "X"
@@ -362,6 +369,17 @@ def render_name(person: _Person, form: str, rng: random.Random) -> str:
     raise ValueError(f"unknown name form {form!r}")
 
 
+def render_initials(tokens: list[str], seps: list[str], roles: list[str], person: _Person) -> str:
+    """A mention made of initials only, written with the surrogate person's initials."""
+    letters = {"finit": person.first, "linit": person.last, "minit": person.middle}
+    out: list[str] = []
+    for k, (token, role) in enumerate(zip(tokens, roles, strict=True)):
+        out.append(_initial(letters[role]) + ("." if token.endswith(".") else "") if role in letters else token)
+        if k < len(seps):
+            out.append(seps[k])
+    return "".join(out)
+
+
 def _name_roles(tokens: list[str], seps: list[str], label: Label, cast: _Cast, before: str) -> list[str] | None:
     """Each token's role (first, last, middle, finit, linit, minit, keep) or None when the form is unclear."""
     words = [i for i, t in enumerate(tokens) if t.lower() not in TITLES | SUFFIXES]
@@ -382,7 +400,7 @@ def _name_roles(tokens: list[str], seps: list[str], label: Label, cast: _Cast, b
             roles[i] = "last"
         elif low in cast.first:
             roles[i] = "first"
-        elif len(tokens[i]) in (2, 3) and tokens[i].isupper() and _is_first(tokens[i]) is None:
+        elif low in cast.initials or (len(tokens[i]) in (2, 3) and tokens[i].isupper() and not _in_name_lexicon(low)):
             roles[i] = "initials"
         elif titled:
             roles[i] = "last"
@@ -420,9 +438,8 @@ def _name_roles(tokens: list[str], seps: list[str], label: Label, cast: _Cast, b
     return roles
 
 
-def _name_surrogate(core: str, label: Label, cast: _Cast, before: str) -> str:
-    parts = re.split(r"(\s*,\s*|\s+)", core)
-    tokens, seps = parts[0::2], parts[1::2]
+def _name_surrogate(core: str, label: Label, cast: _Cast, before: str, expand: bool = True) -> str:
+    tokens, seps = _split_name(core)
     roles = _name_roles(tokens, seps, label, cast, before)
     rng = cast.rng
     if roles is None:  # an unclear form: a sampled form of a fresh (or the recorded) person
@@ -452,6 +469,17 @@ def _name_surrogate(core: str, label: Label, cast: _Cast, before: str) -> str:
             cast.initials[key] = value
         cast.forms["initials"] += 1
         return "".join(cast.initials[key] if r == "initials" else tokens[k] for k, r in enumerate(roles))
+    if first is None and last is None and "middle" not in roles:  # initials only ("J.", "J. K."): one map per string
+        key = "\x00" + core.lower()
+        if key not in cast.initials:
+            person = _new_person(cast)
+            for _ in range(10):
+                if _initial(person.first) != _initial(core):
+                    break
+                person = _new_person(cast)
+            cast.initials[key] = render_initials(tokens, seps, roles, person)
+        cast.forms["+".join(r for r in roles if r != "keep")] += 1
+        return cast.initials[key]
     slot = _slot(cast, first, last)
     person = slot.person
     if first is not None:
@@ -460,28 +488,44 @@ def _name_surrogate(core: str, label: Label, cast: _Cast, before: str) -> str:
         person.last = _fresh(cast.last, last, lambda: _surname(cast.kind, rng))
     # A full two-part name may switch to another written form of the same person.
     full = [r for r in roles if r != "keep"]
-    if full in (["first", "last"], ["last", "first"], ["first", "minit", "last"]) and rng.random() < 0.35:
+    if expand and full in (["first", "last"], ["last", "first"], ["first", "minit", "last"]) and rng.random() < 0.35:
         form = rng.choice(("last_first", "initial_last", "last_initial", "first_initial", "first_middle_last"))
         cast.forms[form] += 1
         kept = [t for t, r in zip(tokens, roles, strict=True) if r == "keep" and t.lower() in TITLES]
         return " ".join([*kept, render_name(person, form, rng)])
     # A bare first name or surname (no title) sometimes becomes a fuller written form of the same person.
     titled = bool(_TITLE_BEFORE.search(before)) or any(t.lower() in TITLES for t in tokens)
-    if full in (["first"], ["last"]) and not titled and rng.random() < 0.2:
+    if expand and full in (["first"], ["last"]) and not titled and rng.random() < 0.2:
         form = rng.choice(("first_initial",) if full == ["first"] else ("initial_last", "last_initial", "first_last"))
         cast.forms[form] += 1
         return "".join(render_name(person, form, rng) if r != "keep" else t for t, r in zip(tokens, roles, strict=True))
     cast.forms["+".join(full)] += 1
+    pieces = _render_tokens(tokens, roles, person, cast, joined_last=True)
     out: list[str] = []
+    for k, piece in enumerate(pieces):
+        out.append(piece)
+        if k < len(seps) and not (roles[k] == "last" and roles[k + 1] == "last"):
+            out.append(seps[k])
+    return "".join(out).strip()
+
+
+def _render_tokens(tokens: list[str], roles: list[str], person: _Person, cast: _Cast, joined_last: bool) -> list[str]:
+    """Each token's surrogate: the person's parts and initials; with ``joined_last``, a surname written in several
+    tokens ("van der Berg, J.") is written once, at its last token, else each surname token maps on its own."""
+    out: list[str] = []
+    final_last = max((i for i, r in enumerate(roles) if r == "last"), default=-1)
     for k, (token, role) in enumerate(zip(tokens, roles, strict=True)):
         dot = "." if token.endswith(".") else ""
+        low = token.lower().rstrip(".")
         match role:
             case "first":
                 piece = person.first + dot
+            case "last" if k == final_last:
+                piece = person.last + dot
             case "last":
-                piece = person.last + dot if k == max(i for i, r in enumerate(roles) if r == "last") else ""
+                piece = "" if joined_last else _fresh(cast.last, low, lambda: _surname(cast.kind, cast.rng)) + dot
             case "middle":
-                piece = _fresh(cast.first, lows[k], lambda: _first_name(cast.kind, rng)) + dot
+                piece = _fresh(cast.first, low, lambda: _first_name(cast.kind, cast.rng)) + dot
             case "finit":
                 piece = _initial(person.first) + dot
             case "linit":
@@ -491,11 +535,49 @@ def _name_surrogate(core: str, label: Label, cast: _Cast, before: str) -> str:
             case _:
                 piece = token
         out.append(piece)
-        if k < len(seps):
-            nxt = roles[k + 1]
-            if not (role == "last" and nxt == "last"):
-                out.append(seps[k])
-    return "".join(out).strip()
+    return out
+
+
+def _split_name(core: str) -> tuple[list[str], list[str]]:
+    parts = re.split(r"(\s*,\s*|\s+)", core)
+    return parts[0::2], parts[1::2]
+
+
+def name_group_surrogates(cores: list[str], gaps: list[str], label: Label, cast: _Cast, before: str) -> list[str]:
+    """Surrogates for one name written as adjacent spans ("ROBERT" "V." "DEGIORGIO", "Q." "LANDER"): the roles
+    come from the whole name, each span gets its own tokens' surrogates (and stays non-empty)."""
+    tokens: list[str] = []
+    seps: list[str] = []
+    owner: list[int] = []
+    for n, core in enumerate(cores):
+        span_tokens, span_seps = _split_name(core)
+        if tokens:
+            seps.append(gaps[n - 1] or " ")
+        tokens.extend(span_tokens)
+        seps.extend(span_seps)
+        owner.extend([n] * len(span_tokens))
+    roles = _name_roles(tokens, seps, label, cast, before)
+    lows = [t.lower().rstrip(".") for t in tokens]
+    first = next((lows[i] for i, r in enumerate(roles or ()) if r == "first"), None)
+    last = next((lows[i] for i, r in reversed(list(enumerate(roles or ()))) if r == "last"), None)
+    if roles is None or "initials" in roles or (first is None and last is None):
+        return [_name_surrogate(core, label, cast, before, expand=False) for core in cores]
+    person = _slot(cast, first, last).person
+    if first is not None:
+        person.first = _fresh(cast.first, first, lambda: _first_name(cast.kind, cast.rng))
+    if last is not None:
+        person.last = _fresh(cast.last, last, lambda: _surname(cast.kind, cast.rng))
+    cast.forms["+".join(r for r in roles if r != "keep")] += 1
+    pieces = _render_tokens(tokens, roles, person, cast, joined_last=False)
+    out: list[str] = []
+    position = 0
+    for core in cores:
+        span_tokens, span_seps = _split_name(core)
+        mine = pieces[position : position + len(span_tokens)]
+        position += len(span_tokens)
+        text = "".join(p + (span_seps[k] if k < len(span_seps) else "") for k, p in enumerate(mine)).strip()
+        out.append(text or person.last)
+    return out
 
 
 # --- dates ------------------------------------------------------------------------------------------------
@@ -836,6 +918,36 @@ class ReidentifyStats:
     forms: Counter[str] = field(default_factory=Counter)
 
 
+_GROUP_GAP = re.compile(r"[ \t.,]{0,3}")
+
+
+def _group_names(text: str, spans: Sequence[Span], cast: _Cast) -> dict[int, str]:
+    """Surrogates for names annotated as several adjacent spans of one label (PhysioNet marks "ROBERT V.
+    DEGIORGIO" as three), keyed by span index; every other span is left to :func:`surrogate`."""
+    out: dict[int, str] = {}
+    i = 0
+    while i < len(spans):
+        span, j = spans[i], i
+        if span.label in NAME_LABELS:
+            while (
+                j + 1 < len(spans)
+                and spans[j + 1].label == span.label
+                and _GROUP_GAP.fullmatch(text[spans[j].end : spans[j + 1].start])
+            ):
+                j += 1
+        if j > i:
+            group = spans[i : j + 1]
+            parts = [split_affixes(s.text_of(text)) for s in group]
+            gaps = [
+                parts[k][2] + text[group[k].end : group[k + 1].start] + parts[k + 1][0] for k in range(len(group) - 1)
+            ]
+            before = text[max(0, span.start - 12) : span.start] + parts[0][0]
+            values = name_group_surrogates([p[1] for p in parts], gaps, span.label, cast, before)
+            out.update({i + k: value for k, value in enumerate(values)})
+        i = j + 1
+    return out
+
+
 def reidentify_document(
     doc: AnnotatedDocument, cast: _Cast, doc_id: str, metadata: DocumentMetadata, stats: ReidentifyStats | None = None
 ) -> AnnotatedDocument:
@@ -844,17 +956,19 @@ def reidentify_document(
     spans = remove_overlaps(doc.spans)
     if stats is not None:
         stats.overlapping += len(doc.spans) - len(spans)
+    grouped = _group_names(text, spans, cast)
     pieces: list[str] = []
     new_spans: list[Span] = []
     position = 0
     length = 0
-    for span in spans:
+    for index, span in enumerate(spans):
         gap = text[position : span.start]
         pieces.append(gap)
         length += len(gap)
         prefix, core, suffix = split_affixes(span.text_of(text))
         before = text[max(0, span.start - 12) : span.start] + prefix
-        value = match_case(core, surrogate(span.label, core, cast, before))
+        value = grouped.get(index) or surrogate(span.label, core, cast, before)
+        value = match_case(core, value)
         if not value.strip() or value.casefold() == core.casefold():
             value = match_case(core, surrogate(span.label, core + "~", cast, before))
         new_text = prefix + value + suffix
