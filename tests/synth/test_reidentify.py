@@ -397,3 +397,20 @@ def test_cli_refuses_an_unknown_kind(tmp_path: Path) -> None:
     result = runner.invoke(app, ["reidentify", str(source), "-o", str(tmp_path / "x.jsonl"), "--kind", "odd"])
     assert result.exit_code != 0
     assert "unknown --kind" in str(result.exception) or "unknown --kind" in result.output
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_name_annotated_as_adjacent_spans_stays_one_name(seed: int) -> None:
+    pieces: list[Piece] = [
+        ("Signed ", None), ("QUILLON", D), (" ", None), ("V.", D), (" ", None), ("TENNAWAY", D), (" and ", None),
+        ("q.", D), (" ", None), ("tennaway", D), (". Later ", None), ("Tennaway", D), (" agreed.", None),
+    ]  # fmt: skip
+    doc = note("3_1", "3", pieces)
+    (out,) = reidentify_variant([doc], seed, Kind.REIDENTIFIED, 0)
+    first, middle, last, q, last2, last3 = (s.text_of(out.text) for s in out.spans)
+    assert re.fullmatch(r"[A-Z]\.", middle)
+    assert first.isupper() and last.isupper() and " " not in first
+    assert last.casefold() == last2.casefold()
+    assert last.casefold() in last3.casefold()  # a bare surname may be written in a fuller form ("J. Smith")
+    assert re.fullmatch(r"[a-z]\.", q)
+    assert out.text.startswith("Signed ") and out.text.endswith(" agreed.")

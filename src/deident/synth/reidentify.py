@@ -59,7 +59,16 @@ NAME_LOCALES: tuple[tuple[str, float], ...] = (
     ("tr_TR", 0.02), ("sv_SE", 0.01), ("fi_FI", 0.01), ("da_DK", 0.01), ("ro_RO", 0.01), ("hr_HR", 0.01),
     ("yo_NG", 0.02), ("fil_PH", 0.02), ("id_ID", 0.01), ("zu_ZA", 0.01), ("fr_CA", 0.01),
 )  # fmt: skip
-PARTICLES = ("van", "van der", "van den", "de", "de la", "del", "della", "di", "da", "von", "le", "du", "dos", "bin")
+# Surname particles and prefixes by language (the locale's first two letters), applied to a locale's own surnames.
+PARTICLES: dict[str, tuple[str, ...]] = {
+    "nl": ("van", "van der", "van den", "de", "ter"),
+    "de": ("von", "von der", "zu"),
+    "fr": ("de", "du", "Le", "D'"),
+    "it": ("di", "De", "Della", "D'", "Lo"),
+    "es": ("de", "de la", "del"),
+    "pt": ("da", "dos", "de"),
+    "en": ("O'", "O’", "Mc", "Mac"),
+}
 PHONE_LOCALES = ("en_GB", "en_AU", "en_IN", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "en_CA", "pt_BR", "en_IE")
 
 # Surnames that are also clinical terms, eponyms of signs, devices and procedures, or body words, written
@@ -269,14 +278,14 @@ def _surname(kind: Kind, rng: random.Random) -> str:
     fake = _faker(locale, rng)
     name = fake.last_name()
     draw = rng.random()
+    prefixes = PARTICLES.get(locale[:2], ())
     if draw < 0.06:
         name = f"{name}-{fake.last_name()}"
-    elif draw < 0.10 and locale.startswith(("es", "pt")):
-        name = f"{name} {fake.last_name()}"
-    elif draw < 0.13:
-        name = f"{rng.choice(PARTICLES)} {name}"
-    elif draw < 0.15:
-        name = rng.choice(("O’", "O'", "Mc", "D'")) + name
+    elif draw < 0.12 and locale.startswith(("es", "pt")):
+        name = f"{name} {fake.last_name()}"  # two-part Iberian surname
+    elif draw < 0.22 and prefixes and " " not in name and "'" not in name:
+        prefix = rng.choice(prefixes)
+        name = prefix + name if prefix.endswith(("'", "’", "Mc", "Mac")) else f"{prefix} {name}"
     return name
 
 
@@ -703,7 +712,7 @@ def _date_surrogate(core: str, cast: _Cast) -> str:
         day = day + dt.timedelta(days=cast.date_shift)
     else:
         day = dt.date(1995, 1, 1) + dt.timedelta(days=rng.randrange(0, 365 * 30))
-    keep = 0.8 if shape in ("md", "md_dash", "mon_d", "year", "yy", "apos_year") else 0.65
+    keep = {"year": 1.0, "yy": 1.0, "apos_year": 1.0, "md": 0.8, "md_dash": 0.8, "mon_d": 0.8}.get(shape or "", 0.65)
     if shape is not None and rng.random() < keep:
         form = shape
     elif shape is None and re.fullmatch(r"[^\W\d_ ]+\.?", core):  # an unparsed word: a month, weekday or holiday
@@ -830,7 +839,7 @@ def _place(label: Label, core: str, cast: _Cast) -> str:
             return identifier(Label.ROOM, _faker("en_US", rng), rng)
     # LOCATION_OTHER and any other place: one word for one word, else a landmark, a ward or a city, state
     if single:
-        return _city(kind, rng, True) if rng.random() < 0.7 else _stem(cast).split()[-1]
+        return _city(kind, rng, True) if rng.random() < 0.75 else _surname(kind, rng)
     draw = rng.random()
     if draw < 0.35:
         return (
@@ -968,9 +977,9 @@ def reidentify_document(
         prefix, core, suffix = split_affixes(span.text_of(text))
         before = text[max(0, span.start - 12) : span.start] + prefix
         value = grouped.get(index) or surrogate(span.label, core, cast, before)
-        value = match_case(core, value)
+        value = match_case(core, " ".join(value.split()))  # one line: generators may write "Flat 2\nJones Road"
         if not value.strip() or value.casefold() == core.casefold():
-            value = match_case(core, surrogate(span.label, core + "~", cast, before))
+            value = match_case(core, " ".join(surrogate(span.label, core + "~", cast, before).split()))
         new_text = prefix + value + suffix
         start = length + len(prefix)
         pieces.append(new_text)
