@@ -18,10 +18,12 @@ from deident.core.labels import Category, Label
 from deident.core.span import Span
 from deident.io.formats import read_corpus, write_corpus
 from deident.synth.reidentify import (
+    DATE_OUT_FORMS,
     Kind,
     ReidentifyStats,
     ambiguous_vocab,
     date_shape,
+    format_date,
     in_lexicons,
     match_case,
     pseudo_word,
@@ -414,3 +416,20 @@ def test_a_name_annotated_as_adjacent_spans_stays_one_name(seed: int) -> None:
     assert last.casefold() in last3.casefold()  # a bare surname may be written in a fuller form ("J. Smith")
     assert re.fullmatch(r"[a-z]\.", q)
     assert out.text.startswith("Signed ") and out.text.endswith(" agreed.")
+
+
+@pytest.mark.parametrize("form", DATE_OUT_FORMS)
+def test_every_date_form_is_a_recognised_date_shape(form: str) -> None:
+    import datetime as dt
+
+    for day in (dt.date(2019, 3, 14), dt.date(2001, 11, 2), dt.date(1998, 12, 31)):
+        assert date_shape(format_date(day, form)) is not None, (form, format_date(day, form))
+
+
+@pytest.mark.parametrize(
+    ("value", "shape"),
+    [("3/14", "md"), ("03/14/2019", "mdy"), ("14-Mar-2019", "dmony"), ("March 14th", "mon_d"), ("2019-03-14", "iso"),
+     ("3/14/19", "mdy_short"), ("2019", "year"), ("Tuesday", "weekday"), ("Christmas", "holiday")],
+)  # fmt: skip
+def test_date_shapes(value: str, shape: str) -> None:
+    assert date_shape(value) == shape

@@ -613,11 +613,12 @@ _DATE_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("month", rf"({_MONTH_RE})[a-z]*\.?"),
         ("weekday", r"(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?"),
         ("ordinal", r"(\d{1,2})(?:st|nd|rd|th)"),
+        ("ord_of", rf"(\d{{1,2}})(?:st|nd|rd|th) of ({_MONTH_RE})[a-z]*"),
         ("holiday", r"christmas|thanksgiving|easter|new year'?s?|labor day|memorial day|halloween"),
     )
 )
-DATE_OUT_FORMS = ("md", "mdy", "mdy_pad", "mdy_short", "dmony", "long", "long_ord", "iso", "mon_d", "dash", "dot",
-                  "month_year", "ord_of", "md_pad")  # fmt: skip
+DATE_OUT_FORMS = ("md", "mdy", "mdy_pad", "mdy_short", "dmony", "long", "long_ord", "month_ord", "iso", "mon_d",
+                  "dash", "dot", "month_year", "ord_of", "md_pad")  # fmt: skip
 
 
 def date_shape(core: str) -> str | None:
@@ -664,6 +665,8 @@ def format_date(day: dt.date, form: str) -> str:
             return f"{month} {_ordinal(day.day)}, {day.year}"
         case "mon_d":
             return f"{mon} {day.day}"
+        case "month_ord":
+            return f"{month} {_ordinal(day.day)}"
         case "month_year":
             return f"{month} {day.year}"
         case "month":
