@@ -193,6 +193,22 @@ def test_ids_get_a_variant_suffix_and_patients_stay_one_patient() -> None:
     assert all(d.document.metadata.get_extra("reidentify_variant") in ("0", "1") for d in out)
 
 
+def test_metadata_identifiers_are_dropped_and_the_note_date_shifted() -> None:
+    import datetime as dt
+
+    from deident.core.document import KnownIdentifiers
+
+    meta = DocumentMetadata(
+        patient_id="9", note_id="1", author="Quillon Tennaway", note_date=dt.date(2019, 3, 14),
+        known=KnownIdentifiers(names=("Quillon Tennaway",), mrns=("12345678",)),
+    )  # fmt: skip
+    doc = AnnotatedDocument(Document("9_1", "Seen by Arbeckson.", meta), (Span(8, 17, D),))
+    (out,) = reidentify_variant([doc], 0, Kind.REIDENTIFIED, 0)
+    assert out.document.metadata.author is None
+    assert not out.document.metadata.known
+    assert out.document.metadata.note_date not in (None, dt.date(2019, 3, 14))
+
+
 @pytest.mark.parametrize(
     ("original", "new", "expected"),
     [

@@ -63,5 +63,8 @@ def reidentify(
         err=True,
     )
     typer.echo(f"spans by label: {labels}", err=True)
+    if stats.forms:
+        forms = ", ".join(f"{form} {count}" for form, count in stats.forms.most_common())
+        typer.echo(f"name forms written: {forms}", err=True)
     if stats.overlapping:
         typer.echo(f"dropped {stats.overlapping} overlapping gold spans", err=True)

@@ -1035,6 +1035,7 @@ def reidentify_variant(
             meta,
             patient_id=patient_ids[key] if meta.patient_id is not None else None,
             author=None,
+            note_date=meta.note_date + dt.timedelta(days=casts[key].date_shift) if meta.note_date else None,
             known=KnownIdentifiers(),
         ).with_extra(reidentify_kind=kind.value, reidentify_variant=str(variant))
         doc_id = f"{doc.id}-{_KIND_TAG[kind]}{variant}"
