@@ -576,7 +576,18 @@ def name_group_surrogates(cores: list[str], gaps: list[str], label: Label, cast:
         person.first = _fresh(cast.first, first, lambda: _first_name(cast.kind, cast.rng))
     if last is not None:
         person.last = _fresh(cast.last, last, lambda: _surname(cast.kind, cast.rng))
-    cast.forms["+".join(r for r in roles if r != "keep")] += 1
+    full = [r for r in roles if r != "keep"]
+    if full == ["first", "last"] and len(cores) == 2 and len(tokens) == 2 and cast.rng.random() < 0.3:
+        # "John" "Smith" may become "J." "Smith", "Smith" "J" or "John" "S." (each span stays one token).
+        form = cast.rng.choice(("initial_last", "last_initial", "first_initial"))
+        cast.forms[form] += 1
+        first_init, last_init = _initial(person.first), _initial(person.last)
+        return {
+            "initial_last": [f"{first_init}.", person.last],
+            "last_initial": [person.last, first_init],
+            "first_initial": [person.first, f"{last_init}."],
+        }[form]
+    cast.forms["+".join(full)] += 1
     pieces = _render_tokens(tokens, roles, person, cast, joined_last=False)
     out: list[str] = []
     position = 0
