@@ -14,6 +14,7 @@ from deident.cli import (
     detect_cmd,
     evaluate_cmd,
     keygen_cmd,
+    reidentify_cmd,
     run_cmd,
     serve_cmd,
     spark_cmd,
@@ -36,6 +37,7 @@ app.command("run")(run_cmd.run)
 app.command("train")(train_cmd.train)
 app.command("cv")(cv_cmd.cv)
 app.command("synth")(synth_cmd.synth)
+app.command("reidentify")(reidentify_cmd.reidentify)
 app.command("keygen")(keygen_cmd.keygen)
 app.command("serve")(serve_cmd.serve)
 app.command("spark")(spark_cmd.spark)
