@@ -13,7 +13,7 @@ from deident.core.provenance import Part
 class Span:
     """A PHI candidate or annotation covering ``text[start:end]``.
 
-    ``source`` names the detector or file that produced it (a registry name such as
+    ``source`` names the detector or file that produced it (a detector or stage name such as
     ``"patterns.date"``, ``"crf"``, ``"gold"``); ``score`` is its confidence when it has one;
     ``evidence`` holds short PHI-free notes that explain the span (which rule, which feature), as text
     for people; ``parts`` holds a merged candidate's detector proposals as data (stage 2's union; empty
