@@ -190,9 +190,11 @@ DATE_FORMS = (
 )  # fmt: skip
 
 
-def format_date(day: dt.date, form: str, rng: random.Random) -> str:
+def format_date(day: dt.date, form: str, rng: random.Random | None = None) -> str:
+    """``day`` written in ``form`` ("any": one of DATE_FORMS, drawn with ``rng``, which also picks between
+    the variants of a form; without it the first variant)."""
     if form == "any":
-        form = rng.choice(DATE_FORMS)
+        form = (rng or random.Random(0)).choice(DATE_FORMS)
     month, mon = MONTHS[day.month - 1], MONTHS[day.month - 1][:3]
     match form:
         case "mdy":
@@ -214,7 +216,7 @@ def format_date(day: dt.date, form: str, rng: random.Random) -> str:
         case "dmy":
             return f"{day.day} {mon} {day.year}"
         case "month_year":
-            return f"{month} {day.year}" if rng.random() < 0.7 else f"{month} of {day.year}"
+            return f"{month} {day.year}" if rng is None or rng.random() < 0.7 else f"{month} of {day.year}"
         case "year":
             return str(day.year)
         case "apos_year":
@@ -231,6 +233,21 @@ def format_date(day: dt.date, form: str, rng: random.Random) -> str:
             return f"{day.month}-{day.day}"
         case "ord_of":
             return f"{_ordinal(day.day)} of {month}"
+        # Forms that only re-identification writes (it keeps a gold date's own shape).
+        case "md_pad":
+            return f"{day.month:02d}/{day.day:02d}"
+        case "yy":
+            return f"{day.year % 100:02d}"
+        case "my":
+            return f"{day.month}/{day.year}"
+        case "dmony":
+            return f"{day.day:02d}-{mon}-{day.year}"
+        case "long_ord_year":
+            return f"{month} {_ordinal(day.day)}, {day.year}"
+        case "month":
+            return month
+        case "ordinal":
+            return _ordinal(day.day)
     raise ValueError(f"unknown date form {form!r}")
 
 

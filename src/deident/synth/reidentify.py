@@ -35,7 +35,7 @@ from faker import Faker
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers
 from deident.core.labels import Category, Label
 from deident.core.span import Span, remove_overlaps
-from deident.synth.phi import MONTHS, WEEKDAYS, _ordinal, identifier, profession
+from deident.synth.phi import MONTHS, WEEKDAYS, format_date, identifier, profession
 from deident.synth.vocab import faker_for, us_cities, words, world_cities
 
 
@@ -612,7 +612,7 @@ _DATE_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("dash", r"(\d{1,2})-(\d{1,2})-(\d{2,4})"),
         ("md_dash", r"(\d{1,2})-(\d{1,2})"),
         ("iso", r"(\d{4})-(\d{1,2})-(\d{1,2})"),
-        ("dot", r"(\d{1,2})\.(\d{1,2})\.(\d{2,4})"),
+        ("dmy_dot", r"(\d{1,2})\.(\d{1,2})\.(\d{2,4})"),
         ("year", r"(?:19|20)\d\d"),
         ("yy", r"\d\d"),
         ("apos_year", r"'\d\d"),
@@ -628,8 +628,8 @@ _DATE_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("holiday", r"christmas|thanksgiving|easter|new year'?s?|labor day|memorial day|halloween"),
     )
 )
-DATE_OUT_FORMS = ("md", "mdy", "mdy_pad", "mdy_short", "dmony", "long", "long_ord", "month_ord", "iso", "mon_d",
-                  "dash", "dot", "month_year", "ord_of", "md_pad")  # fmt: skip
+DATE_OUT_FORMS = ("md", "mdy", "mdy_pad", "mdy_short", "dmony", "long", "long_ord_year", "long_ord", "iso", "mon_d",
+                  "dash", "dmy_dot", "month_year", "ord_of", "md_pad")  # fmt: skip
 
 
 def date_shape(core: str) -> str | None:
@@ -637,58 +637,6 @@ def date_shape(core: str) -> str | None:
         if pattern.fullmatch(core):
             return name
     return None
-
-
-def format_date(day: dt.date, form: str) -> str:
-    month, mon = MONTHS[day.month - 1], MONTHS[day.month - 1][:3]
-    match form:
-        case "md":
-            return f"{day.month}/{day.day}"
-        case "md_pad":
-            return f"{day.month:02d}/{day.day:02d}"
-        case "mdy":
-            return f"{day.month}/{day.day}/{day.year}"
-        case "mdy_pad":
-            return f"{day.month:02d}/{day.day:02d}/{day.year}"
-        case "mdy_short":
-            return f"{day.month}/{day.day}/{day.year % 100:02d}"
-        case "dash":
-            return f"{day.month:02d}-{day.day:02d}-{day.year}"
-        case "md_dash":
-            return f"{day.month}-{day.day}"
-        case "iso":
-            return day.isoformat()
-        case "dot":
-            return f"{day.day:02d}.{day.month:02d}.{day.year}"
-        case "year":
-            return str(day.year)
-        case "yy":
-            return f"{day.year % 100:02d}"
-        case "apos_year":
-            return f"'{day.year % 100:02d}"
-        case "my":
-            return f"{day.month}/{day.year}"
-        case "dmony":
-            return f"{day.day:02d}-{mon}-{day.year}"
-        case "long":
-            return f"{month} {day.day}, {day.year}"
-        case "long_ord":
-            return f"{month} {_ordinal(day.day)}, {day.year}"
-        case "mon_d":
-            return f"{mon} {day.day}"
-        case "month_ord":
-            return f"{month} {_ordinal(day.day)}"
-        case "month_year":
-            return f"{month} {day.year}"
-        case "month":
-            return month
-        case "weekday":
-            return WEEKDAYS[day.weekday()]
-        case "ordinal":
-            return _ordinal(day.day)
-        case "ord_of":
-            return f"{_ordinal(day.day)} of {month}"
-    raise ValueError(f"unknown date form {form!r}")
 
 
 def _parse_date(core: str, shape: str) -> dt.date | None:
@@ -704,7 +652,7 @@ def _parse_date(core: str, shape: str) -> dt.date | None:
                 return dt.date(year, numbers[0], numbers[1])
             case "iso":
                 return dt.date(numbers[0], numbers[1], numbers[2])
-            case "dot":
+            case "dmy_dot":
                 year = numbers[2] + (2000 if numbers[2] < 30 else 1900 if numbers[2] < 100 else 0)
                 return dt.date(year, numbers[1], numbers[0])
             case "long" | "dmony" | "mon_d":
