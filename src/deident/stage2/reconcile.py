@@ -45,6 +45,10 @@ class ReconcileOptions:
     lower_case_max_zipf: float = 2.0
     initials: bool = True
     split_names: bool = True
+    # Negative evidence (the stage-1 veto, :mod:`deident.stage1.veto`) applies to the strings reconciliation
+    # spreads: a seed whose string is a clinical term, drug or device ("Foley" after "Dr.") enters no dictionary,
+    # and an occurrence that the veto would drop where it stands ("Foley catheter", a drug) is not tagged.
+    veto: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +102,13 @@ def _is_seed(span: Span, options: ReconcileOptions) -> bool:
     return span.category in SEED_CATEGORIES and (span.score is None or span.score >= options.min_score)
 
 
+def _clinical_string(key: str) -> bool:
+    """Whether a dictionary string is a veto term or a drug name (stage 1's negative evidence)."""
+    from deident.detect.lexicon.data import load_drug_names, load_veto_terms
+
+    return key in load_veto_terms() or key in load_drug_names()
+
+
 def _vote(votes: Counter[Label], weights: dict[Label, float]) -> Label:
     return min(votes, key=lambda lab: (-votes[lab], -weights.get(lab, 0.0), lab.value))
 
@@ -136,6 +147,8 @@ def _reconcile_group(
         for span in spans:
             if _is_seed(span, options):
                 for entry in _seed_entries(doc.text, span, options):
+                    if options.veto and _clinical_string(entry.key):
+                        continue
                     old = entries.get(entry.key)
                     if old is None or entry.score > old.score:
                         entries[entry.key] = entry
@@ -181,6 +194,7 @@ def _reconcile_group(
                 )
             relabelled.append(span)
         added: list[Span] = []
+        phrases: list[tuple[int, int, str]] | None = None  # the note's multi-word veto terms, found when first needed
         occupied = sorted((s.start, s.end) for s in relabelled)
         for m in matcher.finditer(text):
             start, end = m.span()
@@ -194,7 +208,14 @@ def _reconcile_group(
             label = label_of.get(entry.key, entry.label)
             where = "patient's notes" if seed_notes[entry.key] and len(documents) > 1 else "note"
             evidence = (f"reconcile: same string tagged {label.value} elsewhere in the {where}",)
-            added.append(Span(start, end, label, SOURCE, entry.score, evidence))
+            span = Span(start, end, label, SOURCE, entry.score, evidence)
+            if options.veto:
+                from deident.stage1.veto import phrase_hits, veto_reasons
+
+                phrases = phrase_hits(doc) if phrases is None else phrases
+                if veto_reasons(doc, span, phrases):
+                    continue
+            added.append(span)
             occupied.append((start, end))
         results.append(sort_spans((*relabelled, *added)))
     return results

@@ -13,6 +13,7 @@ import regex
 from stdnum.us import ssn as us_ssn
 
 from deident.core.labels import Label
+from deident.core.provenance import Confirmation
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
 from deident.text.wordfrequency import zipf
@@ -77,7 +78,7 @@ def _id_token(min_digits: int) -> Callable[[str, regex.Match[str]], list[Hit]]:
 def _ssn(text: str, m: regex.Match[str]) -> list[Hit]:
     digits = "".join(c for c in m["p"] if c.isdigit())
     if us_ssn.is_valid(digits):
-        return [Hit(m.start("p"), m.end("p"), score=0.95)]
+        return [Hit(m.start("p"), m.end("p"), score=0.95, confirmed=Confirmation.CHECKSUM)]
     # Invalid areas (000, 666, 9xx) still look like SSNs in synthetic or mistyped notes; keep them weaker.
     if digits[3:5] == "00" or digits[5:] == "0000":
         return []
@@ -98,7 +99,7 @@ def _with_capitals_before(text: str, m: regex.Match[str]) -> list[Hit]:
 def _vin(text: str, m: regex.Match[str]) -> list[Hit]:
     # The match is the last four digits (a fast digit-first scan); the VIN is the 17 characters ending there.
     start = m.end() - 17
-    return [Hit(start, m.end())] if vin_check_digit_ok(text[start : m.end()]) else []
+    return [Hit(start, m.end(), confirmed=Confirmation.CHECKSUM)] if vin_check_digit_ok(text[start : m.end()]) else []
 
 
 def _plate(text: str, m: regex.Match[str]) -> list[Hit]:
