@@ -19,6 +19,10 @@ from deident.stage2.union import union_candidates
 CONFIRMED = [
     ("SSN 536-22-1234 noted", "536-22-1234", Confirmation.CHECKSUM),
     ("VIN 1M8GDM9AXKP042788 on file", "1M8GDM9AXKP042788", Confirmation.CHECKSUM),
+    ("card 4111 1111 1111 1111 on file", "4111 1111 1111 1111", Confirmation.CHECKSUM),
+    ("card 5555-5555-5555-4444.", "5555-5555-5555-4444", Confirmation.CHECKSUM),
+    ("amex 3782 822463 10005 ok", "3782 822463 10005", Confirmation.CHECKSUM),
+    ("paid with 6011000990139424 today", "6011000990139424", Confirmation.CHECKSUM),
     ("call 617-555-0199 today", "617-555-0199", Confirmation.PHONE),
     ("call (617) 555-0199 today", "(617) 555-0199", Confirmation.PHONE),
     ("Reach her on +44 20 7946 0958.", "+44 20 7946 0958", Confirmation.PHONE),
@@ -65,6 +69,19 @@ def test_what_no_validator_checked_is_not_confirmed(text, string):
 def test_impossible_dates_are_not_confirmed_as_full_dates():
     for text in ("on 2/30/2015 ok", "on 30 Feb 2015 ok", "on 2015-02-30 ok"):
         assert all(s.confirmed is None for s in _detected(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card 4111 1111 1111 1112 on file",  # the Luhn digit fails
+        "card 9111 1111 1111 1111 on file",  # no issuer starts with 9
+        "card 4111-1111 1111-1111 on file",  # mixed separators
+        "card 41111 1111 1111 111 on file",  # not grouped as cards are printed
+    ],
+)
+def test_card_shapes_that_fail_their_checks_are_not_confirmed(text):
+    assert all(s.confirmed is None for s in _detected(text))
 
 
 def _reject_everything() -> SpanFilter:
