@@ -70,7 +70,7 @@ def test_part_is_frozen_hashable_and_text_free() -> None:
         part.start = 3  # type: ignore[misc]
     assert not hasattr(part, "__dict__")  # slotted
     assert len({part, Part("crf", P, 2, 7, 0.5), Part("crf", P, 2, 7, None)}) == 2
-    assert {f.name for f in dataclasses.fields(Part)} == {"source", "label", "start", "end", "score"}
+    assert {f.name for f in dataclasses.fields(Part)} == {"source", "label", "start", "end", "score", "confirmed"}
 
 
 def test_span_parts_default_empty_and_ignored_by_equality_and_order() -> None:

@@ -136,3 +136,19 @@ def test_stage_reconciles_the_notes_it_gets_together_per_patient(patients, tagge
     assert [[d.text[s.start : s.end] for s in o] for d, o in zip(docs[1:], out[1:], strict=True)] == tagged_in_others
     pairs = list(zip(docs, spans, strict=True))
     assert [stage.apply_many([d], [s])[0] for d, s in pairs] == [stage(d, s) for d, s in pairs]
+
+
+# (description, text, seed word, expected tagged strings): the strings reconciliation spreads pass the stage-1 veto.
+VETO_CASES = [
+    ("a device eponym seeded after a title", "Dr. Hickman saw pt. Hickman line flushed.", "Hickman", ["Hickman"]),
+    ("an occurrence naming a product", "Mr Zyxwerth came. Zyxwerth catheter placed.", "Zyxwerth", ["Zyxwerth"]),
+    ("a name that is no clinical word", "Mr Zyxwerth came. Zyxwerth later.", "Zyxwerth", ["Zyxwerth", "Zyxwerth"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("description", "text", "word", "expected"), VETO_CASES, ids=[c[0] for c in VETO_CASES])
+def test_propagated_strings_pass_the_veto(description, text, word, expected):
+    spans = reconcile_document(Document("d", text), [_seed(text, word, Label.DOCTOR)])
+    assert [text[s.start : s.end] for s in spans] == expected
+    without = reconcile_document(Document("d", text), [_seed(text, word, Label.DOCTOR)], ReconcileOptions(veto=False))
+    assert len(without) == 2  # without the veto, every occurrence is tagged

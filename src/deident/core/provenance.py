@@ -8,6 +8,7 @@ features and the explanations read it without parsing. Like a span, a part holds
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from deident.core.labels import Label
@@ -16,15 +17,32 @@ if TYPE_CHECKING:  # span.py imports this module; the type alone is needed here
     from deident.core.span import Span
 
 
+class Confirmation(StrEnum):
+    """How a validator confirmed a span's structure: what the span filter never overrules.
+
+    Set by a pattern's validator (:class:`deident.detect.patterns.rules.Hit`) or by the pattern itself
+    (``Pattern.confirms``), only where the structure itself was checked, not guessed from context.
+    """
+
+    CHECKSUM = "checksum"  # a check digit held: a valid SSN (python-stdnum), a VIN, a Luhn-valid card number
+    PHONE = "phone"  # parsed by phonenumbers as a possible full number (area code included)
+    EMAIL = "email"  # a local part, "@" and a domain with a top-level domain
+    URL = "url"  # a scheme ("https://") or "www.", or a host name ending in a known top-level domain
+    IP = "ip"  # parsed by ipaddress
+    FULL_DATE = "full-date"  # day, month and year that make a real calendar date
+
+
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One detector's proposal inside a merged candidate (offsets are the part's own, not the candidate's)."""
+    """One detector's proposal inside a merged candidate (offsets are the part's own, not the candidate's);
+    ``confirmed`` says how its validator confirmed its structure (None: not confirmed)."""
 
     source: str
     label: Label
     start: int
     end: int
     score: float | None
+    confirmed: Confirmation | None = None
 
 
 def part_score(score: float | None) -> float | None:
@@ -38,7 +56,7 @@ def part_score(score: float | None) -> float | None:
 
 def part_of(span: Span) -> Part:
     """A span as a single proposal (its own source, label, offsets and exact score)."""
-    return Part(span.source, span.label, span.start, span.end, span.score)
+    return Part(span.source, span.label, span.start, span.end, span.score, span.confirmed)
 
 
 def parts_of(span: Span) -> tuple[Part, ...]:
@@ -49,3 +67,15 @@ def parts_of(span: Span) -> tuple[Part, ...]:
 def source_family(source: str) -> str:
     """ "patterns.date" -> "patterns"; "crf" -> "crf"."""
     return source.split(".", 1)[0]
+
+
+def confirmation_of(span: Span) -> Confirmation | None:
+    """How a validator confirmed ``span``'s structure: its own flag, or that of the first of its parts (in the
+    union's priority order) of the span's own category; None when none was confirmed."""
+    if span.confirmed is not None:
+        return span.confirmed
+    category = span.category
+    for part in span.parts:
+        if part.confirmed is not None and part.label.category is category:
+            return part.confirmed
+    return None

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from deident.core.labels import Category, Label
-from deident.core.provenance import Part
+from deident.core.provenance import Confirmation, Part
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -17,7 +17,10 @@ class Span:
     ``"patterns.date"``, ``"crf"``, ``"gold"``); ``score`` is its confidence when it has one;
     ``evidence`` holds short PHI-free notes that explain the span (which rule, which feature), as text
     for people; ``parts`` holds a merged candidate's detector proposals as data (stage 2's union; empty
-    on a span that is not merged). The PHI string itself is never stored: use :meth:`text_of`.
+    on a span that is not merged); ``confirmed`` says how a validator confirmed the span's structure (a
+    checksum, a parsed phone number, a full calendar date; None: not confirmed), which the span filter never
+    overrules (a merged candidate's flag is also in its parts). The PHI string itself is never stored: use
+    :meth:`text_of`.
     """
 
     start: int
@@ -27,6 +30,7 @@ class Span:
     score: float | None = field(default=None, compare=False)
     evidence: tuple[str, ...] = field(default=(), compare=False)
     parts: tuple[Part, ...] = field(default=(), compare=False)
+    confirmed: Confirmation | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.start, int) or not isinstance(self.end, int):

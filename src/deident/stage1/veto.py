@@ -137,7 +137,8 @@ def _strong_trigger_evidence(evidence: tuple[str, ...]) -> bool:
     )
 
 
-def _phrase_hits(document: Document) -> list[tuple[int, int, str]]:
+def phrase_hits(document: Document) -> list[tuple[int, int, str]]:
+    """The note's multi-word veto terms, as (start, end, kind), for :func:`veto_reasons`."""
     phrases = _veto_phrases()
     text = document.text
     normalised = note_view(document).normalised
@@ -155,7 +156,7 @@ class VetoStage:
 
     def explain(self, document: Document, spans: tuple[Span, ...]) -> tuple[VetoRecord, ...]:
         """The vetoes this stage would apply, with reasons."""
-        phrases = _phrase_hits(document) if any(s.label in VETOABLE_LABELS for s in spans) else []
+        phrases = phrase_hits(document) if any(s.label in VETOABLE_LABELS for s in spans) else []
         records = []
         for span in spans:
             reasons = veto_reasons(document, span, phrases)

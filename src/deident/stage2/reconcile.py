@@ -13,7 +13,13 @@ Per note (or per patient, when :func:`reconcile_documents` gets several notes of
 3. *Type counting*: each dictionary string takes the label most often given to it among the spans of
    the note(s) (ties: higher summed score, then label name); existing spans of that string take that label.
 4. *Propagation*: every case-insensitive whole-word occurrence (a possessive "'s" is left outside the
-   span) not already covered by a span becomes a span with source "reconcile".
+   span) not already covered by a span becomes a span with source "reconcile", unless the stage-1 veto
+   (:mod:`deident.stage1.veto`) would drop it where it stands ("Hickman line", a drug name); a seed whose
+   string is itself a veto term or a drug ("Dr. Hickman": kept there by its title) enters no dictionary.
+
+Why the veto (issue 16): without it, reconciliation on held-out PhysioNet notes added 2 true PHI tokens and
+13 false ones (precision -0.027); with it, the same 2 true tokens and 6 false ones (precision -0.0125).
+It is on by default in the bundled model (its manifest's ``stage2``).
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import regex
 from deident.core.document import Document, patient_groups
 from deident.core.labels import Category, Label
 from deident.core.span import Span, sort_spans
+from deident.detect.lexicon.data import load_drug_names, load_veto_terms
+from deident.stage1.veto import phrase_hits, veto_reasons
 from deident.text.normalise import normalise_key
 from deident.text.note_view import note_view
 from deident.text.wordfrequency import zipf_lowered
@@ -45,6 +53,10 @@ class ReconcileOptions:
     lower_case_max_zipf: float = 2.0
     initials: bool = True
     split_names: bool = True
+    # Negative evidence (the stage-1 veto, :mod:`deident.stage1.veto`) applies to the strings reconciliation
+    # spreads: a seed whose string is a clinical term, drug or device ("Foley" after "Dr.") enters no dictionary,
+    # and an occurrence that the veto would drop where it stands ("Foley catheter", a drug) is not tagged.
+    veto: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +110,11 @@ def _is_seed(span: Span, options: ReconcileOptions) -> bool:
     return span.category in SEED_CATEGORIES and (span.score is None or span.score >= options.min_score)
 
 
+def _clinical_string(key: str) -> bool:
+    """Whether a dictionary string is a veto term or a drug name (stage 1's negative evidence)."""
+    return key in load_veto_terms() or key in load_drug_names()
+
+
 def _vote(votes: Counter[Label], weights: dict[Label, float]) -> Label:
     return min(votes, key=lambda lab: (-votes[lab], -weights.get(lab, 0.0), lab.value))
 
@@ -136,6 +153,8 @@ def _reconcile_group(
         for span in spans:
             if _is_seed(span, options):
                 for entry in _seed_entries(doc.text, span, options):
+                    if options.veto and _clinical_string(entry.key):
+                        continue
                     old = entries.get(entry.key)
                     if old is None or entry.score > old.score:
                         entries[entry.key] = entry
@@ -181,6 +200,7 @@ def _reconcile_group(
                 )
             relabelled.append(span)
         added: list[Span] = []
+        phrases: list[tuple[int, int, str]] | None = None  # the note's multi-word veto terms, found when first needed
         occupied = sorted((s.start, s.end) for s in relabelled)
         for m in matcher.finditer(text):
             start, end = m.span()
@@ -194,7 +214,12 @@ def _reconcile_group(
             label = label_of.get(entry.key, entry.label)
             where = "patient's notes" if seed_notes[entry.key] and len(documents) > 1 else "note"
             evidence = (f"reconcile: same string tagged {label.value} elsewhere in the {where}",)
-            added.append(Span(start, end, label, SOURCE, entry.score, evidence))
+            span = Span(start, end, label, SOURCE, entry.score, evidence)
+            if options.veto:
+                phrases = phrase_hits(doc) if phrases is None else phrases
+                if veto_reasons(doc, span, phrases):
+                    continue
+            added.append(span)
             occupied.append((start, end))
         results.append(sort_spans((*relabelled, *added)))
     return results

@@ -14,8 +14,9 @@ Policy (applied to each connected group of overlapping spans, highest priority f
    kept as a separate candidate, so no detector's proposal is lost for recall.
 3. The merged candidate keeps the seed's label, the maximum score of its parts, a ``source`` naming all
    parts ("crf+patterns.date"), one typed :class:`~deident.core.provenance.Part` per part in ``parts``
-   and, as ``evidence``, each part's own evidence prefixed by its source, so the final span can explain
-   itself.
+   (each with its validator's ``confirmed`` flag; the candidate is ``confirmed`` when a part of its own
+   category is) and, as ``evidence``, each part's own evidence prefixed by its source, so the final span
+   can explain itself.
 
 The union is idempotent: a span that is already a merged candidate is split back into its parts.
 """
@@ -53,7 +54,7 @@ def _atoms(span: Span) -> list[Span]:
     for part in span.parts:
         prefix = f"{part.source}: "
         mine = tuple(n[len(prefix) :] for n in span.evidence if n.startswith(prefix))
-        atoms.append(Span(part.start, part.end, part.label, part.source, part.score, mine))
+        atoms.append(Span(part.start, part.end, part.label, part.source, part.score, mine, confirmed=part.confirmed))
     return atoms
 
 
@@ -64,9 +65,14 @@ def _merge(seed: Span, members: Sequence[Span], start: int, end: int, order: Cal
     ordered = sorted(members, key=order)
     # dict.fromkeys: a part proposed twice is kept once, and parts of one detector share their notes
     # after a re-split.
-    parts = tuple(dict.fromkeys([Part(m.source, m.label, m.start, m.end, part_score(m.score)) for m in ordered]))
+    parts = tuple(
+        dict.fromkeys([Part(m.source, m.label, m.start, m.end, part_score(m.score), m.confirmed) for m in ordered])
+    )
     notes = tuple(dict.fromkeys([f"{m.source}: {note}" for m in ordered for note in m.evidence]))
-    return Span(start, end, seed.label, SOURCE_JOIN.join(sources), max(scores) if scores else None, notes, parts)
+    # Confirmed when a part of the candidate's own category is (its structure lies inside the candidate).
+    confirmed = next((m.confirmed for m in ordered if m.confirmed is not None and m.category is seed.category), None)
+    score = max(scores) if scores else None
+    return Span(start, end, seed.label, SOURCE_JOIN.join(sources), score, notes, parts, confirmed)
 
 
 def _components(spans: list[Span]) -> list[list[Span]]:

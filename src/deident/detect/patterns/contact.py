@@ -9,6 +9,7 @@ import phonenumbers
 import regex
 
 from deident.core.labels import Label
+from deident.core.provenance import Confirmation
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, search_before, unit_follows, words
 
@@ -39,12 +40,12 @@ NANP_COUNTRY = (
 LOCAL = _D1 + r"\d{2}[ \t]{0,2}[-.][ \t]{0,2}\d{4}" + _EXT
 
 
-def _phone_hit(text: str, start: int, end: int) -> Hit:
+def _phone_hit(text: str, start: int, end: int, confirmed: Confirmation | None = None) -> Hit:
     """The number, with the parentheses around it when they hold nothing else ("(410-555-0199)"): they are part
     of how the number is written, as around an area code."""
     if text[start - 1 : start] == "(" and text[end : end + 1] == ")":
-        return Hit(start - 1, end + 1)
-    return Hit(start, end)
+        return Hit(start - 1, end + 1, confirmed=confirmed)
+    return Hit(start, end, confirmed=confirmed)
 
 
 def _ten_digits(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -86,7 +87,8 @@ def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if core[0] in "01":
         return []
-    return [_phone_hit(text, m.start(), m.end())]
+    # Confirmed: phonenumbers parsed it as a number of possible length, with an area code that can exist.
+    return [_phone_hit(text, m.start(), m.end(), Confirmation.PHONE if possible else None)]
 
 
 def _international(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -94,19 +96,19 @@ def _international(text: str, m: regex.Match[str]) -> list[Hit]:
         number = phonenumbers.parse(m[0], None)
     except phonenumbers.NumberParseException:
         return []
-    return [Hit(m.start(), m.end())] if phonenumbers.is_possible_number(number) else []
+    return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)] if phonenumbers.is_possible_number(number) else []
 
 
 def _email(text: str, m: regex.Match[str]) -> list[Hit]:
     local = search_before(r"(?r)(?<![\w.+-])[a-z0-9][a-z0-9._%+-]{0,63}\Z", text, m.start(), 64)
-    return [] if local is None else [Hit(local.start(), m.end())]
+    return [] if local is None else [Hit(local.start(), m.end(), confirmed=Confirmation.EMAIL)]
 
 
 def _domain(text: str, m: regex.Match[str]) -> list[Hit]:
     head = search_before(r"(?r)(?<![\w@.-])(?:[a-z0-9-]{1,63}\.){0,3}[a-z0-9][a-z0-9-]{0,62}\Z", text, m.start(), 260)
     if head is None or not any(c.isalpha() for c in head[0]):
         return []
-    return [Hit(head.start(), m.end())]
+    return [Hit(head.start(), m.end(), confirmed=Confirmation.URL)]
 
 
 def _ip(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -118,7 +120,7 @@ def _ip(text: str, m: regex.Match[str]) -> list[Hit]:
         return []  # dotted version numbers and lab strings, not addresses
     if text[m.start() - 1 : m.start()] == "/":
         return []  # the tail of a blood gas run together: "80/48/7.45.34.7"
-    return [Hit(m.start(), m.end())]
+    return [Hit(m.start(), m.end(), confirmed=Confirmation.IP)]
 
 
 @lru_cache(maxsize=1)
@@ -226,6 +228,7 @@ def contact_patterns() -> tuple[Pattern, ...]:
             r"\b(?:(?:https?|ftp)://|www\.)[^\s<>\"'()]{1,2000}(?<![.,;:!?])",
             0.95,
             hints=ScanHints(anchors=("http", "https", "ftp", "www")),
+            confirms=Confirmation.URL,
         ),
         Pattern(
             "url.domain",

@@ -13,6 +13,7 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
+from deident.core.provenance import Confirmation
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
 
@@ -87,7 +88,7 @@ def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if unit_follows(text, m.end()):
         return []
-    return [Hit(m.start(), m.end())]
+    return [Hit(m.start(), m.end(), confirmed=Confirmation.FULL_DATE)]
 
 
 def _ends_with(source: str, before: str) -> bool:
@@ -161,7 +162,7 @@ def _vent_before(text: str, start: int) -> bool:
 def _iso(text: str, m: regex.Match[str]) -> list[Hit]:
     year, month, day = int(m["y"]), int(m["a"]), int(m["b"])
     if 1900 <= year <= 2099 and _valid_day(month, day, year):
-        return [Hit(m.start(), m.end())]
+        return [Hit(m.start(), m.end(), confirmed=Confirmation.FULL_DATE)]
     return []
 
 
@@ -179,7 +180,8 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if unit_follows(text, m.end()) and year is None:
         return []
-    hits = [Hit(m.start(), m.end())]
+    full = day is not None and year is not None and _valid_day(month, int(day), _full_year(year.lstrip("'")))
+    hits = [Hit(m.start(), m.end(), confirmed=Confirmation.FULL_DATE if full else None)]
     if day is not None:
         hits.extend(_range_day(text, m, month, int(day)))
     return hits

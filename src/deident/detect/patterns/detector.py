@@ -9,6 +9,7 @@ from functools import cached_property
 
 from deident.core.document import Document
 from deident.core.labels import Label
+from deident.core.provenance import Confirmation
 from deident.core.span import Span, sort_spans
 from deident.detect.patterns.plan import ScanPlan, build_plan, find_all
 from deident.detect.patterns.rules import Hit, Pattern
@@ -75,7 +76,7 @@ def detect_with(source: str, patterns: tuple[Pattern, ...], text: str) -> list[S
 
 # A resolved candidate: its rank (score, then pattern name) and what its span gets (label, score, evidence). Spans
 # are only built for the candidates that are kept.
-_Candidate = tuple[float, str, Label, float, tuple[str, ...]]
+_Candidate = tuple[float, str, Label, float, tuple[str, ...], Confirmation | None]
 
 
 def _add_repeats(source: str, text: str, best: dict[tuple[int, int], _Candidate], names: frozenset[str]) -> None:
@@ -83,7 +84,7 @@ def _add_repeats(source: str, text: str, best: dict[tuple[int, int], _Candidate]
     if len(lower) != len(text):
         return
     seen: set[str] = set()
-    for (start, end), (score, name, label, _, _) in list(best.items()):
+    for (start, end), (score, name, label, _, _, _) in list(best.items()):
         key = lower[start:end]
         if name not in names or key in seen or len(key) < 2:
             continue
@@ -96,7 +97,7 @@ def _add_repeats(source: str, text: str, best: dict[tuple[int, int], _Candidate]
             )
             if whole_word and (position, stop) not in best:
                 evidence = (f"pattern:{name}", "repeated-in-note")
-                best[(position, stop)] = (score * 0.8, name, label, round(score * 0.8, 4), evidence)
+                best[(position, stop)] = (score * 0.8, name, label, round(score * 0.8, 4), evidence, None)
             position = lower.find(key, position + 1)
 
 
@@ -114,19 +115,31 @@ def _resolve(
         score = hit.score if hit.score is not None else pattern.score
         key = (hit.start, hit.end)
         old = best.get(key)
+        confirmed = hit.confirmed or pattern.confirms
         if old is not None and (old[0], old[1]) >= (score, pattern.name):
+            if confirmed is not None and old[5] is None:  # the same offsets, confirmed by another rule
+                best[key] = (old[0], old[1], old[2], old[3], old[4], confirmed)
             continue
-        best[key] = (score, pattern.name, hit.label or pattern.label, score, (f"pattern:{pattern.name}", *hit.evidence))
+        if confirmed is None and old is not None:
+            confirmed = old[5]
+        best[key] = (
+            score,
+            pattern.name,
+            hit.label or pattern.label,
+            score,
+            (f"pattern:{pattern.name}", *hit.evidence),
+            confirmed,
+        )
     if repeated:
         _add_repeats(source, text, best, repeated)
     kept: list[Span] = []
     reach = -1
     # Offsets are unique keys, so (start, longer first) is the order of sort_spans; a container precedes what it
     # contains.
-    for (start, end), (_, _, label, score, evidence) in sorted(best.items(), key=_document_order):
+    for (start, end), (_, _, label, score, evidence, confirmed) in sorted(best.items(), key=_document_order):
         if end <= reach:
             continue
-        kept.append(Span(start, end, label, source=source, score=score, evidence=evidence))
+        kept.append(Span(start, end, label, source=source, score=score, evidence=evidence, confirmed=confirmed))
         reach = max(reach, end)
     return kept
 

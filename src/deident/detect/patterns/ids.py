@@ -10,9 +10,11 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import regex
+from stdnum import luhn
 from stdnum.us import ssn as us_ssn
 
 from deident.core.labels import Label
+from deident.core.provenance import Confirmation
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
 from deident.text.wordfrequency import zipf
@@ -77,11 +79,51 @@ def _id_token(min_digits: int) -> Callable[[str, regex.Match[str]], list[Hit]]:
 def _ssn(text: str, m: regex.Match[str]) -> list[Hit]:
     digits = "".join(c for c in m["p"] if c.isdigit())
     if us_ssn.is_valid(digits):
-        return [Hit(m.start("p"), m.end("p"), score=0.95)]
+        return [Hit(m.start("p"), m.end("p"), score=0.95, confirmed=Confirmation.CHECKSUM)]
     # Invalid areas (000, 666, 9xx) still look like SSNs in synthetic or mistyped notes; keep them weaker.
     if digits[3:5] == "00" or digits[5:] == "0000":
         return []
     return [Hit(m.start("p"), m.end("p"), score=0.6, evidence=("ssn-invalid",))]
+
+
+# Payment card numbers (ISO/IEC 7812): the issuer prefixes and lengths of the major networks, then the Luhn digit.
+# (prefix range low, high, number of prefix digits, allowed lengths)
+_CARD_ISSUERS: tuple[tuple[int, int, int, frozenset[int]], ...] = (
+    (4, 4, 1, frozenset({13, 16, 19})),  # Visa
+    (51, 55, 2, frozenset({16})),  # Mastercard
+    (2221, 2720, 4, frozenset({16})),  # Mastercard 2-series
+    (34, 34, 2, frozenset({15})),  # American Express
+    (37, 37, 2, frozenset({15})),
+    (6011, 6011, 4, frozenset(range(16, 20))),  # Discover
+    (644, 649, 3, frozenset(range(16, 20))),
+    (65, 65, 2, frozenset(range(16, 20))),
+    (3528, 3589, 4, frozenset(range(16, 20))),  # JCB
+    (300, 305, 3, frozenset(range(14, 20))),  # Diners Club
+    (36, 36, 2, frozenset(range(14, 20))),
+    (38, 39, 2, frozenset(range(16, 20))),
+    (62, 62, 2, frozenset(range(16, 20))),  # UnionPay
+)
+
+
+def card_number_ok(digits: str) -> bool:
+    """A payment card number: a known issuer prefix, that issuer's length and a valid Luhn check digit."""
+    if not digits.isdigit():
+        return False
+    length = len(digits)
+    issued = any(
+        low <= int(digits[:width]) <= high and length in lengths for low, high, width, lengths in _CARD_ISSUERS
+    )
+    return issued and luhn.is_valid(digits)
+
+
+def _card(text: str, m: regex.Match[str]) -> list[Hit]:
+    number = m[0]
+    separators = {c for c in number if not c.isdigit()}
+    if len(separators) > 1:
+        return []  # one separator throughout, as cards are printed
+    if not card_number_ok("".join(c for c in number if c.isdigit())):
+        return []
+    return [Hit(m.start(), m.end(), confirmed=Confirmation.CHECKSUM)]
 
 
 def _with_capitals_before(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -98,7 +140,7 @@ def _with_capitals_before(text: str, m: regex.Match[str]) -> list[Hit]:
 def _vin(text: str, m: regex.Match[str]) -> list[Hit]:
     # The match is the last four digits (a fast digit-first scan); the VIN is the 17 characters ending there.
     start = m.end() - 17
-    return [Hit(start, m.end())] if vin_check_digit_ok(text[start : m.end()]) else []
+    return [Hit(start, m.end(), confirmed=Confirmation.CHECKSUM)] if vin_check_digit_ok(text[start : m.end()]) else []
 
 
 def _plate(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -177,6 +219,18 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.7,
             _plate,
             group="p",
+        ),
+        Pattern(
+            "id.payment_card",
+            Label.ACCOUNT,
+            # Grouped as printed (4-4-4-4, 4-4-4-4-3, 4-6-5, 4-6-4) or unbroken; the validator checks issuer,
+            # length and the Luhn digit.
+            r"\d(?<![\w.,/-]\d)(?:\d{3}(?:[ -]\d{4}){2}[ -]\d{1,4}(?:[ -]\d{3})?|\d{3}[ -]\d{6}[ -]\d{4,5}|\d{12,18})"
+            r"(?![\w]|[.,/-]\d|[ -]\d)",
+            0.9,
+            _card,
+            ignore_case=False,
+            hints=ScanHints(digit_run=(4, 19), run_prev=r"[^\w.,/-]"),
         ),
         Pattern(
             "id.hash_number",

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import regex
 
 from deident.core.labels import Label
+from deident.core.provenance import Confirmation
 
 # A unit or dose word right after a number: "5/10 mg", "2-3 L", "100-1200 cc" are not dates or phones.
 UNIT_AFTER = (
@@ -27,14 +28,17 @@ UNIT_AFTER = (
 
 
 class Hit(NamedTuple):
-    """A validated match: offsets into the text, an optional relabel and extra evidence notes. (A named tuple: the
-    validators make thousands per pass, and a tuple is made several times faster than a frozen dataclass.)"""
+    """A validated match: offsets into the text, an optional relabel and extra evidence notes, and ``confirmed``
+    when the validator confirmed the structure itself (a checksum, a parse; see
+    :class:`~deident.core.provenance.Confirmation`). (A named tuple: the validators make thousands per pass, and a
+    tuple is made several times faster than a frozen dataclass.)"""
 
     start: int
     end: int
     label: Label | None = None
     evidence: tuple[str, ...] = ()
     score: float | None = None
+    confirmed: Confirmation | None = None
 
 
 # A validator sees the whole text and the match; it returns the hits to emit (possibly trimmed,
@@ -96,7 +100,9 @@ class Pattern:
     """One named rule. ``group`` names the capture group that is the PHI (the trigger stays outside).
 
     ``hints`` holds the rule's speed hints as written; the planner fills in those left to derivation
-    (:func:`deident.detect.patterns.hints.scan_hints`).
+    (:func:`deident.detect.patterns.hints.scan_hints`). ``confirms``: every hit of the rule has its structure
+    confirmed by the regex (and validator) alone, as a URL with its scheme is; a validator that confirms only some
+    hits sets ``Hit.confirmed`` instead.
     """
 
     name: str
@@ -107,6 +113,7 @@ class Pattern:
     group: int | str = 0
     ignore_case: bool = True
     hints: ScanHints = ScanHints()
+    confirms: Confirmation | None = None
 
     @property
     def compiled(self) -> regex.Pattern[str]:

@@ -27,6 +27,7 @@ from typing import Any
 from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Category
+from deident.core.provenance import confirmation_of
 from deident.core.span import Span, sort_spans
 from deident.model.bundle import FilterSpec
 from deident.stage2.filter.calibration import choose_threshold
@@ -42,7 +43,9 @@ GROUPS: dict[str, frozenset[Category]] = {
 }
 # A candidate that a detector proposed with this score or more stays whatever the filter says: a CRF marginal
 # of 0.9, a name after an honorific, a written date, a full phone number. Recall comes first, and the filter's
-# errors on such candidates are misses of clear PHI.
+# errors on such candidates are misses of clear PHI. So does, whatever its score, a candidate whose structure a
+# validator confirmed (``Span.confirmed`` or one of its parts': a checksum-valid ID, a parsed phone number, an
+# e-mail address, a URL, an IP address, a full calendar date; see deident.core.provenance.Confirmation).
 CONFIDENT_SCORE = 0.9
 _GROUP_OF: dict[Category, str] = {cat: name for name, cats in GROUPS.items() for cat in cats}
 
@@ -298,6 +301,8 @@ class SpanFilter:
             t = self.thresholds.get(group, 0.5)
             if p >= t:
                 kept.append(_replace_score(span, p).with_evidence(f"filter: {group} p={p:.3f} >= t={t:.3f}, kept"))
+            elif (confirmed := confirmation_of(span)) is not None:
+                kept.append(span.with_evidence(f"filter: {group} p={p:.3f} < t={t:.3f}, kept: {confirmed} confirmed"))
             elif span.score is not None and span.score >= CONFIDENT_SCORE:
                 kept.append(span.with_evidence(f"filter: {group} p={p:.3f} < t={t:.3f}, kept: confident detector"))
         return sort_spans(kept)
@@ -333,7 +338,7 @@ class SpanFilter:
 
 
 def _replace_score(span: Span, score: float) -> Span:
-    return Span(span.start, span.end, span.label, span.source, score, span.evidence, span.parts)
+    return Span(span.start, span.end, span.label, span.source, score, span.evidence, span.parts, span.confirmed)
 
 
 def filter_documents(
