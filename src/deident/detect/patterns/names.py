@@ -222,6 +222,16 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
             # A word right after an initial ("per E. Welsh") is judged as after a strong trigger: the shape is evidence.
             after_initial = pending_initial and bool(current)
             shaped = after_initial or (strong and not (hits or (current == [] and tok.start() > 0)))
+            if (
+                strong
+                and not current
+                and not hits
+                and tok.start() == 0
+                and not is_name_word(piece, mode, True)
+                and _common_first_name(piece, m[group][tok.end() :], mode)
+            ):
+                current.append((s, e))  # "Dr Will Harlow": the capitalised word after it makes this one a name
+                continue
             head = _hyphen_head(piece)
             if head is not None:
                 if is_name_word(head, mode, shaped) and (not current or mode == "mixed" or is_surname_word(head)):
@@ -244,6 +254,32 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
     return check
 
 
+# First names that are also modal verbs (and so stop words): only the capitalised surname after them tells.
+_MODAL_FIRST_NAMES = frozenset({"will", "may"})
+_NEXT_WORD = regex.compile(r"[ \t]{1,2}(" + TOKEN + r")")
+
+
+def _common_first_name(piece: str, rest: str, mode: str) -> bool:
+    """Whether a common word right after a title ("Dr Will Harlow", "DR. HOPE MILLS") is a first name: it is
+    capitalised, no note word, and the word after it is a surname (capitalised too where the text has case)."""
+    word = piece.rstrip(".")
+    if piece.endswith(".") or len(word) < 2 or not word.isalpha():
+        return False
+    if word.lower() in NON_NAMES and word.lower() not in _MODAL_FIRST_NAMES:
+        return False
+    following = _NEXT_WORD.match(rest)
+    if following is None:
+        return False
+    nxt = following[1]
+    bare = nxt.rstrip(".").removesuffix("'s").removesuffix("'S")
+    if len(bare) < 2 or bare.lower() in NON_NAMES or not is_name_word(nxt, mode, True):
+        return False
+    if mode == "mixed":
+        capitalised = word[0].isupper() and not word.isupper() and bare[0].isupper() and not bare.isupper()
+        return capitalised and (bare.lower() in known_names() or _zipf(bare.lower()) < 4.0)
+    return is_surname_word(nxt) and _zipf(bare.lower()) < 4.0
+
+
 # Words after which a word names a service, not a person: "seen by interventional radiology", "per tranplant team".
 DEPARTMENT_WORDS = frozenset(
     "team teams service services radiology surgeon surgeons surgery consult consults department dept clinic "
@@ -264,12 +300,31 @@ def _names_a_department(text: str, hit: Hit) -> bool:
 _ABBREVIATION_INITIALS = frozenset("wcsopxk")
 
 
+# Species names of organisms that clinical notes write after the genus initial ("E. coli", "C. diff", "B. cepacia").
+SPECIES_EPITHETS = frozenset(
+    """
+    aureus epidermidis saprophyticus lugdunensis pneumoniae pyogenes agalactiae viridans bovis mitis mutans faecalis
+    faecium coli cloacae aerogenes marcescens mirabilis vulgaris aeruginosa cepacia maltophilia baumannii influenzae
+    parainfluenzae catarrhalis meningitidis gonorrhoeae albicans glabrata krusei parapsilosis tropicalis auris
+    difficile diff dif perfringens fragilis oxytoca freundii morganii stuartii rettgeri jirovecii carinii fumigatus
+    neoformans monocytogenes pertussis pallidum trachomatis pneumophila typhi enteritidis jejuni pylori burgdorferi
+    tuberculosis avium kansasii marinum abscessus israelii nocardia asteroides canis felis gondii vaginalis
+    histolytica lamblia stercoralis dermatitidis capsulatum immitis hominis urealyticum genitalium acnes
+    pasteurella multocida henselae quintana rickettsii ducreyi vaginalis anginosus intermedius constellatus
+    """.split()
+)
+
+
 def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "J. Yi", "Z. MILLER": an initial then a name word. L. and R. are left and right."""
     initial = text[m.start() - 1].lower()
     if initial in {"l", "r"}:
         return []
     surname = m["s"].lower()
+    if surname in SPECIES_EPITHETS:
+        return []  # an organism: "B. cepacia", "E. COLI", "S. aureus"
+    if surname.endswith(("ed", "ing")) and surname not in known_names():
+        return []  # a verb after an abbreviation: "T. CULTURED", "p. ambulating"
     # No trigger here, so the word itself must be name-like whatever the case: a known name or a rare word.
     if surname in NON_NAMES or not (surname in known_names() or _zipf(surname) < 3.5):
         return []
@@ -414,7 +469,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.DOCTOR,
             # Searched from the full stop (a literal scan); the initial before it is checked by lookbehind.
             r"\.(?<=(?<![\w.'/&+^-])(?<!\n[ \t]{0,8})[A-Za-z]\.)[ \t]{1,2}"
-            r"(?P<s>[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z]))(?![\w'.]|\.\w)",
+            r"(?P<s>[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z]))(?![\w']|\.[\w.])",
             0.5,
             _initial_surname,
             # The same shape without the line-start test and the surname's end, on the lower-cased text.
