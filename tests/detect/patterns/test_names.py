@@ -121,6 +121,11 @@ NEGATIVES: list[Case] = [
     ("Dr will follow up in am.", None, None),
     ("Dr. Will Stop by later.", None, None),
     ("DR MAY CALL BACK TONIGHT", None, None),
+    ("Pt agrees with plan. Family states understanding.", None, None),
+    ("Nephro called back. Cardiology agrees. Nursing reports pt slept.", None, None),
+    ("Lasix requested. Haldol requested. Patient denies pain.", None, None),
+    ("Lungs clear. Dyspnea reported with exertion.", None, None),
+    ("Tachycardia noted. Hypoxemia reported overnight.", None, None),
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
@@ -130,6 +135,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Discussed with Dr. May Ostrander.", "May Ostrander", DR),
     ("Seen by Dr. Hope Mills today.", "Hope Mills", DR),
     ("SEEN BY DR WILL QUORVANE TODAY.", "WILL QUORVANE", DR),
+    ("Tobiah agrees with plan.", "Tobiah", PT),
+    ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
+    ("VSS.\nTOBIAH DENIES PAIN AT THIS TIME", "TOBIAH", PT),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

@@ -335,6 +335,50 @@ def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     return [_close(text, [(m.start() - 1, m.end("s"))], Label.DOCTOR)]
 
 
+# Verbs of agreeing, stating and reporting that follow a person who opens a sentence: "Tobiah agrees with plan."
+SUBJECT_VERB_WORDS = (
+    "agrees", "agreed", "states", "stated", "reports", "reported", "denies", "denied", "called", "was seen",
+    "is aware", "was aware", "wishes", "wants", "requests", "requested", "asks", "asked", "understands",
+    "verbalizes", "verbalized", "complains", "refuses", "refused", "declines", "declined", "consents", "consented",
+)  # fmt: skip
+# Care services and note words, often clipped, that open a sentence before such a verb ("Nephro agrees").
+_SERVICE_WORDS = frozenset(
+    """
+    nephro endo cards derm ophtho optho rheum uro hepatology nephrology endocrine palliative pharm pharmacy micro
+    microbiology rads ems security admitting telemetry tele anesthesia anesth pulmonary hematology ot slp pt's
+    nutrition dietary rehab ortho psych neurosurg nsurg ctsurg csurg vasc gyn obgyn
+    """.split()
+)
+_SENTENCE_START = regex.compile(r"(?:\A|[.!?;:\n])[ \t]{0,3}\Z")
+
+
+@lru_cache(maxsize=1)
+def _clinical_terms() -> frozenset[str]:
+    from deident.detect.lexicon.data import load_drug_names, load_veto_terms
+
+    return frozenset(load_veto_terms()) | frozenset(load_drug_names())
+
+
+def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A first name with no trigger, opening a sentence before a verb of agreeing or stating: "Tobiah agrees with
+    plan." Only a word that is no English word (wordfreq), no note or clinical term, and capitalised where the text
+    has case: "Pt agrees", "Family states", "Nephro called" and "Lasix given" are not names."""
+    found = search_before(r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}\Z", text, m.start(), 30)
+    if found is None or _SENTENCE_START.search(text, max(0, found.start() - 4), found.start()) is None:
+        return []
+    word = found["n"]
+    lower = word.lower()
+    if len(lower) < 3 or lower in NON_NAMES or lower in _SERVICE_WORDS or lower.endswith(CLINICAL_SUFFIXES):
+        return []
+    mode = window_case(text, found.start())
+    if mode == "mixed" and not (word[0].isupper() and word[1:].islower()):
+        return []
+    known = lower in known_names()
+    if not ((known and _zipf(lower) < 3.5) or _zipf(lower) < 2.0) or lower in _clinical_terms():
+        return []
+    return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
+
+
 def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     """A name alone on the last line of a note ("Mary Rueping", "SUSAN"): its author, a clinician."""
     if text[m.end() :].strip():
@@ -560,6 +604,13 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*VOCATIVE_WORDS) + r"[ \t]{1,2}" + after + r"(?=[ \t]{0,2}(?:[!,?]|\.(?!\w)|:\)|$))",
             0.5,
             _vocative,
+        ),
+        Pattern(
+            "name.subject_verb",
+            Label.PATIENT,
+            r"\b" + words(*SUBJECT_VERB_WORDS) + r"\b",
+            0.4,
+            _subject_name,
         ),
         Pattern(
             "name.contact_clinician",
