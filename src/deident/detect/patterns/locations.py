@@ -9,7 +9,7 @@ import us
 
 from deident.core.labels import Label
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.names import STOP_WORDS
+from deident.detect.patterns.names import STOP_WORDS, clinical_terms
 from deident.detect.patterns.rules import (
     Hit,
     Pattern,
@@ -310,6 +310,18 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     # A short acronym that is no English word (GH, GBMC) or a rare word (Calvert) names a site; in mixed-case
     # text a capital letter lets a less rare word through ("Surgeon from Harbor").
     rare = 4.5 if mode == "mixed" and word[0].isupper() else 3.3
+    # "ADMITTED TO RIVERSIDE7": a word glued to a floor number is a ward's name, even a less rare word.
+    glued = rx(r"[1-9]\d?(?![\w.,/:%-])").match(text, tok.start() + len(word))
+    if (
+        glued is not None
+        and len(word) >= 4
+        and word.isalpha()
+        and not unit_follows(text, glued.end())
+        and _site_word(word, mode)
+        and _zipf(lower) < 4.5
+        and lower not in clinical_terms()
+    ):
+        return [Hit(tok.start(), glued.end(), Label.LOCATION_OTHER)]
     if not ((acronym and _zipf(lower) < 3.0) or (_site_word(word, mode) and _zipf(lower) < rare)):
         return []
     return [Hit(tok.start(), tok.start() + len(word), Label.LOCATION_OTHER)]

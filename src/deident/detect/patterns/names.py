@@ -353,7 +353,8 @@ _SENTENCE_START = regex.compile(r"(?:\A|[.!?;:\n])[ \t]{0,3}\Z")
 
 
 @lru_cache(maxsize=1)
-def _clinical_terms() -> frozenset[str]:
+def clinical_terms() -> frozenset[str]:
+    """Clinical terms, eponyms and drug names (lower case) from the lexicon data: words that name no person or place."""
     from deident.detect.lexicon.data import load_drug_names, load_veto_terms
 
     return frozenset(load_veto_terms()) | frozenset(load_drug_names())
@@ -374,7 +375,7 @@ def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
     if mode == "mixed" and not (word[0].isupper() and word[1:].islower()):
         return []
     known = lower in known_names()
-    if not ((known and _zipf(lower) < 3.5) or _zipf(lower) < 2.0) or lower in _clinical_terms():
+    if not ((known and _zipf(lower) < 3.5) or _zipf(lower) < 2.0) or lower in clinical_terms():
         return []
     return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
 
