@@ -52,6 +52,9 @@ POSITIVES: list[Case] = [
     ("abx 3/4 - 3/9 completed", "3/4 - 3/9", D),
     ("XRT 10/01/10/02 to spine", "10/01/10/02", D),
     ("held 12/28-1/3 over holidays", "12/28-1/3", D),
+    ("abx 5/29/19-6/1/19 then stopped", "5/29/19-6/1/19", D),
+    ("abx 12/20/19-1/3/20 then stopped", "12/20/19-1/3/20", D),
+    ("abx 5/29-6/1/19 then stopped", "5/29-6/1/19", D),
     ("ON 2/30/15 SHE FELL AT HOME", "2/30/15", D),
     ("last seen on 4/31/2019 in clinic", "4/31/2019", D),
 ]
@@ -70,6 +73,7 @@ NEGATIVES: list[Case] = [
     ("ratio 2/30/15 noted", None, None),
     ("pain 3/10-6/10 with movement", None, None),
     ("range 5/5-6/5 mg", None, None),
+    ("strength 4/5/19-5/5/19", None, None),
     ("UO 2-3 L per day", None, None),
     ("CVP 15-4 overnight", None, None),
     ("percocet 5/10 mg po q4h", None, None),

@@ -102,13 +102,19 @@ def _numeric_range(text: str, m: regex.Match[str]) -> list[Hit]:
 
     Scores and settings that repeat a denominator ("strength 4/5-5/5", "GCS 3/15-5/15") or read as pressure support
     over PEEP on both sides ("PS 10/5-12/5") are not dates."""
-    a, b, a2, b2 = int(m["a"]), int(m["b"]), int(m["a2"]), int(m["b2"])
+    a, b = int(m["a"]), int(m["b"])
+    a2, b2 = (int(m["a2"]), int(m["b2"])) if m["a2"] is not None else (int(m["a3"]), int(m["b3"]))
+    years = [_full_year(y) for y in (m["y"], m["y2"]) if y is not None]
+    if any(not 1900 <= year <= 2099 for year in years):
+        return []
     before = _before(text, m.start())
     date_context = _ends_with(_DATE_CONTEXT_BEFORE, before)
     for month, day in ((a, b), (a2, b2)):
         if not (_valid_day(month, day) or (date_context and 1 <= month <= 12 and 1 <= day <= 31)):
             return []
     gap = (_day_of_year(a2, b2) - _day_of_year(a, b)) % 366
+    if len(years) == 2 and years[1] != years[0]:
+        gap = 1 if 0 < years[1] - years[0] <= 3 else 0  # "12/20/19-1/3/20": across a new year
     if not 1 <= gap <= 120 or unit_follows(text, m.end()):
         return []
     if not date_context:
@@ -441,12 +447,16 @@ def date_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "date.numeric_range",
             D,
-            r"(?P<a>" + _FIRST_DIGIT + r"\d?)/(?P<b>\d{1,2})(?:[ \t]{0,2}(?:-{1,2}|–)[ \t]{0,2}|/)"
-            r"(?P<a2>\d{1,2})/(?P<b2>\d{1,2})" + _NA,
+            # "5/29-6/1", "5/29/19-6/1/19", "10/01/10/02" (a run of dates, no years)
+            r"(?P<a>" + _FIRST_DIGIT + r"\d?)/(?P<b>\d{1,2})(?:"
+            r"(?:/(?P<y>\d{4}|\d{2}))?[ \t]{0,2}(?:-{1,2}|–)[ \t]{0,2}(?P<a2>\d{1,2})/(?P<b2>\d{1,2})"
+            r"(?:/(?P<y2>\d{4}|\d{2}))?|/(?P<a3>\d{1,2})/(?P<b3>\d{1,2}))" + _NA,
             0.8,
             _numeric_range,
             hints=ScanHints(
-                digit_run=(1, 2), run_next=r"/\d{1,2}(?:[ \t]{0,2}(?:-|–)|/\d)", run_prev=_FIRST_DIGIT_PREV
+                digit_run=(1, 2),
+                run_next=r"/\d{1,2}(?:[ \t]{0,2}(?:-|–)|/\d)",
+                run_prev=_FIRST_DIGIT_PREV,
             ),
         ),
         Pattern(
