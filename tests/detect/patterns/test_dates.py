@@ -57,6 +57,7 @@ POSITIVES: list[Case] = [
     ("abx 5/29-6/1/19 then stopped", "5/29-6/1/19", D),
     ("ON 2/30/15 SHE FELL AT HOME", "2/30/15", D),
     ("last seen on 4/31/2019 in clinic", "4/31/2019", D),
+    ("CT 11/31/2018 showed no change", "11/31/2018", D),
 ]
 NEGATIVES: list[Case] = [
     ("give 1/2 amp of D50", None, None),
@@ -73,6 +74,7 @@ NEGATIVES: list[Case] = [
     ("ratio 2/30/15 noted", None, None),
     ("pain 3/10-6/10 with movement", None, None),
     ("range 5/5-6/5 mg", None, None),
+    ("scan 2/30/15 neg", None, None),
     ("strength 4/5/19-5/5/19", None, None),
     ("UO 2-3 L per day", None, None),
     ("CVP 15-4 overnight", None, None),

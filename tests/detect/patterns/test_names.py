@@ -124,6 +124,9 @@ NEGATIVES: list[Case] = [
     ("Pt agrees with plan. Family states understanding.", None, None),
     ("Nephro called back. Cardiology agrees. Nursing reports pt slept.", None, None),
     ("Lasix requested. Haldol requested. Patient denies pain.", None, None),
+    ("REPORT GIVEN TO ONCOMING RN. REPORTED TO NIGHTFLOAT.", None, None),
+    ("d/w team and pt. Reported to MD. Report given to CCU RN.", None, None),
+    ("Pain reported to be 3/10. Reported to be stable.", None, None),
     ("Lungs clear. Dyspnea reported with exertion.", None, None),
     ("Tachycardia noted. Hypoxemia reported overnight.", None, None),
 ]
@@ -136,6 +139,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Seen by Dr. Hope Mills today.", "Hope Mills", DR),
     ("SEEN BY DR WILL QUORVANE TODAY.", "WILL QUORVANE", DR),
     ("Tobiah agrees with plan.", "Tobiah", PT),
+    ("Plan d/w J Tillerson re cath", "J Tillerson", DR),
+    ("Plan d/w Quorvane.", "Quorvane", DR),
+    ("Report given to Ostrander at 1900.", "Ostrander", DR),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
     ("VSS.\nTOBIAH DENIES PAIN AT THIS TIME", "TOBIAH", PT),
 ]

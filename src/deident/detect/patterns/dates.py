@@ -84,8 +84,9 @@ def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
     if not 1900 <= year <= 2099:
         return []
     # "ON 2/30/15": after a date word a day up to 31 is a date as written, even where the month is shorter.
+    # A four-digit year says as much: "4/31/2019" is a date as written.
     if not (_valid_day(a, b, year) or _valid_day(b, a, year)) and not (
-        1 <= a <= 12 and 1 <= b <= 31 and _ends_with(_DATE_CONTEXT_BEFORE, _before(text, m.start()))
+        1 <= a <= 12 and 1 <= b <= 31 and (len(y) == 4 or _ends_with(_DATE_CONTEXT_BEFORE, _before(text, m.start())))
     ):
         return []
     if unit_follows(text, m.end()):

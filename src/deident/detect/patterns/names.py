@@ -61,7 +61,8 @@ VOCATIVE_WORDS = (
 # Words after a clinician's name in nursing notes: "E. Welsh aware", "Dr. X notified".
 AWARE_WORDS = ("aware", "notified", "paged", "informed", "made aware", "in to see", "into see", "at bedside")
 CONTACT_VERBS_CLINICIAN_WORDS = (
-    "per", "paged", "notified", "informed", "seen by", "discussed with", "evaluated by", "examined by",
+    "per", "paged", "notified", "informed", "seen by", "discussed with", "evaluated by", "examined by", "d/w",
+    "reported to", "report given to", "signed out to", "signed over to",
     "covering", "placed by", "consulted",
 )  # fmt: skip
 
@@ -97,7 +98,7 @@ STOP_WORDS = frozenset(
     protocal rectal trach tube bag line inlaw in-law grandchildren kids resp tol eval hct htn crackles surg csurg
     coli diff aureus fib flutter wrist arm leg hand foot side eye ear
     ct derm skin flushes discussed visited present presnt newly graduated ofm tachycardia aphasia sedate thurs
-    reintubation madeno con't phoned
+    reintubation madeno con't phoned oncoming incoming nightfloat
     re: ok okay yes pt's family's
     """.split()
 )
