@@ -136,6 +136,9 @@ def _glued_date(text: str, m: regex.Match[str]) -> list[Hit]:
     a, b = int(m["a"]), int(m["b"])
     if not 1 <= a <= 12 or unit_follows(text, m.end()):
         return []
+    context = _ends_with(_DATE_CONTEXT_BEFORE, before)
+    if not context and (m.start() < 3 or not text[m.start() - 3].isalpha()):
+        return []  # a two-letter word glued to a date ("ON12/3") only where it is a date word
     if m["y"] is not None:
         year = _full_year(m["y"])
         if 1900 <= year <= 2099 and (_valid_day(a, b, year) or 1 <= b <= 31):
@@ -144,7 +147,7 @@ def _glued_date(text: str, m: regex.Match[str]) -> list[Hit]:
     if 32 <= b <= 99 and len(m["b"]) == 2:
         return [Hit(m.start(), m.end(), evidence=("glued", "month/year"))]
     event = r"\b(?:" + EVENT_WORDS + r")[ \t]\Z"
-    if _valid_day(a, b) and (_ends_with(_DATE_CONTEXT_BEFORE, before) or _ends_with(event, before)):
+    if _valid_day(a, b) and (context or _ends_with(event, before)):
         return [Hit(m.start(), m.end(), evidence=("glued",))]
     return []
 
@@ -463,7 +466,7 @@ def date_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "date.glued",
             D,
-            r"(?P<a>\d(?<=[A-Za-z]{3}\d)\d?)/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?" + _NA,
+            r"(?P<a>\d(?<=[A-Za-z]{2}\d)\d?)/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?" + _NA,
             0.7,
             _glued_date,
             hints=ScanHints(digit_run=(1, 2), run_next=r"/\d", run_prev=r"[A-Za-z]"),
