@@ -127,6 +127,7 @@ NEGATIVES: list[Case] = [
     ("REPORT GIVEN TO ONCOMING RN. REPORTED TO NIGHTFLOAT.", None, None),
     ("d/w team and pt. Reported to MD. Report given to CCU RN.", None, None),
     ("Pain reported to be 3/10. Reported to be stable.", None, None),
+    ("Patient is a 64 yo man. Pt is a 70 y/o. This is a 45 yo woman.", None, None),
     ("Lungs clear. Dyspnea reported with exertion.", None, None),
     ("Tachycardia noted. Hypoxemia reported overnight.", None, None),
 ]
@@ -140,6 +141,8 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("SEEN BY DR WILL QUORVANE TODAY.", "WILL QUORVANE", DR),
     ("Tobiah agrees with plan.", "Tobiah", PT),
     ("Plan d/w J Tillerson re cath", "J Tillerson", DR),
+    ("Tobiah is a 64 yo man with CAD.", "Tobiah", PT),
+    ("TOBIAH IS A 64 YEAR OLD MAN", "TOBIAH", PT),
     ("Plan d/w Quorvane.", "Quorvane", DR),
     ("Report given to Ostrander at 1900.", "Ostrander", DR),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),

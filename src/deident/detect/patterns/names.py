@@ -615,6 +615,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             _subject_name,
         ),
         Pattern(
+            # "Tobiah is a 64 yo man": a name opening the note's first sentence before the age.
+            "name.subject_age",
+            Label.PATIENT,
+            r"\bis[ \t]{1,2}an?[ \t]{1,2}\d{1,3}[ \t-]{0,2}(?:yo\b|y/o|y\.o|year|yr)",
+            0.4,
+            _subject_name,
+        ),
+        Pattern(
             "name.contact_clinician",
             Label.DOCTOR,
             r"\b" + CONTACT_VERBS_CLINICIAN + r"[ \t]{1,2}" + after,
