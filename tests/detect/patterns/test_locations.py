@@ -61,6 +61,8 @@ POSITIVES: list[Case] = [
     ("Transferred to Lakeview4 this am.", "Lakeview4", Label.LOCATION_OTHER),
     ("He works for Zentrix as a clerk.", "Zentrix", Label.ORGANIZATION),
     ("wife works for Brellcore Logistics part time", "Brellcore Logistics", Label.ORGANIZATION),
+    ("Works as a driver for Zentrix.", "Zentrix", Label.ORGANIZATION),
+    ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
     ("pt given 6u reg insulin SQ. at noon", None, None),
@@ -100,6 +102,8 @@ NEGATIVES: list[Case] = [
     ("transferred to Floor7 and then to Stepdown2", "Floor7", None),
     ("changed to Zosyn4.5 g q8h", None, None),
     ("he works for himself", None, None),
+    ("works as a nurse at home", None, None),
+    ("works as a teacher for the city", None, None),
 ]
 CASE_VARIANTS = [
     (t.upper(), e.upper(), lab) for t, e, lab in POSITIVES if lab not in {Label.ZIP, Label.STATE, Label.CITY}

@@ -541,6 +541,16 @@ def location_patterns() -> tuple[Pattern, ...]:
             _employer_after_trigger,
         ),
         Pattern(
+            # "works as a driver for Zentrix": the employer after the job.
+            "location.employer_after_job",
+            Label.ORGANIZATION,
+            r"\b(?:works|worked|working|employed)[ \t]{1,2}as[ \t]{1,2}(?:an?[ \t]{1,2})?[A-Za-z][A-Za-z\-]{1,24}"
+            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z\-]{1,24})?[ \t]{1,2}(?:for|at|with)[ \t]{1,2}(?:the[ \t]{1,2})?"
+            r"(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
+            0.5,
+            _employer_after_trigger,
+        ),
+        Pattern(
             "location.site_after_motion",
             Label.LOCATION_OTHER,
             r"\b" + MOTION_VERB,
