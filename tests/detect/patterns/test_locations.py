@@ -56,6 +56,13 @@ POSITIVES: list[Case] = [
     ("435 JERRY JUNCTION APT. 150\nLIVE OAK TEXAS  76134", "435 JERRY JUNCTION APT. 150", Label.STREET),
     # A site named once in context is tagged where the note repeats it.
     ("admitted to Quillfield. Quillfield staff aware", "Quillfield", Label.LOCATION_OTHER),
+    # issue 16 (invented): a ward named by a place word glued to its floor number; a bare employer.
+    ("ADMITTED TO RIVERSIDE7 FROM HOME", "RIVERSIDE7", Label.LOCATION_OTHER),
+    ("Transferred to Lakeview4 this am.", "Lakeview4", Label.LOCATION_OTHER),
+    ("He works for Zentrix as a clerk.", "Zentrix", Label.ORGANIZATION),
+    ("wife works for Brellcore Logistics part time", "Brellcore Logistics", Label.ORGANIZATION),
+    ("Works as a driver for Zentrix.", "Zentrix", Label.ORGANIZATION),
+    ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
     ("pt given 6u reg insulin SQ. at noon", None, None),
@@ -91,6 +98,12 @@ NEGATIVES: list[Case] = [
     ("s/p 2 mechanical falls, no loc", None, None),
     ("S/P 2 MECHANICAL FALLS\nNEURO: INTACT", None, None),
     ("walked 3 more laps, 2 flights of stairs", None, None),
+    ("TRANSFERRED TO CCU7. ADMITTED TO MICU2 FROM ED", None, None),
+    ("transferred to Floor7 and then to Stepdown2", "Floor7", None),
+    ("changed to Zosyn4.5 g q8h", None, None),
+    ("he works for himself", None, None),
+    ("works as a nurse at home", None, None),
+    ("works as a teacher for the city", None, None),
 ]
 CASE_VARIANTS = [
     (t.upper(), e.upper(), lab) for t, e, lab in POSITIVES if lab not in {Label.ZIP, Label.STATE, Label.CITY}

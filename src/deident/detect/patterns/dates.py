@@ -84,11 +84,73 @@ def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
     year = _full_year(y)
     if not 1900 <= year <= 2099:
         return []
-    if not (_valid_day(a, b, year) or _valid_day(b, a, year)):
+    # "ON 2/30/15": after a date word a day up to 31 is a date as written, even where the month is shorter.
+    # A four-digit year says as much: "4/31/2019" is a date as written.
+    if not (_valid_day(a, b, year) or _valid_day(b, a, year)) and not (
+        1 <= a <= 12 and 1 <= b <= 31 and (len(y) == 4 or _ends_with(_DATE_CONTEXT_BEFORE, _before(text, m.start())))
+    ):
         return []
     if unit_follows(text, m.end()):
         return []
     return [Hit(m.start(), m.end(), confirmed=Confirmation.FULL_DATE)]
+
+
+def _day_of_year(month: int, day: int) -> int:
+    return sum(calendar.monthrange(2000, i)[1] for i in range(1, month)) + day
+
+
+def _numeric_range(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "bipap 5/29-6/1", "XRT 10/01/10/02": two month/day dates in calendar order, a range or a run of dates.
+
+    Scores and settings that repeat a denominator ("strength 4/5-5/5", "GCS 3/15-5/15") or read as pressure support
+    over PEEP on both sides ("PS 10/5-12/5") are not dates."""
+    a, b = int(m["a"]), int(m["b"])
+    a2, b2 = (int(m["a2"]), int(m["b2"])) if m["a2"] is not None else (int(m["a3"]), int(m["b3"]))
+    years = [_full_year(y) for y in (m["y"], m["y2"]) if y is not None]
+    if any(not 1900 <= year <= 2099 for year in years):
+        return []
+    before = _before(text, m.start())
+    date_context = _ends_with(_DATE_CONTEXT_BEFORE, before)
+    for month, day in ((a, b), (a2, b2)):
+        if not (_valid_day(month, day) or (date_context and 1 <= month <= 12 and 1 <= day <= 31)):
+            return []
+    gap = (_day_of_year(a2, b2) - _day_of_year(a, b)) % 366
+    if len(years) == 2 and years[1] != years[0]:
+        gap = 1 if 0 < years[1] - years[0] <= 3 else 0  # "12/20/19-1/3/20": across a new year
+    if not 1 <= gap <= 120 or unit_follows(text, m.end()):
+        return []
+    if not date_context:
+        if b == b2 or ((a, b) in _FRACTIONS and (a2, b2) in _FRACTIONS):
+            return []
+        if _pressure_pair(a, b) and _pressure_pair(a2, b2):
+            return []
+        if rx(_VENT_AFTER).match(text, m.end()):
+            return []
+    return [Hit(m.start(), m.end(), evidence=("date range",))]  # one span: the range is one date mention
+
+
+def _glued_date(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "S/P LAP CHOLE6/95", "admitted12/03": a date glued to the word before it (the word is not part of it)."""
+    before = _before(text, m.start()) + " "  # judged as if a blank stood between
+    if _ends_with(_CLINICAL_BEFORE, before):
+        return []
+    a, b = int(m["a"]), int(m["b"])
+    if not 1 <= a <= 12 or unit_follows(text, m.end()):
+        return []
+    context = _ends_with(_DATE_CONTEXT_BEFORE, before)
+    if not context and (m.start() < 3 or not text[m.start() - 3].isalpha()):
+        return []  # a two-letter word glued to a date ("ON12/3") only where it is a date word
+    if m["y"] is not None:
+        year = _full_year(m["y"])
+        if 1900 <= year <= 2099 and (_valid_day(a, b, year) or 1 <= b <= 31):
+            return [Hit(m.start(), m.end(), evidence=("glued",))]
+        return []
+    if 32 <= b <= 99 and len(m["b"]) == 2:
+        return [Hit(m.start(), m.end(), evidence=("glued", "month/year"))]
+    event = r"\b(?:" + EVENT_WORDS + r")[ \t]\Z"
+    if _valid_day(a, b) and (context or _ends_with(event, before)):
+        return [Hit(m.start(), m.end(), evidence=("glued",))]
+    return []
 
 
 def _ends_with(source: str, before: str) -> bool:
@@ -387,6 +449,29 @@ def date_patterns() -> tuple[Pattern, ...]:
                 run_next=r"[/-]\d{1,2}(?:[^\w/%]|\Z)",
                 run_prev=_FIRST_DIGIT_PREV,
             ),
+        ),
+        Pattern(
+            "date.numeric_range",
+            D,
+            # "5/29-6/1", "5/29/19-6/1/19", "10/01/10/02" (a run of dates, no years)
+            r"(?P<a>" + _FIRST_DIGIT + r"\d?)/(?P<b>\d{1,2})(?:"
+            r"(?:/(?P<y>\d{4}|\d{2}))?[ \t]{0,2}(?:-{1,2}|–)[ \t]{0,2}(?P<a2>\d{1,2})/(?P<b2>\d{1,2})"
+            r"(?:/(?P<y2>\d{4}|\d{2}))?|/(?P<a3>\d{1,2})/(?P<b3>\d{1,2}))" + _NA,
+            0.8,
+            _numeric_range,
+            hints=ScanHints(
+                digit_run=(1, 2),
+                run_next=r"/\d{1,2}(?:[ \t]{0,2}(?:-|–)|/\d)",
+                run_prev=_FIRST_DIGIT_PREV,
+            ),
+        ),
+        Pattern(
+            "date.glued",
+            D,
+            r"(?P<a>\d(?<=[A-Za-z]{2}\d)\d?)/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?" + _NA,
+            0.7,
+            _glued_date,
+            hints=ScanHints(digit_run=(1, 2), run_next=r"/\d", run_prev=r"[A-Za-z]"),
         ),
         Pattern(
             "date.iso",

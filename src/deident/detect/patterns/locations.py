@@ -9,7 +9,7 @@ import us
 
 from deident.core.labels import Label
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.names import STOP_WORDS
+from deident.detect.patterns.names import STOP_WORDS, clinical_terms
 from deident.detect.patterns.rules import (
     Hit,
     Pattern,
@@ -310,6 +310,18 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     # A short acronym that is no English word (GH, GBMC) or a rare word (Calvert) names a site; in mixed-case
     # text a capital letter lets a less rare word through ("Surgeon from Harbor").
     rare = 4.5 if mode == "mixed" and word[0].isupper() else 3.3
+    # "ADMITTED TO RIVERSIDE7": a word glued to a floor number is a ward's name, even a less rare word.
+    glued = rx(r"[1-9]\d?(?![\w.,/:%-])").match(text, tok.start() + len(word))
+    if (
+        glued is not None
+        and len(word) >= 4
+        and word.isalpha()
+        and not unit_follows(text, glued.end())
+        and _site_word(word, mode)
+        and _zipf(lower) < 4.5
+        and lower not in clinical_terms()
+    ):
+        return [Hit(tok.start(), glued.end(), Label.LOCATION_OTHER)]
     if not ((acronym and _zipf(lower) < 3.0) or (_site_word(word, mode) and _zipf(lower) < rare)):
         return []
     return [Hit(tok.start(), tok.start() + len(word), Label.LOCATION_OTHER)]
@@ -525,6 +537,16 @@ def location_patterns() -> tuple[Pattern, ...]:
             Label.ORGANIZATION,
             r"\b" + words(*EMPLOYER_TRIGGER_WORDS) + r"[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
             r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
+            0.5,
+            _employer_after_trigger,
+        ),
+        Pattern(
+            # "works as a driver for Zentrix": the employer after the job.
+            "location.employer_after_job",
+            Label.ORGANIZATION,
+            r"\b(?:works|worked|working|employed)[ \t]{1,2}as[ \t]{1,2}(?:an?[ \t]{1,2})?[A-Za-z][A-Za-z\-]{1,24}"
+            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z\-]{1,24})?[ \t]{1,2}(?:for|at|with)[ \t]{1,2}(?:the[ \t]{1,2})?"
+            r"(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
             0.5,
             _employer_after_trigger,
         ),

@@ -61,7 +61,8 @@ VOCATIVE_WORDS = (
 # Words after a clinician's name in nursing notes: "E. Welsh aware", "Dr. X notified".
 AWARE_WORDS = ("aware", "notified", "paged", "informed", "made aware", "in to see", "into see", "at bedside")
 CONTACT_VERBS_CLINICIAN_WORDS = (
-    "per", "paged", "notified", "informed", "seen by", "discussed with", "evaluated by", "examined by",
+    "per", "paged", "notified", "informed", "seen by", "discussed with", "evaluated by", "examined by", "d/w",
+    "reported to", "report given to", "signed out to", "signed over to",
     "covering", "placed by", "consulted",
 )  # fmt: skip
 
@@ -97,7 +98,7 @@ STOP_WORDS = frozenset(
     protocal rectal trach tube bag line inlaw in-law grandchildren kids resp tol eval hct htn crackles surg csurg
     coli diff aureus fib flutter wrist arm leg hand foot side eye ear
     ct derm skin flushes discussed visited present presnt newly graduated ofm tachycardia aphasia sedate thurs
-    reintubation madeno con't phoned
+    reintubation madeno con't phoned oncoming incoming nightfloat
     re: ok okay yes pt's family's
     """.split()
 )
@@ -222,6 +223,16 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
             # A word right after an initial ("per E. Welsh") is judged as after a strong trigger: the shape is evidence.
             after_initial = pending_initial and bool(current)
             shaped = after_initial or (strong and not (hits or (current == [] and tok.start() > 0)))
+            if (
+                strong
+                and not current
+                and not hits
+                and tok.start() == 0
+                and not is_name_word(piece, mode, True)
+                and _common_first_name(piece, m[group][tok.end() :], mode)
+            ):
+                current.append((s, e))  # "Dr Will Harlow": the capitalised word after it makes this one a name
+                continue
             head = _hyphen_head(piece)
             if head is not None:
                 if is_name_word(head, mode, shaped) and (not current or mode == "mixed" or is_surname_word(head)):
@@ -244,6 +255,32 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
     return check
 
 
+# First names that are also modal verbs (and so stop words): only the capitalised surname after them tells.
+_MODAL_FIRST_NAMES = frozenset({"will", "may"})
+_NEXT_WORD = regex.compile(r"[ \t]{1,2}(" + TOKEN + r")")
+
+
+def _common_first_name(piece: str, rest: str, mode: str) -> bool:
+    """Whether a common word right after a title ("Dr Will Harlow", "DR. HOPE MILLS") is a first name: it is
+    capitalised, no note word, and the word after it is a surname (capitalised too where the text has case)."""
+    word = piece.rstrip(".")
+    if piece.endswith(".") or len(word) < 2 or not word.isalpha():
+        return False
+    if word.lower() in NON_NAMES and word.lower() not in _MODAL_FIRST_NAMES:
+        return False
+    following = _NEXT_WORD.match(rest)
+    if following is None:
+        return False
+    nxt = following[1]
+    bare = nxt.rstrip(".").removesuffix("'s").removesuffix("'S")
+    if len(bare) < 2 or bare.lower() in NON_NAMES or not is_name_word(nxt, mode, True):
+        return False
+    if mode == "mixed":
+        capitalised = word[0].isupper() and not word.isupper() and bare[0].isupper() and not bare.isupper()
+        return capitalised and (bare.lower() in known_names() or _zipf(bare.lower()) < 4.0)
+    return is_surname_word(nxt) and _zipf(bare.lower()) < 4.0
+
+
 # Words after which a word names a service, not a person: "seen by interventional radiology", "per tranplant team".
 DEPARTMENT_WORDS = frozenset(
     "team teams service services radiology surgeon surgeons surgery consult consults department dept clinic "
@@ -264,12 +301,31 @@ def _names_a_department(text: str, hit: Hit) -> bool:
 _ABBREVIATION_INITIALS = frozenset("wcsopxk")
 
 
+# Species names of organisms that clinical notes write after the genus initial ("E. coli", "C. diff", "B. cepacia").
+SPECIES_EPITHETS = frozenset(
+    """
+    aureus epidermidis saprophyticus lugdunensis pneumoniae pyogenes agalactiae viridans bovis mitis mutans faecalis
+    faecium coli cloacae aerogenes marcescens mirabilis vulgaris aeruginosa cepacia maltophilia baumannii influenzae
+    parainfluenzae catarrhalis meningitidis gonorrhoeae albicans glabrata krusei parapsilosis tropicalis auris
+    difficile diff dif perfringens fragilis oxytoca freundii morganii stuartii rettgeri jirovecii carinii fumigatus
+    neoformans monocytogenes pertussis pallidum trachomatis pneumophila typhi enteritidis jejuni pylori burgdorferi
+    tuberculosis avium kansasii marinum abscessus israelii nocardia asteroides canis felis gondii vaginalis
+    histolytica lamblia stercoralis dermatitidis capsulatum immitis hominis urealyticum genitalium acnes
+    pasteurella multocida henselae quintana rickettsii ducreyi vaginalis anginosus intermedius constellatus
+    """.split()
+)
+
+
 def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "J. Yi", "Z. MILLER": an initial then a name word. L. and R. are left and right."""
     initial = text[m.start() - 1].lower()
     if initial in {"l", "r"}:
         return []
     surname = m["s"].lower()
+    if surname in SPECIES_EPITHETS:
+        return []  # an organism: "B. cepacia", "E. COLI", "S. aureus"
+    if surname.endswith(("ed", "ing")) and surname not in known_names():
+        return []  # a verb after an abbreviation: "T. CULTURED", "p. ambulating"
     # No trigger here, so the word itself must be name-like whatever the case: a known name or a rare word.
     if surname in NON_NAMES or not (surname in known_names() or _zipf(surname) < 3.5):
         return []
@@ -278,6 +334,51 @@ def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     if window_case(text, m.start()) == "mixed" and not m["s"][0].isupper():
         return []
     return [_close(text, [(m.start() - 1, m.end("s"))], Label.DOCTOR)]
+
+
+# Verbs of agreeing, stating and reporting that follow a person who opens a sentence: "Tobiah agrees with plan."
+SUBJECT_VERB_WORDS = (
+    "agrees", "agreed", "states", "stated", "reports", "reported", "denies", "denied", "called", "was seen",
+    "is aware", "was aware", "wishes", "wants", "requests", "requested", "asks", "asked", "understands",
+    "verbalizes", "verbalized", "complains", "refuses", "refused", "declines", "declined", "consents", "consented",
+)  # fmt: skip
+# Care services and note words, often clipped, that open a sentence before such a verb ("Nephro agrees").
+_SERVICE_WORDS = frozenset(
+    """
+    nephro endo cards derm ophtho optho rheum uro hepatology nephrology endocrine palliative pharm pharmacy micro
+    microbiology rads ems security admitting telemetry tele anesthesia anesth pulmonary hematology ot slp pt's
+    nutrition dietary rehab ortho psych neurosurg nsurg ctsurg csurg vasc gyn obgyn
+    """.split()
+)
+_SENTENCE_START = regex.compile(r"(?:\A|[.!?;:\n])[ \t]{0,3}\Z")
+
+
+@lru_cache(maxsize=1)
+def clinical_terms() -> frozenset[str]:
+    """Clinical terms, eponyms and drug names (lower case) from the lexicon data: words that name no person or place."""
+    from deident.detect.lexicon.data import load_drug_names, load_veto_terms
+
+    return frozenset(load_veto_terms()) | frozenset(load_drug_names())
+
+
+def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A first name with no trigger, opening a sentence before a verb of agreeing or stating: "Tobiah agrees with
+    plan." Only a word that is no English word (wordfreq), no note or clinical term, and capitalised where the text
+    has case: "Pt agrees", "Family states", "Nephro called" and "Lasix given" are not names."""
+    found = search_before(r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}\Z", text, m.start(), 30)
+    if found is None or _SENTENCE_START.search(text, max(0, found.start() - 4), found.start()) is None:
+        return []
+    word = found["n"]
+    lower = word.lower()
+    if len(lower) < 3 or lower in NON_NAMES or lower in _SERVICE_WORDS or lower.endswith(CLINICAL_SUFFIXES):
+        return []
+    mode = window_case(text, found.start())
+    if mode == "mixed" and not (word[0].isupper() and word[1:].islower()):
+        return []
+    known = lower in known_names()
+    if not ((known and _zipf(lower) < 3.5) or _zipf(lower) < 2.0) or lower in clinical_terms():
+        return []
+    return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
 
 
 def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -414,7 +515,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.DOCTOR,
             # Searched from the full stop (a literal scan); the initial before it is checked by lookbehind.
             r"\.(?<=(?<![\w.'/&+^-])(?<!\n[ \t]{0,8})[A-Za-z]\.)[ \t]{1,2}"
-            r"(?P<s>[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z]))(?![\w'.]|\.\w)",
+            r"(?P<s>[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z]))(?![\w']|\.[\w.])",
             0.5,
             _initial_surname,
             # The same shape without the line-start test and the surname's end, on the lower-cased text.
@@ -505,6 +606,21 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*VOCATIVE_WORDS) + r"[ \t]{1,2}" + after + r"(?=[ \t]{0,2}(?:[!,?]|\.(?!\w)|:\)|$))",
             0.5,
             _vocative,
+        ),
+        Pattern(
+            "name.subject_verb",
+            Label.PATIENT,
+            r"\b" + words(*SUBJECT_VERB_WORDS) + r"\b",
+            0.4,
+            _subject_name,
+        ),
+        Pattern(
+            # "Tobiah is a 64 yo man": a name opening the note's first sentence before the age.
+            "name.subject_age",
+            Label.PATIENT,
+            r"\bis[ \t]{1,2}an?[ \t]{1,2}\d{1,3}[ \t-]{0,2}(?:yo\b|y/o|y\.o|year|yr)",
+            0.4,
+            _subject_name,
         ),
         Pattern(
             "name.contact_clinician",
