@@ -86,13 +86,15 @@ def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     # "ON 2/30/15": after a date word a day up to 31 is a date as written, even where the month is shorter.
     # A four-digit year says as much: "4/31/2019" is a date as written.
-    if not (_valid_day(a, b, year) or _valid_day(b, a, year)) and not (
+    real = _valid_day(a, b, year) or _valid_day(b, a, year)
+    if not real and not (
         1 <= a <= 12 and 1 <= b <= 31 and (len(y) == 4 or _ends_with(_DATE_CONTEXT_BEFORE, _before(text, m.start())))
     ):
         return []
     if unit_follows(text, m.end()):
         return []
-    return [Hit(m.start(), m.end(), confirmed=Confirmation.FULL_DATE)]
+    # Only a real calendar date is confirmed: a date-shaped impossible one is a candidate the filter judges.
+    return [Hit(m.start(), m.end(), confirmed=Confirmation.FULL_DATE if real else None)]
 
 
 def _day_of_year(month: int, day: int) -> int:
