@@ -50,7 +50,8 @@ def _mixture_lines(data: dict) -> list[str]:  # type: ignore[type-arg]
     variants = ", ".join(f"{k} x{n}" for k, n in mix["variants"].items()) or "none"
     lines = [
         f"- Training mixture (issue 16): the {learned_from.get('documents', '?')} physionet-dev notes plus "
-        f"re-identified variants ({variants}; `deident reidentify`, seed {mix['seed']})",
+        f"re-identified variants ({variants}; `deident reidentify`, seed {mix['seed']})"
+        + ("" if mix.get("synth_notes") else "."),
     ]
     if mix.get("synth_notes"):
         lines.append(
@@ -63,6 +64,8 @@ def _mixture_lines(data: dict) -> list[str]:  # type: ignore[type-arg]
 
 def model_card(manifest: dict, cv: dict | None, seconds: float) -> str:  # type: ignore[type-arg]
     data = manifest["training_data"]
+    mixed = bool(_mixture_lines(data))
+    what = "notes, physionet-dev and its mixture below," if mixed else "ICU nursing notes"
     lines = [
         "# deident default CRF model",
         "",
@@ -71,7 +74,7 @@ def model_card(manifest: dict, cv: dict | None, seconds: float) -> str:  # type:
         f"that propose PHI spans where a token's PHI probability 1 - P(O) exceeds {manifest['threshold']}.",
         "",
         "## Data",
-        f"- Trained on {data['documents']} ICU nursing notes ({data['tokens']} tokens, {data['spans']} PHI",
+        f"- Trained on {data['documents']} {what} ({data['tokens']} tokens, {data['spans']} PHI",
         "  annotations) of the PhysioNet deid gold standard, the physionet-dev part: notes from MIMIC-II",
         "  whose PHI was replaced with realistic surrogates, annotated by hand.",
         *_mixture_lines(data),
