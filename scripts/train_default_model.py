@@ -1,6 +1,12 @@
 """Train the bundled default CRF model from ../shared/corpora/physionet-dev (reproducible).
 
     python scripts/train_default_model.py [--cv-json bench/results/crf_cv.json] [--out DIR]
+        [--augment reidentified:2,ambiguous:1,unseen:1] [--synth N [--synth-styles a,b]] [--seed S]
+
+--augment and --synth train the CRFs on a mixture (issue 16): physionet-dev plus K re-identified
+variants of each kind (``deident reidentify``) plus N synthetic notes (``deident synth``, cut to the
+PhysioNet convention). The learned triggers, lexicon, vocabulary and clusters still come from
+physionet-dev alone. The mixture is recorded in the manifest's training_data and in the model card.
 
 The threshold comes from a patient-grouped cross-validation sweep (``deident cv ... --json``): the
 highest threshold whose pooled recall reaches --recall-target; without one it is the preset 0.05.
@@ -18,11 +24,13 @@ from pathlib import Path
 
 from deident.core.atomic import atomic_write
 from deident.detect.crf.features import FeatureConfig
+from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.tagger import DEFAULT_THRESHOLD, available_providers
 from deident.detect.crf.train import TrainConfig, choose_threshold, train_model
 from deident.io import read_corpus
 from deident.model.bundle import ModelBundle
 from deident.model.manifest import write_manifest
+from deident.synth.generate import STYLES
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "physionet-dev" / "physionet-dev.text"
@@ -34,8 +42,30 @@ def _figures(block: dict) -> str:  # type: ignore[type-arg]
     return f"P {b['precision']:.3f}, R {b['recall']:.3f}, F1 {b['f1']:.3f}, F2 {b['f2']:.3f}"
 
 
+def _mixture_lines(data: dict) -> list[str]:  # type: ignore[type-arg]
+    mix = data.get("mixture")
+    if not mix or not (mix.get("variants") or mix.get("synth_notes")):
+        return []
+    learned_from = data.get("learned_from", {})
+    variants = ", ".join(f"{k} x{n}" for k, n in mix["variants"].items()) or "none"
+    lines = [
+        f"- Training mixture (issue 16): the {learned_from.get('documents', '?')} physionet-dev notes plus "
+        f"re-identified variants ({variants}; `deident reidentify`, seed {mix['seed']})"
+        + ("" if mix.get("synth_notes") else "."),
+    ]
+    if mix.get("synth_notes"):
+        lines.append(
+            f"  plus {mix['synth_notes']} synthetic notes ({', '.join(mix['synth_styles'])}; `deident synth`, "
+            f"seed {mix['seed']}, cut to the {mix['synth_scheme']} convention)."
+        )
+    lines.append("  Triggers, lexicon, vocabulary and clusters are learned from physionet-dev alone.")
+    return lines
+
+
 def model_card(manifest: dict, cv: dict | None, seconds: float) -> str:  # type: ignore[type-arg]
     data = manifest["training_data"]
+    mixed = bool(_mixture_lines(data))
+    what = "notes, physionet-dev and its mixture below," if mixed else "ICU nursing notes"
     lines = [
         "# deident default CRF model",
         "",
@@ -44,9 +74,10 @@ def model_card(manifest: dict, cv: dict | None, seconds: float) -> str:  # type:
         f"that propose PHI spans where a token's PHI probability 1 - P(O) exceeds {manifest['threshold']}.",
         "",
         "## Data",
-        f"- Trained on {data['documents']} ICU nursing notes ({data['tokens']} tokens, {data['spans']} PHI",
+        f"- Trained on {data['documents']} {what} ({data['tokens']} tokens, {data['spans']} PHI",
         "  annotations) of the PhysioNet deid gold standard, the physionet-dev part: notes from MIMIC-II",
         "  whose PHI was replaced with realistic surrogates, annotated by hand.",
+        *_mixture_lines(data),
         f"- Training-data fingerprint (SHA-256 over ids, texts, spans): `{data['fingerprint']}`.",
         f"- Labels: {', '.join(manifest['labels'])} (PhysioNet types mapped to deident labels).",
         f"- Span providers used as features: {', '.join(manifest['providers']) or 'none'}.",
@@ -113,12 +144,24 @@ def main() -> None:
     parser.add_argument("--recall-target", type=float, default=0.95)
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--single-model", action="store_true", help="one CRF instead of two (Lee 2017)")
+    parser.add_argument("--augment", default="", help="variants, e.g. reidentified:2,ambiguous:1,unseen:1")
+    parser.add_argument("--synth", type=int, default=0, help="synthetic notes added to the training data")
+    parser.add_argument("--synth-styles", default=",".join(STYLES), help="comma-separated synth styles")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the variants and synthetic notes")
     args = parser.parse_args()
+    mixture = Mixture(
+        augment=parse_augment(args.augment),
+        synth=args.synth,
+        synth_styles=tuple(s for s in args.synth_styles.split(",") if s),
+        seed=args.seed,
+    )
     if not args.corpus.exists():
         sys.exit(f"corpus not found: {args.corpus}")
     cv = json.loads(args.cv_json.read_text()) if args.cv_json else None
     threshold = choose_threshold(cv["sweep"], args.recall_target) if cv else DEFAULT_THRESHOLD
-    docs = read_corpus(args.corpus)
+    base = read_corpus(args.corpus)
+    docs = build_mixture(base, mixture) if not mixture.empty else base
+    print(f"training data: {mixture.describe()}: {len(docs)} notes", flush=True)
     providers = available_providers()
     print(f"providers: {', '.join(p.name for p in providers) or 'none'}", flush=True)
     config = TrainConfig(
@@ -128,7 +171,15 @@ def main() -> None:
         split_models=not args.single_model,
     )
     started = time.perf_counter()
-    manifest = train_model(docs, args.out, config, providers=providers, progress=lambda m: print(m, flush=True))
+    manifest = train_model(
+        docs,
+        args.out,
+        config,
+        providers=providers,
+        progress=lambda m: print(m, flush=True),
+        learn_docs=None if mixture.empty else base,
+        mixture=None if mixture.empty else mixture.as_dict(),
+    )
     seconds = time.perf_counter() - started
     with atomic_write(args.out / "MODEL_CARD.md") as fh:
         fh.write(model_card(manifest, cv, seconds))

@@ -1,6 +1,7 @@
 """Train and cross-validate the default pipeline (BoB's two stages) on physionet-dev.
 
     python scripts/train_default_pipeline.py fold K      # one fold: train a CRF without fold K, tag fold K
+        [--augment reidentified:2 --synth N]             # ... on a training mixture (issue 16)
     python scripts/train_default_pipeline.py tag K       # re-tag fold K with the CRF trained before
     python scripts/train_default_pipeline.py fit         # after every fold: CV tables, fit the bundled filter
 
@@ -30,6 +31,7 @@ from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document, patient_groups
 from deident.core.span import Span
 from deident.detect.crf.features import FeatureConfig
+from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.tagger import DEFAULT_THRESHOLD, CrfModel, available_providers
 from deident.detect.crf.train import TrainConfig, train_model
 from deident.evaluate import evaluate_corpus
@@ -44,6 +46,7 @@ from deident.stage2.filter.training import OutOfFoldCandidates, fit_span_filter,
 from deident.stage2.reconcile import reconcile_documents
 from deident.stage2.trusted_phrases import TrustedPhraseStage
 from deident.stage2.union import union_candidates
+from deident.synth.generate import STYLES
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "physionet-dev" / "physionet-dev.text"
@@ -63,17 +66,28 @@ def crf_config() -> TrainConfig:
     return TrainConfig(features=FeatureConfig(), threshold=CRF_THRESHOLD, split_models=True)
 
 
-def run_fold(k: int, docs: Sequence[AnnotatedDocument], train_crf: bool = True) -> None:
+def run_fold(k: int, docs: Sequence[AnnotatedDocument], train_crf: bool = True, mixture: Mixture | None = None) -> None:
     """Train fold ``k``'s CRF (unless ``train_crf`` is False: step ``tag`` reuses the one trained before,
-    after code changes that keep the model) and cache its out-of-fold stage-1 and CRF candidates."""
+    after code changes that keep the model) and cache its out-of-fold stage-1 and CRF candidates.
+    With a mixture, the CRF trains on the other folds' notes plus their variants and synthetic notes
+    (the held-out fold's notes are never re-identified into its training data)."""
     folds = patient_folds(docs, FOLDS)
     train = [d for d, f in zip(docs, folds, strict=True) if f != k]
     test = [d for d, f in zip(docs, folds, strict=True) if f == k]
     crf_dir = WORK / f"crf_{k}"
     if train_crf:
         started = time.perf_counter()
-        train_model(train, crf_dir, crf_config(), providers=available_providers())
-        print(f"fold {k}: CRF trained on {len(train)} notes in {time.perf_counter() - started:.0f} s", flush=True)
+        mixture = mixture or Mixture()
+        mixed = train if mixture.empty else build_mixture(train, mixture)
+        train_model(
+            mixed,
+            crf_dir,
+            crf_config(),
+            providers=available_providers(),
+            learn_docs=None if mixture.empty else train,
+            mixture=None if mixture.empty else mixture.as_dict(),
+        )
+        print(f"fold {k}: CRF trained on {len(mixed)} notes in {time.perf_counter() - started:.0f} s", flush=True)
     elif not (crf_dir / "manifest.json").exists():
         sys.exit(f"{crf_dir}: no CRF for fold {k}; run the fold step first")
     bundle = ModelBundle.read(crf_dir)
@@ -297,6 +311,10 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--recall-target", type=float, default=RECALL_TARGET)
     parser.add_argument("--model-dir", type=Path, default=None)
+    parser.add_argument("--augment", default="", help="fold: CRF mixture variants, e.g. reidentified:2,unseen:1")
+    parser.add_argument("--synth", type=int, default=0, help="fold: synthetic notes added to the CRF's data")
+    parser.add_argument("--synth-styles", default=",".join(STYLES), help="fold: styles of the synthetic notes")
+    parser.add_argument("--seed", type=int, default=0, help="fold: seed of the variants and synthetic notes")
     parser.add_argument("--kind", choices=("logistic", "boosting"), default="logistic", help="span model family")
     parser.add_argument("--trusted", action=argparse.BooleanOptionalAction, default=True, help="trusted phrases on")
     parser.add_argument("--reconcile", action=argparse.BooleanOptionalAction, default=True, help="reconciliation on")
@@ -314,7 +332,13 @@ def main() -> None:
     if args.step in ("fold", "tag"):
         if args.k is None or not 0 <= args.k < FOLDS:
             sys.exit(f"{args.step} needs K in 0..{FOLDS - 1}")
-        run_fold(args.k, docs, train_crf=args.step == "fold")
+        mixture = Mixture(
+            augment=parse_augment(args.augment),
+            synth=args.synth,
+            synth_styles=tuple(s for s in args.synth_styles.split(",") if s),
+            seed=args.seed,
+        )
+        run_fold(args.k, docs, train_crf=args.step == "fold", mixture=mixture)
     else:
         model_dir = args.model_dir or default_model_dir()
         fit(docs, args.recall_target, model_dir, args.trusted, args.reconcile, args.kind, args.patient_context)

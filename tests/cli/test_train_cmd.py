@@ -30,3 +30,22 @@ def test_train_rejects_a_foreign_output_folder(tmp_path: Path) -> None:
     result = runner.invoke(app, ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "out")])
     assert result.exit_code != 0
     assert (tmp_path / "out" / "thesis.docx").exists()
+
+
+def test_train_with_a_mixture_records_it(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(20), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "model"), "--clusters", "0"]
+    mix = ["--augment", "reidentified:1,ambiguous:1", "--synth", "8", "--synth-styles", "nursing", "--mix-seed", "2"]
+    result = runner.invoke(app, [*args, "--iterations", "20", "--no-providers", *mix])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "model" / "manifest.json").read_text())["training_data"]
+    assert data["documents"] == 20 + 2 * 20 + 8
+    assert data["mixture"]["variants"] == {"reidentified": 1, "ambiguous": 1}
+    assert data["mixture"]["synth_notes"] == 8 and data["mixture"]["synth_styles"] == ["nursing"]
+    assert data["learned_from"]["documents"] == 20
+
+
+def test_train_rejects_an_unknown_variant_kind(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(5), tmp_path / "train.jsonl")
+    result = runner.invoke(app, ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--augment", "x:1"])
+    assert result.exit_code != 0

@@ -18,6 +18,7 @@ from deident.cli.crf_options import (
     echo_progress,
     feature_providers,
 )
+from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.train import train_model
 from deident.io.formats import read_corpus
 
@@ -48,9 +49,32 @@ def train(
     c2: C2Option = 0.01,
     tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes (Benton).")] = False,
     providers: ProvidersOption = True,
+    augment: Annotated[
+        str,
+        typer.Option(
+            help="Add re-identified variants of the training corpora (deident reidentify), "
+            "e.g. reidentified:2,ambiguous:1,unseen:1; learned data still comes from the corpora alone."
+        ),
+    ] = "",
+    synth: Annotated[int, typer.Option(min=0, help="Add this many synthetic notes (deident synth).")] = 0,
+    synth_styles: Annotated[
+        str, typer.Option(help="Comma-separated styles of the synthetic notes.")
+    ] = "discharge,nursing,psych,forum",
+    synth_scheme: Annotated[
+        str, typer.Option(help="Convention the synthetic notes are cut to ('none': as written).")
+    ] = "physionet",
+    mix_seed: Annotated[int, typer.Option(help="Seed of the variants and synthetic notes.")] = 0,
 ) -> None:
     """Train a CRF model directory (manifest, CRF files, learned triggers, lexicon and clusters)."""
-    train_docs = _read_all(train_paths, fmt)
+    base_docs = _read_all(train_paths, fmt)
+    mixture = Mixture(
+        augment=parse_augment(augment),
+        synth=synth,
+        synth_styles=tuple(s for s in synth_styles.split(",") if s),
+        seed=mix_seed,
+        base_scheme=None if synth_scheme == "none" else synth_scheme,
+    )
+    train_docs = base_docs if mixture.empty else build_mixture(base_docs, mixture)
     dev_docs = read_corpus(dev, fmt) if dev else []
     source_docs = _read_all(source or [], fmt)
     config = crf_train_config(
@@ -72,6 +96,8 @@ def train(
         source_docs=source_docs,
         providers=used,
         progress=echo_progress,
+        learn_docs=None if mixture.empty else base_docs,
+        mixture=None if mixture.empty else mixture.as_dict(),
     )
     typer.echo(
         f"trained on {len(train_docs)} documents in {manifest['training_seconds']} s; "

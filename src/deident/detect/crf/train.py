@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypedDict
@@ -121,21 +121,30 @@ def train_model(
     source_docs: Sequence[AnnotatedDocument] = (),
     providers: Sequence[SpanProvider] = (),
     progress: Progress = _quiet,
+    learn_docs: Sequence[AnnotatedDocument] | None = None,
+    mixture: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Train, write the model directory (manifest last) and return the manifest."""
+    """Train, write the model directory (manifest last) and return the manifest.
+
+    ``learn_docs`` (default: every training and source document) are the notes the learned data
+    (triggers, lexicon, vocabulary, clusters) comes from; a training mixture passes its base corpus, so
+    that re-identified copies neither fill the lexicon with surrogates nor make a patient's rare words
+    common. ``mixture`` (see :class:`deident.detect.crf.mixture.Mixture`) is recorded in the manifest."""
     if not train_docs:
         raise ConfigurationError("no training documents")
     out_dir = Path(out_dir)
     _prepare_dir(out_dir)
     started = time.perf_counter()
     all_docs = [*train_docs, *source_docs]
+    learn_from = list(all_docs) if learn_docs is None else list(learn_docs)
     tokenizer = FeatureExtractor(config.features)
-    tokens = {id(d): tokenizer.tokens(d.text) for d in all_docs}
-    learned = learn((d, tokens[id(d)]) for d in all_docs)
+    unique = {id(d): d for d in [*all_docs, *learn_from]}
+    tokens = {key: tokenizer.tokens(d.text) for key, d in unique.items()}
+    learned = learn((d, tokens[id(d)]) for d in learn_from)
     clusters: dict[str, int] = {}
     if config.clusters:
         progress(f"learning {config.clusters} word clusters")
-        clusters = learn_clusters(([t.text for t in tokens[id(d)]] for d in all_docs), n_clusters=config.clusters)
+        clusters = learn_clusters(([t.text for t in tokens[id(d)]] for d in learn_from), n_clusters=config.clusters)
     extractor = FeatureExtractor(config.features, learned, clusters, tuple(providers))
     contexts = _contexts(config, train_docs, source_docs)
     files = {
@@ -220,6 +229,10 @@ def train_model(
         "training_seconds": round(seconds, 1),
         "metrics": metrics,
     }
+    if mixture is not None or learn_docs is not None:
+        training_data: dict[str, Any] = manifest["training_data"]  # type: ignore[assignment]
+        training_data["mixture"] = dict(mixture or {})
+        training_data["learned_from"] = {"fingerprint": corpus_fingerprint(learn_from), "documents": len(learn_from)}
     return write_manifest(out_dir, manifest)
 
 
