@@ -38,8 +38,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--scheme", default="i2b2-2014")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--model", type=Path, default=None, help="a model directory (default: the bundled one)")
     args = parser.parse_args()
-    deid = Deidentifier.load(scheme=args.scheme)
+    deid = Deidentifier.load(args.model, scheme=args.scheme)
     results: dict[str, object] = {"notes_per_style": args.notes, "seed": args.seed, "scheme": args.scheme}
     print(f"default pipeline, scheme {args.scheme}, {args.notes} synthetic notes per style (seed {args.seed})")
     print(f"{'style':10} {'P':>6} {'R':>6} {'F2':>6} {'fully':>6}  lowest label recalls (binary token)")
