@@ -254,7 +254,8 @@ def format_date(day: dt.date, form: str, rng: random.Random | None = None) -> st
 # --- contact and identifiers ------------------------------------------------------------------------
 
 
-def _digits(rng: random.Random, n: int) -> str:
+def digits(rng: random.Random, n: int) -> str:
+    """``n`` random decimal digits (a leading zero allowed)."""
     return "".join(rng.choice(string.digits) for _ in range(n))
 
 
@@ -263,7 +264,7 @@ def _letters(rng: random.Random, n: int) -> str:
 
 
 def phone(rng: random.Random) -> str:
-    area, exch, line = f"{rng.randint(201, 989)}", f"{rng.randint(200, 999)}", _digits(rng, 4)
+    area, exch, line = f"{rng.randint(201, 989)}", f"{rng.randint(200, 999)}", digits(rng, 4)
     shapes = (
         f"({area}) {exch}-{line}",
         f"{area}-{exch}-{line}",
@@ -274,8 +275,8 @@ def phone(rng: random.Random) -> str:
         f"+1 {area} {exch} {line}",
         f"{area}{exch}{line}",
         f"({area}){exch}-{line}",
-        f"x{_digits(rng, 1)}-{_digits(rng, 4)}",
-        f"{area}-{exch}-{line} ext {_digits(rng, 3)}",
+        f"x{digits(rng, 1)}-{digits(rng, 4)}",
+        f"{area}-{exch}-{line} ext {digits(rng, 3)}",
     )
     return rng.choice(shapes)
 
@@ -284,43 +285,43 @@ def identifier(label: Label, fake: Faker, rng: random.Random) -> str:
     """An identifier value shaped like the kind ``label`` names (context words come from templates)."""
     match label:
         case Label.SSN:
-            return fake.ssn() if rng.random() < 0.7 else _digits(rng, 9)
+            return fake.ssn() if rng.random() < 0.7 else digits(rng, 9)
         case Label.MEDICALRECORD:
             return rng.choice(
-                (_digits(rng, 7), _digits(rng, 8), f"{_digits(rng, 3)}-{_digits(rng, 2)}-{_digits(rng, 2)}",
-                 f"{_digits(rng, 2)}-{_digits(rng, 6)}", f"{_letters(rng, 1)}{_digits(rng, 7)}")
+                (digits(rng, 7), digits(rng, 8), f"{digits(rng, 3)}-{digits(rng, 2)}-{digits(rng, 2)}",
+                 f"{digits(rng, 2)}-{digits(rng, 6)}", f"{_letters(rng, 1)}{digits(rng, 7)}")
             )  # fmt: skip
         case Label.HEALTHPLAN:
             return rng.choice(
-                (f"{_letters(rng, 3)}{_digits(rng, 9)}", f"{_digits(rng, 1)}{_letters(rng, 2)}{_digits(rng, 1)}-"
-                 f"{_letters(rng, 2)}{_digits(rng, 1)}-{_letters(rng, 2)}{_digits(rng, 2)}", _digits(rng, 11) + "A")
+                (f"{_letters(rng, 3)}{digits(rng, 9)}", f"{digits(rng, 1)}{_letters(rng, 2)}{digits(rng, 1)}-"
+                 f"{_letters(rng, 2)}{digits(rng, 1)}-{_letters(rng, 2)}{digits(rng, 2)}", digits(rng, 11) + "A")
             )  # fmt: skip
         case Label.ACCOUNT:
-            return rng.choice((_digits(rng, 10), f"{_digits(rng, 4)}-{_digits(rng, 6)}", fake.bban()[:12]))
+            return rng.choice((digits(rng, 10), f"{digits(rng, 4)}-{digits(rng, 6)}", fake.bban()[:12]))
         case Label.LICENSE:
             return rng.choice(
-                (f"{_letters(rng, 2)}{_digits(rng, 7)}", _digits(rng, 10), f"{_letters(rng, 1)}{_digits(rng, 6)}",
-                 f"{_letters(rng, 1)}{_digits(rng, 3)}-{_digits(rng, 4)}-{_digits(rng, 4)}")
+                (f"{_letters(rng, 2)}{digits(rng, 7)}", digits(rng, 10), f"{_letters(rng, 1)}{digits(rng, 6)}",
+                 f"{_letters(rng, 1)}{digits(rng, 3)}-{digits(rng, 4)}-{digits(rng, 4)}")
             )  # fmt: skip
         case Label.VEHICLE:
             return fake.license_plate() if rng.random() < 0.6 else fake.vin()
         case Label.DEVICE:
             return rng.choice(
-                (f"{_letters(rng, 3)}{_digits(rng, 6)}", f"{_digits(rng, 2)}-{_digits(rng, 5)}",
-                 f"{_letters(rng, 2)}-{_digits(rng, 4)}-{_letters(rng, 1)}")
+                (f"{_letters(rng, 3)}{digits(rng, 6)}", f"{digits(rng, 2)}-{digits(rng, 5)}",
+                 f"{_letters(rng, 2)}-{digits(rng, 4)}-{_letters(rng, 1)}")
             )  # fmt: skip
         case Label.BIOID:
             return rng.choice(
-                (f"S{_digits(rng, 2)}-{_digits(rng, 5)}", f"{_letters(rng, 2)}{_digits(rng, 2)}-{_digits(rng, 4)}",
-                 f"{_digits(rng, 2)}:{_letters(rng, 1)}{_digits(rng, 5)}")
+                (f"S{digits(rng, 2)}-{digits(rng, 5)}", f"{_letters(rng, 2)}{digits(rng, 2)}-{digits(rng, 4)}",
+                 f"{digits(rng, 2)}:{_letters(rng, 1)}{digits(rng, 5)}")
             )  # fmt: skip
         case Label.IDNUM:
-            return rng.choice((_digits(rng, 6), _digits(rng, 5), f"{_letters(rng, 1)}{_digits(rng, 5)}",
-                               f"{_digits(rng, 4)}-{_digits(rng, 3)}"))  # fmt: skip
+            return rng.choice((digits(rng, 6), digits(rng, 5), f"{_letters(rng, 1)}{digits(rng, 5)}",
+                               f"{digits(rng, 4)}-{digits(rng, 3)}"))  # fmt: skip
         case Label.ROOM:
             return rng.choice(
-                (f"{rng.randint(1, 12)}{_digits(rng, 2)}", f"{rng.randint(2, 9)}{_digits(rng, 2)}{rng.choice('AB')}",
-                 str(rng.randint(1, 30)), f"{rng.randint(1, 20)}-{_digits(rng, 2)}")
+                (f"{rng.randint(1, 12)}{digits(rng, 2)}", f"{rng.randint(2, 9)}{digits(rng, 2)}{rng.choice('AB')}",
+                 str(rng.randint(1, 30)), f"{rng.randint(1, 20)}-{digits(rng, 2)}")
             )  # fmt: skip
     raise ValueError(f"no identifier shape for {label}")
 
@@ -328,7 +329,7 @@ def identifier(label: Label, fake: Faker, rng: random.Random) -> str:
 def username(person: Person, fake: Faker, rng: random.Random) -> str:
     shapes = (
         fake.user_name(),
-        f"{person.first.lower()}{_digits(rng, 2)}",
+        f"{person.first.lower()}{digits(rng, 2)}",
         f"{person.first[0].lower()}{person.last.lower().replace('-', '')}",
         f"{fake.word()}_{fake.word()}{rng.randint(1, 99)}",
         f"{person.first}{person.last[0]}",

@@ -35,8 +35,9 @@ from faker import Faker
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers
 from deident.core.labels import Category, Label
 from deident.core.span import Span, remove_overlaps
-from deident.synth.phi import MONTHS, WEEKDAYS, format_date, identifier, profession
+from deident.synth.phi import MONTHS, WEEKDAYS, digits, format_date, identifier, profession
 from deident.synth.vocab import faker_for, us_cities, words, world_cities
+from deident.text.wordfrequency import table_zipf
 
 
 class Kind(StrEnum):
@@ -108,15 +109,6 @@ _WORD = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*\.?")
 
 
 @cache
-def _zipf() -> dict[str, float]:
-    import math
-
-    import wordfreq
-
-    return {w: math.log10(f) + 9.0 for w, f in wordfreq.get_frequency_dict("en").items()}
-
-
-@cache
 def _lexicon_words() -> frozenset[str]:
     """Every word the detectors' lexicons list (names, places, common words, drugs, clinical terms)."""
     from deident.detect.lexicon.data import LEXICON_NAMES, load_drug_names, load_lexicon, load_veto_terms
@@ -134,7 +126,7 @@ def _lexicon_words() -> frozenset[str]:
 def in_lexicons(word: str) -> bool:
     """True when a lexicon lists ``word`` (or any of its parts) or wordfreq knows it."""
     parts = [p for p in re.split(r"[\s\-'’]+", word.lower()) if p]
-    return word.lower() in _lexicon_words() or any(p in _lexicon_words() or p in _zipf() for p in parts)
+    return word.lower() in _lexicon_words() or any(p in _lexicon_words() or table_zipf(p) > 0 for p in parts)
 
 
 @cache
@@ -145,8 +137,7 @@ def ambiguous_vocab() -> dict[str, tuple[str, ...]]:
     from faker.providers.lorem.en_US import Provider as Lorem
     from faker.providers.person.en_US import Provider as Person
 
-    zipf = _zipf()
-    common = {w for w in Lorem.word_list if zipf.get(w, 0.0) >= 3.5}
+    common = {w for w in Lorem.word_list if table_zipf(w) >= 3.5}
     first = {n for n in Person.first_names if n.lower() in common}
     first |= set(AMBIGUOUS_FIRST) | set(words()["word_first_names"])
     last = {n for n in Person.last_names if n.lower() in common} | set(CLINICAL_SURNAMES)
@@ -196,10 +187,6 @@ def split_affixes(value: str) -> tuple[str, str, str]:
         return "", value, ""
     start = value.index(core)
     return value[:start], core, value[start + len(core) :]
-
-
-def _digits(rng: random.Random, n: int) -> str:
-    return "".join(rng.choice(string.digits) for _ in range(n))
 
 
 def reshape(value: str, rng: random.Random) -> str:
@@ -695,17 +682,17 @@ def _phone(core: str, rng: random.Random) -> str:
     draw = rng.random()
     if sum(c.isdigit() for c in core) < 7 or (draw < 0.5 and not core.isdigit()):
         return reshape(core, rng)  # a fragment or an extension keeps its shape; a full number may change
-    area, exch, line = f"{rng.randint(201, 989)}", f"{rng.randint(200, 999)}", _digits(rng, 4)
+    area, exch, line = f"{rng.randint(201, 989)}", f"{rng.randint(200, 999)}", digits(rng, 4)
     if draw < 0.8:
         return rng.choice(
             (f"({area}) {exch}-{line}", f"{area}-{exch}-{line}", f"{area}.{exch}.{line}", f"+1 {area} {exch} {line}",
              f"1-{area}-{exch}-{line}", f"{exch}-{line}", f"{area}{exch}{line}", f"+1-{area}-{exch}-{line}",
-             f"{area}-{exch}-{line} x{_digits(rng, 3)}", f"({area}){exch}-{line}")
+             f"{area}-{exch}-{line} x{digits(rng, 3)}", f"({area}){exch}-{line}")
         )  # fmt: skip
     if draw < 0.9:
-        uk = (f"020 {_digits(rng, 4)} {_digits(rng, 4)}", f"+44 20 {_digits(rng, 4)} {_digits(rng, 4)}",
-              f"07{_digits(rng, 3)} {_digits(rng, 6)}", f"+44 7{_digits(rng, 3)} {_digits(rng, 6)}",
-              f"0161 {_digits(rng, 3)} {_digits(rng, 4)}", f"(01{_digits(rng, 3)}) {_digits(rng, 6)}")  # fmt: skip
+        uk = (f"020 {digits(rng, 4)} {digits(rng, 4)}", f"+44 20 {digits(rng, 4)} {digits(rng, 4)}",
+              f"07{digits(rng, 3)} {digits(rng, 6)}", f"+44 7{digits(rng, 3)} {digits(rng, 6)}",
+              f"0161 {digits(rng, 3)} {digits(rng, 4)}", f"(01{digits(rng, 3)}) {digits(rng, 6)}")  # fmt: skip
         return rng.choice(uk)
     return str(_faker(rng.choice(PHONE_LOCALES), rng).phone_number())
 
@@ -719,11 +706,11 @@ def _identifier(label: Label, core: str, rng: random.Random) -> str:
         return identifier(label, fake, rng)
     n = max(3, sum(c.isalnum() for c in core) + rng.randint(-2, 3))
     shapes = (
-        _digits(rng, n),
-        "".join(rng.choice(string.ascii_uppercase) for _ in range(rng.randint(1, 3))) + _digits(rng, n),
-        f"{_digits(rng, 3)}-{_digits(rng, max(2, n - 3))}",
-        f"{rng.choice(string.ascii_uppercase)}{_digits(rng, 2)}-{_digits(rng, 4)}",
-        f"#{_digits(rng, n)}",
+        digits(rng, n),
+        "".join(rng.choice(string.ascii_uppercase) for _ in range(rng.randint(1, 3))) + digits(rng, n),
+        f"{digits(rng, 3)}-{digits(rng, max(2, n - 3))}",
+        f"{rng.choice(string.ascii_uppercase)}{digits(rng, 2)}-{digits(rng, 4)}",
+        f"#{digits(rng, n)}",
     )
     return rng.choice(shapes)
 
@@ -836,7 +823,7 @@ def _username(cast: _Cast) -> str:
     person = _new_person(cast)
     first, last = person.first.lower(), re.sub(r"[^\w]", "", person.last.lower())
     return rng.choice(
-        (f"{first}{_digits(rng, 2)}", f"{first[0]}{last}", f"{first}.{last}", f"{last}{first[0]}{rng.randint(1, 9)}",
+        (f"{first}{digits(rng, 2)}", f"{first[0]}{last}", f"{first}.{last}", f"{last}{first[0]}{rng.randint(1, 9)}",
          f"{first}_{last}", str(_faker("en_US", rng).user_name()))
     )  # fmt: skip
 
