@@ -3,7 +3,10 @@ import pytest
 from deident.core import Document, Label, Span
 from deident.stage1.name_edges import trim_name_edges
 
-TEXT = "Spoke with Dr. Zyx Quill today; wife Anna Roe called; Jon Smith, RN here; the wife and son; per Sally MS."
+TEXT = (
+    "Spoke with Dr. Zyx Quill today; wife Anna Roe called; Jon Smith, RN here; the wife and son; per Sally MS."
+    " Called ; niece"
+)
 
 
 @pytest.mark.parametrize(
@@ -17,6 +20,7 @@ TEXT = "Spoke with Dr. Zyx Quill today; wife Anna Roe called; Jon Smith, RN here
         ("wife", Label.RELATIVE, "wife"),  # trigger words only: left whole for the filter to judge
         ("Dr. Zyx Quill", Label.HOSPITAL, "Dr. Zyx Quill"),  # only names are trimmed
         ("Sally MS", Label.PATIENT, "Sally"),
+        ("; niece", Label.DOCTOR, "; niece"),  # punctuation is no name: nothing is left to keep, so left whole
     ],
 )
 def test_trim_name_edges(piece: str, label: Label, expected: str) -> None:

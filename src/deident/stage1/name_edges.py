@@ -61,7 +61,12 @@ def trim_name_edges(document: Document, spans: tuple[Span, ...]) -> tuple[Span, 
             first += 1
         while last >= first and keys[last] in edges:
             last -= 1
-        if first > last or (first == 0 and last == len(words) - 1) or all(k in stop for k in keys[first : last + 1]):
+        # A word of punctuation alone (key "") is no name either: "; niece" keeps no name once "niece" goes.
+        if (
+            first > last
+            or (first == 0 and last == len(words) - 1)
+            or all(k in stop or not k for k in keys[first : last + 1])
+        ):
             out.append(span)  # nothing to trim, or no name-like word between the triggers ("wife and son")
             continue
         start, end = words[first][0], words[last][1]
