@@ -17,6 +17,7 @@ Each ends with the scheme stage of the requested PHI convention (:mod:`deident.s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from deident.core.document import Document
@@ -134,15 +135,24 @@ def default_pipeline(
     scheme: str,
     recall_target: float | None = None,
     stage2: dict[str, bool] | None = None,
+    filter_thresholds: float | Mapping[str, float] | None = None,
 ) -> Pipeline:
     """Stage 1, then union, the span filter, trusted phrases and reconciliation (``stage2`` overrides
-    the parts the bundle switches on)."""
+    the parts the bundle switches on; ``filter_thresholds``, one threshold or one per group, overrides the
+    operating point, for measuring the pipeline at other thresholds)."""
     from deident.stage2.assemble import stage2_pipeline
     from deident.stage2.filter.span_classifier import load_filter
 
     span_filter = load_filter(bundle.require_filter())
-    if recall_target is not None:
-        span_filter = span_filter.for_recall_target(recall_target)
+    if filter_thresholds is not None:
+        span_filter = span_filter.with_thresholds(filter_thresholds)
+    elif recall_target is not None:
+        # The thresholds the run states its expectation for: one function decides both.
+        from deident.model.operating_point import operating_point
+
+        point = operating_point(bundle, recall_target)
+        if point is not None:
+            span_filter = span_filter.with_thresholds(point.thresholds)
     trained = bundle.stage2
     crf_threshold = CANDIDATE_THRESHOLD if trained.candidate_threshold is None else trained.candidate_threshold
     stage1 = stage1_pipeline(bundle, scheme, crf_threshold)

@@ -92,3 +92,18 @@ def test_evaluate_physionet_with_separate_annotation_file(fixtures: Path, tmp_pa
     assert result.exit_code == 0, result.output
     binary = json.loads(result.stdout)["binary_token"]
     assert (binary["tp"], binary["fp"], binary["fn"]) == (5, 0, 5)
+
+
+def test_evaluate_bootstrap_gives_patient_intervals(fixtures: Path, tmp_path: Path):
+    pred = _without(fixtures, tmp_path, {("1_1", 43), ("1_1", 73)})
+    args = ["evaluate", str(fixtures / "mini.text"), str(pred), "--json", "--bootstrap", "200"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    ci = data["bootstrap"]
+    assert ci["group_by"] == "patient" and ci["resamples"] == 200
+    low, high = ci["binary_token_recall"]
+    assert low <= data["binary_token"]["recall"] <= high and low < 1.0
+    tables = runner.invoke(app, ["evaluate", str(fixtures / "mini.text"), str(pred), "--bootstrap", "200"])
+    assert "95% intervals (200 resamples of" in tables.output
+    assert "bootstrap" not in json.loads(runner.invoke(app, args[:-2]).output)

@@ -34,12 +34,20 @@ def evaluate(
     hipaa_only: Annotated[
         bool, typer.Option("--hipaa-only", help="Report only the view restricted to HIPAA identifiers.")
     ] = False,
+    bootstrap: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Also give 95% intervals of token recall and precision and of fully-contained instance recall, "
+            "from this many resamples of whole patients (0: none; 2000 is usual).",
+        ),
+    ] = 0,
 ) -> None:
     """Score predictions against gold: binary and typed token, entity (strict/relaxed, micro/macro),
     instance recall, all again for HIPAA identifiers, and a confusion matrix of types."""
     gold = read_corpus(gold_path, gold_format, ReadOptions(annotations=gold_annotations))
     pred = read_corpus(pred_path, pred_format, ReadOptions(annotations=pred_annotations))
-    report = evaluate_corpus(gold, pred)
+    report = evaluate_corpus(gold, pred, bootstrap=bootstrap)
     _warn_about_matching(report)
     if as_json:
         typer.echo(json.dumps(report.to_dict(hipaa_only=hipaa_only), indent=2))

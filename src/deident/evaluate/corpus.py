@@ -23,10 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, patient_or_note
 from deident.core.errors import DeidentError
 from deident.core.labels import Category, Label
 from deident.core.span import Span
+from deident.evaluate.bootstrap import DEFAULT_LEVEL, BootstrapIntervals, GroupCounts, bootstrap_intervals
 from deident.evaluate.counts import Counts, FScores, InstanceCounts, add_fields
 from deident.evaluate.metrics import (
     NONE,
@@ -217,6 +218,8 @@ class EvaluationReport:
     hipaa: ViewReport
     confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
     relaxed_end_tolerance: int = RELAXED_END_TOLERANCE
+    # Patient-bootstrap intervals of the full view's headline rates (None: not asked for).
+    intervals: BootstrapIntervals | None = None
 
     def view(self, hipaa_only: bool = False) -> ViewReport:
         return self.hipaa if hipaa_only else self.full
@@ -243,6 +246,8 @@ class EvaluationReport:
                 "labels": labels,
                 "matrix": {g: {p: self.confusion[g, p] for p in labels if self.confusion[g, p]} for g in labels},
             }
+        if self.intervals is not None and not hipaa_only:
+            out["bootstrap"] = self.intervals.to_dict()
         out["settings"] = {
             "relaxed_end_tolerance": self.relaxed_end_tolerance,
             "zero_division": "1.0 when a row has neither gold nor predicted units, else 0.0",
@@ -255,8 +260,16 @@ def evaluate_corpus(
     pred: Sequence[AnnotatedDocument],
     *,
     relaxed_end_tolerance: int = RELAXED_END_TOLERANCE,
+    bootstrap: int = 0,
+    level: float = DEFAULT_LEVEL,
+    seed: int = 0,
 ) -> EvaluationReport:
-    """Compare predicted with gold spans over the gold documents (matched by id)."""
+    """Compare predicted with gold spans over the gold documents (matched by id).
+
+    With ``bootstrap`` resamples, the report also holds ``level`` intervals of the binary-token recall
+    and precision and the fully-contained instance recall, resampling whole patients (a note without
+    a patient id is a patient of its own): see :mod:`deident.evaluate.bootstrap`.
+    """
     pred_by_id = _index(pred, "predictions")
     gold_ids = set(_index(gold, "gold corpus"))
     unknown = sum(1 for doc_id in pred_by_id if doc_id not in gold_ids)
@@ -268,6 +281,7 @@ def evaluate_corpus(
     relaxed_docs_h: list[Counts] = []
     confusion: Counter[tuple[str, str]] = Counter()
     predicted = tokens = gold_spans = pred_spans = 0
+    by_patient: dict[str, GroupCounts] = {}
     for gold_doc in gold:
         pred_doc = pred_by_id.get(gold_doc.id)
         pred_spans_doc: tuple[Span, ...] = ()
@@ -284,6 +298,9 @@ def evaluate_corpus(
         )
         full += result.full
         hipaa += result.hipaa
+        patient = patient_or_note(gold_doc.document)
+        counts = GroupCounts(result.full.binary_token.overall, result.full.instance.overall)
+        by_patient[patient] = by_patient[patient] + counts if patient in by_patient else counts
         strict_docs.append(result.full.entity_strict.overall)
         relaxed_docs.append(result.full.entity_relaxed.overall)
         strict_docs_h.append(result.hipaa.entity_strict.overall)
@@ -308,6 +325,9 @@ def evaluate_corpus(
         ViewReport("hipaa", hipaa, MacroScores.of(strict_docs_h), MacroScores.of(relaxed_docs_h)),
         confusion,
         relaxed_end_tolerance,
+        bootstrap_intervals(list(by_patient.values()), resamples=bootstrap, level=level, seed=seed)
+        if bootstrap
+        else None,
     )
 
 

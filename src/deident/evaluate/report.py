@@ -141,3 +141,22 @@ def render_report(report: EvaluationReport, console: Console | None = None, *, h
     )
     for table in report_tables(report, hipaa_only=hipaa_only):
         console.print(table)
+    if report.intervals is not None and not hipaa_only:
+        console.print(describe_intervals(report), highlight=False)
+
+
+def describe_intervals(report: EvaluationReport) -> str:
+    """One line: the headline rates of the full view with their bootstrap intervals."""
+    ci = report.intervals
+    if ci is None:
+        return ""
+    counts = report.full.counts
+    token, inst = counts.binary_token.overall, counts.instance.overall
+    pct = f"{ci.level * 100:g}%"
+    return (
+        f"{pct} intervals ({ci.resamples} resamples of {ci.groups} {ci.group_by}s): "
+        f"binary token recall {token.recall:.4f} [{ci.recall.low:.4f}, {ci.recall.high:.4f}], "
+        f"precision {token.precision:.4f} [{ci.precision.low:.4f}, {ci.precision.high:.4f}]; "
+        f"fully contained {inst.recall_fully_contained:.4f} "
+        f"[{ci.fully_contained.low:.4f}, {ci.fully_contained.high:.4f}]"
+    )

@@ -75,6 +75,33 @@ class CrossValidated:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldOutRow:
+    """The default pipeline measured on held-out notes at one setting of the span filter's thresholds."""
+
+    thresholds: Mapping[str, float] | float  # a mapping by group, or one threshold for every group
+    recall: float
+    precision: float
+    fully_contained: float
+    recall_interval: tuple[float, float]
+    precision_interval: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class HeldOut:
+    """Token recall and precision of the default pipeline measured on notes the model was not trained on.
+
+    ``default`` is the model's own operating point; ``sweep`` the same pipeline with one threshold
+    for every group, by increasing threshold (what ``--recall-target`` chooses from)."""
+
+    corpus: str  # the held-out corpus's name
+    about: str  # what those notes are and how they relate to the training notes, in words
+    level: float  # of the intervals
+    groups: int  # patients resampled for the intervals
+    default: HeldOutRow
+    sweep: tuple[HeldOutRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FilterSpec:
     """The span filter's part of a bundle: its file and the operating point the manifest records."""
 
@@ -82,6 +109,7 @@ class FilterSpec:
     thresholds: Mapping[str, float] = field(repr=False)
     calibrated: Expected | None  # the filter's calibration at its thresholds
     cross_validated: CrossValidated | None  # the whole pipeline's cross-validation at them
+    held_out: HeldOut | None = None  # the pipeline measured on held-out notes (preferred when present)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +218,48 @@ def _filter_spec(directory: Path, data: Mapping[str, Any]) -> FilterSpec | None:
         None if row is None else CrossValidated(_expected(row), str(cv.get("folds", "?")), str(cv.get("group_by", "")))
     )
     name = _plain_name(directory, entry["file"])
-    return FilterSpec(directory / name, thresholds, calibrated, cross_validated)
+    held_out = entry.get("held_out")
+    return FilterSpec(
+        directory / name,
+        thresholds,
+        calibrated,
+        cross_validated,
+        _held_out(held_out) if isinstance(held_out, Mapping) else None,
+    )
+
+
+def _held_out(data: Mapping[str, Any]) -> HeldOut:
+    return HeldOut(
+        str(data["corpus"]),
+        str(data.get("about", "")),
+        float(data["level"]),
+        int(data["groups"]),
+        _held_out_row(data["default"]),
+        tuple(sorted((_held_out_row(row) for row in data.get("sweep", ())), key=_uniform_threshold)),
+    )
+
+
+def _held_out_row(row: Mapping[str, Any]) -> HeldOutRow:
+    raw = row["thresholds"]
+    thresholds: Mapping[str, float] | float = (
+        {str(k): float(v) for k, v in raw.items()} if isinstance(raw, Mapping) else float(raw)
+    )
+    low_r, high_r = (float(v) for v in row["recall_interval"])
+    low_p, high_p = (float(v) for v in row["precision_interval"])
+    return HeldOutRow(
+        thresholds,
+        float(row["recall"]),
+        float(row["precision"]),
+        float(row["fully_contained"]),
+        (low_r, high_r),
+        (low_p, high_p),
+    )
+
+
+def _uniform_threshold(row: HeldOutRow) -> float:
+    if not isinstance(row.thresholds, float):
+        raise ValueError("a sweep row has one threshold for every group")
+    return row.thresholds
 
 
 def _expected(row: Mapping[str, Any]) -> Expected:

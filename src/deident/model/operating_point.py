@@ -1,12 +1,18 @@
 """The operating point a run uses, and the token recall and precision expected there.
 
 The default pipeline's span filter keeps a candidate when its probability reaches its group's
-threshold. The model directory says what to expect: at the model's own thresholds, the pooled
-5-fold patient-grouped cross-validation of the whole pipeline (the "stage 1 + filter" row of the
-model card's ablation); at the threshold chosen for ``--recall-target``, the row of the filter's
-calibration table (token recall and precision of the out-of-fold candidates at that threshold).
-Both are estimates on the model's training notes; a run states them so that a reader of its
-report knows what the output was tuned for.
+threshold. What a run states it expects comes, in order of preference, from:
+
+1. **held-out notes** (``span_filter.held_out`` in the manifest): the whole pipeline measured on
+   notes of patients the model was not trained on, with a bootstrap interval over patients
+   (``bench/held_out_estimate.py`` writes it). ``--recall-target`` then picks, from the same
+   measurements, the highest single threshold whose held-out recall reaches the target. The default
+   point's thresholds were chosen on the training notes, so its figure is a clean estimate; a
+   targeted point is selected on the held-out notes themselves and its figure is mildly optimistic
+   (the basis says so).
+2. the pooled patient-grouped cross-validation of the pipeline on the training notes, or the
+   filter's calibration on their out-of-fold candidates: estimates on the notes the rules and
+   lists were written from, which over-state recall on new notes (the basis says so).
 """
 
 from __future__ import annotations
@@ -16,11 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deident.core.errors import ModelError
-from deident.model.bundle import DEFAULT_ROW, FilterSpec, ModelBundle
+from deident.model.bundle import DEFAULT_ROW, FilterSpec, HeldOut, HeldOutRow, ModelBundle
 
 __all__ = ["DEFAULT_ROW", "OperatingPoint", "operating_point"]
 
-_CALIBRATION_BASIS = "the filter's calibration on out-of-fold candidates of the training notes"
+_CALIBRATION_BASIS = (
+    "the filter's calibration on out-of-fold candidates of the training notes; "
+    "an estimate on the notes the rules were written from, optimistic for new notes"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,24 +41,40 @@ class OperatingPoint:
     expected_recall: float
     expected_precision: float
     basis: str  # where the expectation comes from, in words
+    recall_interval: tuple[float, float] | None = None  # a confidence interval, when the basis gives one
+    precision_interval: tuple[float, float] | None = None
+    level: float | None = None  # of the intervals
 
     def describe(self) -> str:
         target = "the model's default" if self.recall_target is None else f"recall target {self.recall_target:g}"
         short = self.recall_target is not None and self.expected_recall < self.recall_target
         return (
-            f"operating point: {target}; expected token recall {self.expected_recall:.3f}, "
-            f"precision {self.expected_precision:.3f} ({self.basis})"
-            + ("; the target is above the highest recall this model's filter is calibrated for" if short else "")
+            f"operating point: {target}; expected token recall {self.expected_recall:.3f}"
+            f"{_interval_text(self.recall_interval, self.level)}, "
+            f"precision {self.expected_precision:.3f}{_interval_text(self.precision_interval, self.level)} "
+            f"({self.basis})" + ("; the target is above the highest recall measured for this model" if short else "")
         )
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "recall_target": self.recall_target,
             "thresholds": dict(sorted(self.thresholds.items())),
             "expected_recall": round(self.expected_recall, 4),
             "expected_precision": round(self.expected_precision, 4),
             "basis": self.basis,
         }
+        if self.recall_interval is not None and self.precision_interval is not None:
+            out["interval_level"] = self.level
+            out["expected_recall_interval"] = [round(v, 4) for v in self.recall_interval]
+            out["expected_precision_interval"] = [round(v, 4) for v in self.precision_interval]
+        return out
+
+
+def _interval_text(interval: tuple[float, float] | None, level: float | None) -> str:
+    if interval is None:
+        return ""
+    pct = f"{(level or 0.95) * 100:g}%"
+    return f" ({pct} interval {interval[0]:.3f}-{interval[1]:.3f})"
 
 
 def operating_point(bundle: ModelBundle, recall_target: float | None = None) -> OperatingPoint | None:
@@ -57,6 +82,11 @@ def operating_point(bundle: ModelBundle, recall_target: float | None = None) -> 
     spec = bundle.span_filter
     if spec is None:
         return None
+    if recall_target is not None and not 0.0 < recall_target <= 1.0:
+        raise ModelError(f"recall target {recall_target:g} is not a rate between 0 and 1")
+    held_out = spec.held_out
+    if held_out is not None and (recall_target is None or held_out.sweep):
+        return _held_out_point(spec, held_out, recall_target)
     if recall_target is None:
         return _default_point(spec)
     from deident.stage2.filter.calibration import choose_threshold, expected_at
@@ -76,11 +106,41 @@ def operating_point(bundle: ModelBundle, recall_target: float | None = None) -> 
     )
 
 
+def _held_out_point(spec: FilterSpec, held_out: HeldOut, recall_target: float | None) -> OperatingPoint:
+    basis = f"measured on {held_out.corpus}, {held_out.about}; interval by bootstrap over {held_out.groups} patients"
+    if recall_target is None:
+        row = held_out.default
+    else:
+        reaching = [r for r in held_out.sweep if r.recall >= recall_target]
+        # The highest threshold that reaches the target; when none does, the lowest (the most recall).
+        row = reaching[-1] if reaching else held_out.sweep[0]
+        basis += "; the threshold for the target was chosen on these same notes"
+    return OperatingPoint(
+        recall_target,
+        _thresholds(spec, row),
+        row.recall,
+        row.precision,
+        basis,
+        row.recall_interval,
+        row.precision_interval,
+        held_out.level,
+    )
+
+
+def _thresholds(spec: FilterSpec, row: HeldOutRow) -> dict[str, float]:
+    if isinstance(row.thresholds, float):
+        return dict.fromkeys(spec.thresholds, row.thresholds)
+    return dict(row.thresholds)
+
+
 def _default_point(spec: FilterSpec) -> OperatingPoint | None:
     thresholds = dict(spec.thresholds)
     cv = spec.cross_validated
     if cv is not None:
-        basis = f"{cv.folds}-fold {cv.group_by}-grouped cross-validation on the training notes"
+        basis = (
+            f"{cv.folds}-fold {cv.group_by}-grouped cross-validation on the training notes; an estimate on the "
+            "notes the rules were written from, optimistic for new notes"
+        )
         return OperatingPoint(None, thresholds, cv.expected.recall, cv.expected.precision, basis)
     if spec.calibrated is None:
         return None
