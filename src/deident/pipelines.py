@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deident.core.document import Document
 from deident.core.errors import ConfigurationError
@@ -26,6 +27,9 @@ from deident.core.labels import Label
 from deident.core.pipeline import Detector, DetectorStage, FunctionStage, Pipeline, Stage
 from deident.core.span import Span, sort_spans
 from deident.model.bundle import ModelBundle
+
+if TYPE_CHECKING:
+    from deident.stage2.name_completion import NameCompletion
 from deident.schemes import SchemeStage, get_scheme
 
 PIPELINE_NAMES = ("rules", "crf", "stage1", "default")
@@ -163,9 +167,19 @@ def default_pipeline(
         use_filter=bool(parts["filter"]),
         trusted=bool(parts.get("trusted_phrases", True)),
         reconcile=bool(parts.get("reconcile", True)),
+        completion=_name_completion(bundle) if parts.get("name_completion", True) else None,
         name="default",
     )
     return Pipeline((*pipeline.stages, SchemeStage(get_scheme(scheme))), name="default")
+
+
+def _name_completion(bundle: ModelBundle) -> NameCompletion:
+    """Name completion with the model's clinical vocabulary (none when the model has no vocabulary file)."""
+    from deident.detect.crf.learned import load_vocabulary
+    from deident.stage2.name_completion import NameCompletion
+
+    path = bundle.crf.data_files.get("vocabulary")
+    return NameCompletion(load_vocabulary(path) if path is not None else frozenset())
 
 
 def drop_duplicates(document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:

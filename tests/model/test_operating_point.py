@@ -64,6 +64,10 @@ def test_the_bundled_model_expects_what_was_measured_on_held_out_notes() -> None
     assert (point.expected_recall, point.expected_precision) == (row["recall"], row["precision"])
     assert point.recall_interval == tuple(row["recall_interval"])
     assert held_out["corpus"] in point.basis and "bootstrap" in point.basis
+    # measured at the operating point the model ships, on the scheme it is scored in
+    manifest = read_manifest(default_model_dir())
+    assert row["thresholds"] == manifest["span_filter"]["thresholds"] and held_out["scheme"] == manifest["scheme"]
+    assert [r["thresholds"] for r in held_out["sweep"]] == sorted(r["thresholds"] for r in held_out["sweep"])
     assert "95% interval" in point.describe() and "model's default" in point.describe()
 
 

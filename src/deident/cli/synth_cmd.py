@@ -11,7 +11,7 @@ import typer
 
 from deident.core.errors import ConfigurationError
 from deident.io.formats import write_corpus
-from deident.synth.generate import STYLES, generate_corpus
+from deident.synth.generate import EXTRA_STYLES, STYLES, generate_corpus
 
 
 def synth(
@@ -19,7 +19,11 @@ def synth(
     notes: Annotated[int, typer.Option("--notes", min=1, help="Number of notes.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Corpus seed; the same seed gives identical output.")] = 0,
     styles: Annotated[
-        str, typer.Option("--styles", help=f"Comma-separated note styles, taken in turn ({','.join(STYLES)}).")
+        str,
+        typer.Option(
+            "--styles",
+            help=f"Comma-separated note styles, taken in turn ({','.join(STYLES)}; also: {','.join(EXTRA_STYLES)}).",
+        ),
     ] = ",".join(STYLES),
     fmt: Annotated[
         str | None, typer.Option("--format", help="Output format (default: from the extension, else jsonl).")

@@ -1,0 +1,103 @@
+"""Name completion: a kept name grows over the adjacent words that complete it, and over nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from deident.core.document import Document
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.detect.crf.learned import token_hash
+from deident.stage2.name_completion import NameCompletion, complete_names
+
+
+def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tuple[str, ...] = ()) -> str:
+    """The text of the completed span that started as the first occurrence of ``name``."""
+    start = text.index(name)
+    span = Span(start, start + len(name), label, source="test")
+    stage = NameCompletion(frozenset(token_hash(w) for w in clinical))
+    (out,) = stage(Document("n", text), (span,))
+    assert out.label is label
+    return out.text_of(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "whole"),
+    [
+        # a first name before a found surname, a surname after a found first name
+        ("Patient: Ignatius Wobblestone\nDOB: 01/02/1950", "Ignatius", "Ignatius Wobblestone"),
+        ("Seen with Ignatius Wobblestone today.", "Wobblestone", "Ignatius Wobblestone"),
+        ("Spoke with John Smith.", "John", "John Smith"),
+        ("Spoke with Maria José Quorvane-Tilbet about the plan.", "Quorvane-Tilbet", "Maria José Quorvane-Tilbet"),
+        # a middle initial between two name words
+        ("Discussed with John K. Zembrowski this morning.", "John", "John K. Zembrowski"),
+        # no-break space and tab separators
+        ("Her husband Stestundek\u00a0Thunaindski attended.", "Stestundek", "Stestundek\u00a0Thunaindski"),
+        ("Name:\tKypreal\tRepyveard", "Kypreal", "Kypreal\tRepyveard"),
+        # one-case notes: a pseudo-word or a known name next to the found one
+        ("zeanaintova chiferko is a 67 year old. mrs chiferko will continue.", "chiferko", "zeanaintova chiferko"),
+        ("SPOKE WITH WIFE MARY ZEMBROWSKI AT BEDSIDE", "MARY", "MARY ZEMBROWSKI"),
+        # Last, First
+        ("Patient: Quorvane, Maria\nMRN 1234", "Quorvane", "Quorvane, Maria"),
+        ("Patient: Garcia, Tobiah\nMRN 1234", "Tobiah", "Garcia, Tobiah"),
+    ],
+)
+def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
+    assert _complete(text, found) == whole
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # common and clinical words next to a name
+        ("Dr. Smith aware of labs.", "Smith"),
+        ("Seen by Smith Cardiology fellow.", "Smith"),
+        ("Mr. Baker is aged 40 with Beck Depression Inventory score 12.", "Beck"),
+        ("Spoke with Smith Today about plan.", "Smith"),
+        ("Called Smith about the results.", "Smith"),
+        ("saw smith reports pain controlled", "smith"),
+        # abbreviations and field labels are no names
+        ("PATIENT: SMITH, FRANK  MRN 64-607067", "SMITH, FRANK"),
+        ("DR SMITH NPO AFTER MIDNIGHT", "SMITH"),
+        ("Patient: Ann Smith DOB: 01/02/1950", "Ann Smith"),
+        # a lower-case word in a mixed-case note, a month, a kinship word, a drug
+        ("Wife Mary brought clothes. Plan per Team.", "Mary"),
+        ("Seen by Dr. Smith January 3.", "Smith"),
+        ("Smith wife at bedside.", "Smith"),
+        ("Dr Smith Lasix given.", "Smith"),
+        # "Last, First" needs a known first name; "Smith, who" is not one
+        ("Seen by Smith, who agreed.", "Smith"),
+        # no crossing a line or a sentence
+        ("Seen by Dr. Smith\nJohnson catheter placed.", "Smith"),
+        ("Seen by Dr. Smith. Kraus reviewed.", "Smith"),
+        # an initial that does not lead to a name word
+        ("Dr. Smith A. fib noted.", "Smith"),
+    ],
+)
+def test_nothing_else_is_added(text: str, found: str) -> None:
+    assert _complete(text, found) == found
+
+
+def test_a_word_of_the_clinical_vocabulary_is_no_name_in_a_one_case_note() -> None:
+    text = "AS PER DR WELSH PLEURAL EFFUSIONS NOTED"
+    assert _complete(text, "WELSH", Label.DOCTOR) == "WELSH PLEURAL EFFUSIONS"  # words no dictionary knows
+    assert _complete(text, "WELSH", Label.DOCTOR, clinical=("pleural",)) == "WELSH"
+
+
+def test_another_kept_name_is_not_swallowed_and_other_spans_pass_through() -> None:
+    text = "Present: Ann Quorvane Bob Tilbet on 3/4"
+    ann = Span(9, 12, Label.RELATIVE, source="test")
+    bob = Span(22, 25, Label.RELATIVE, source="test")
+    date = Span(36, 39, Label.DATE, source="test")
+    out = complete_names(Document("n", text), (ann, bob, date))
+    assert [s.text_of(text) for s in out] == ["Ann Quorvane", "Bob Tilbet", "3/4"]
+    assert out[2] is date
+
+
+def test_the_default_pipeline_completes_names_and_spreads_the_completed_parts() -> None:
+    from deident.api import Deidentifier
+
+    text = "zeanaintova chiferko is 67. zeanaintova reports no pain. mrs chiferko will continue metformin."
+    found = {text[s.start : s.end] for s in Deidentifier.load(scheme="i2b2-2014").detect(text)}
+    assert {"zeanaintova", "chiferko"} <= {w for f in found for w in f.split()}
+    assert not ({"zeanaintova", "chiferko"} - {w for f in found for w in f.split()})
