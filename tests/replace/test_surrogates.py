@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 
 from deident.core.labels import Label
-from deident.replace.surrogates import draw, draw_name_token, safe_harbor_zip
+from deident.replace.safe_harbor import safe_harbor_zip
+from deident.replace.surrogates import draw, draw_name_token
 
 
 @pytest.mark.parametrize(

@@ -33,9 +33,6 @@ RESHAPED = frozenset(
         Label.IPADDR,
     }
 )
-# Three-digit ZIP prefixes of areas with 20,000 people or fewer (HHS Safe Harbor guidance, 2000
-# census): Safe Harbor requires "000" for these.
-RESTRICTED_ZIP3 = frozenset("036 059 063 102 203 556 692 790 821 823 830 831 878 879 884 890 893".split())
 
 
 @functools.lru_cache(maxsize=1)
@@ -107,10 +104,3 @@ def _institution(original: str, fake: Faker) -> str:
     if suffix is None:
         suffix = _HOSPITAL_SUFFIXES[fake.random_int(0, len(_HOSPITAL_SUFFIXES) - 1)]
     return f"{fake.last_name()} {suffix}"
-
-
-def safe_harbor_zip(original: str) -> str:
-    """The first three digits of a ZIP code, or "000" for sparsely populated areas."""
-    digits = "".join(c for c in original if c.isdigit())
-    prefix = digits[:3]
-    return "000" if prefix in RESTRICTED_ZIP3 or len(prefix) < 3 else prefix
