@@ -330,3 +330,18 @@ def test_output_spans_carry_no_evidence_about_the_original():
     replaced = Replacer(ReplaceOptions(mode=Mode.TAG)).replace(Document("d", text), (span,))
     assert [(s.evidence, s.parts) for s in replaced.spans] == [((), ())]
     assert replaced.spans[0].label is Label.DOCTOR and replaced.spans[0].score == 0.9
+
+
+@pytest.mark.parametrize("label", [Label.PATIENT, Label.DOCTOR, Label.RELATIVE, Label.USERNAME, Label.LOCATION_OTHER])
+@pytest.mark.parametrize("mode", [Mode.SURROGATE, Mode.SAFE_HARBOR])
+def test_a_person_is_replaced_by_a_person_whatever_the_label(label: Label, mode: Mode) -> None:
+    from deident.replace.names import name_pools
+
+    text = "Her daughter Zelda Quarrington called."
+    span = Span(13, 30, label)
+    replaced = Replacer(ReplaceOptions(mode, KEY)).replace(
+        Document("d", text, DocumentMetadata(patient_id="p")), [span]
+    )
+    new = replaced.spans[0].text_of(replaced.text)
+    known = {name for pool in name_pools().values() for name in pool}
+    assert len(new.split()) == 2 and set(new.split()) <= known, new

@@ -20,7 +20,7 @@ import regex
 
 from deident.core.document import Document
 from deident.core.errors import ConfigurationError
-from deident.core.labels import Category, Label
+from deident.core.labels import Label
 from deident.core.span import Span, remove_overlaps, sort_spans
 from deident.replace import modes
 from deident.replace.consistency import PatientSurrogates
@@ -152,7 +152,7 @@ class Replacer:
             return safe_harbor_age(original) if safe_harbor else _age(original, offset)
         if safe_harbor and span.label is Label.ZIP:
             return safe_harbor_zip(original)
-        if span.category is Category.NAME and span.label is not Label.USERNAME:
+        if table.is_person(span.label, original):
             return table.name(original)
         return table.value(span.label, original)
 
