@@ -114,3 +114,12 @@ def test_phone_extension_word_survives_consistency() -> None:
     table = PatientSurrogates(KEY, "p1", [(Label.PHONE, "617-555-0199 ext 12")])
     new = table.value(Label.PHONE, "617-555-0199 ext 12")
     assert " ext " in new and new != "617-555-0199 ext 12"
+
+
+def test_a_name_or_initial_that_is_also_a_generic_word_still_changes() -> None:
+    """Generic words may be shared by values only: "M" or "Ward" of a name never survive."""
+    originals = [(Label.PATIENT, "M"), (Label.PATIENT, "X"), (Label.DOCTOR, "Ward"), (Label.DOCTOR, "House")]
+    for patient in (f"p{i}" for i in range(40)):
+        table = PatientSurrogates(KEY, patient, originals)
+        for _, original in originals:
+            assert table.name(original).casefold() != original.casefold()

@@ -64,7 +64,7 @@ class PatientSurrogates:
         # Words of every original: no surrogate may reproduce one of them.
         self._forbidden: set[str] = set()
         for _, text in items:
-            self._forbidden |= _words(text) - _SHAREABLE
+            self._forbidden |= _words(text)
         self._used: set[str] = set()
         self._tokens: dict[str, str] = {}
         self._values: dict[tuple[Label, str], str] = {}
@@ -153,7 +153,9 @@ class PatientSurrogates:
     def _accept(self, candidate: str, kind: str) -> bool:
         if f"{kind}:{candidate.casefold()}" in self._used:
             return False
-        if kind not in ("initial",) and any(w in self._forbidden for w in _words(candidate)):
+        # A value may repeat the generic words of an original ("X Nursing Home", "ext"); a name never.
+        shareable = _SHAREABLE if kind == "value" else frozenset()
+        if kind != "initial" and any(w in self._forbidden and w not in shareable for w in _words(candidate)):
             return False
         return kind != "initial" or candidate.casefold() not in self._forbidden
 
