@@ -115,14 +115,19 @@ SCHEMES: dict[str, Scheme] = {
 DEPRECATED_SCHEMES = {"safe-harbor": "hipaa-identifiers"}
 
 
+_WARNED: set[str] = set()  # one warning per old name and process, however many stages ask
+
+
 def get_scheme(name: str) -> Scheme:
     if name in DEPRECATED_SCHEMES:
         current = DEPRECATED_SCHEMES[name]
-        warnings.warn(
-            f"scheme {name!r} is now called {current!r} (Safe Harbor is the replacement mode --mode safe-harbor)",
-            FutureWarning,
-            stacklevel=2,
-        )
+        if name not in _WARNED:
+            _WARNED.add(name)
+            warnings.warn(
+                f"scheme {name!r} is now called {current!r} (Safe Harbor is the replacement mode --mode safe-harbor)",
+                FutureWarning,
+                stacklevel=2,
+            )
         name = current
     try:
         return SCHEMES[name]

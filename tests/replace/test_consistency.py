@@ -123,3 +123,20 @@ def test_a_name_or_initial_that_is_also_a_generic_word_still_changes() -> None:
         table = PatientSurrogates(KEY, patient, originals)
         for _, original in originals:
             assert table.name(original).casefold() != original.casefold()
+
+
+@pytest.mark.parametrize(
+    ("label", "original"),
+    [(Label.EMAIL, "zq@example.org"), (Label.EMAIL, "zquarr@gmail.com"), (Label.URL, "https://www.zquarr.com")],
+)
+def test_web_addresses_get_faker_values_not_letter_soup(label: Label, original: str) -> None:
+    """Their generic words ("example", "com", "www") no longer send every draw to the reshaped fallback."""
+    for patient in ("p1", "p2", "p3"):
+        new = PatientSurrogates(KEY, patient, [(label, original)]).value(label, original)
+        assert new != original and "zq" not in new
+        if label is Label.EMAIL:
+            assert new.split("@")[1] in {"example.org", "example.com", "example.net"}, new
+        else:
+            assert new.startswith(("http://", "https://")) and new.rstrip("/").endswith(
+                (".com", ".org", ".net", ".biz", ".info")
+            ), new

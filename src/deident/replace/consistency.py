@@ -25,8 +25,9 @@ from deident.replace.shape import apply_case
 
 MAX_ATTEMPTS = 64
 _WORD = regex.compile(r"[^\W_]+")
-# Words a surrogate may share with an original: generic parts of facility names and phone numbers.
-_SHAREABLE = surrogates.GENERIC_PLACE_WORDS | surrogates.PHONE_WORDS
+# Words a value surrogate may share with an original: generic parts of facility names, phone numbers,
+# e-mail addresses and URLs.
+_SHAREABLE = surrogates.GENERIC_PLACE_WORDS | surrogates.PHONE_WORDS | surrogates.WEB_WORDS
 # Place labels under which a detector may have put a person's name.
 _PERSON_PRONE = frozenset({Label.LOCATION_OTHER, Label.CITY})
 _NAME_WORDS = regex.compile(r"\p{Lu}[\p{Ll}'’-]+(?:[ \t]+\p{Lu}[\p{Ll}'’-]+){0,2}")

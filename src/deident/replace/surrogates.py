@@ -54,6 +54,11 @@ PHONE_WORDS = frozenset(
     "ext extn extension x ex tel telephone ph phone fax f pager pgr beeper bpr cell mobile home work office or and"
     " h w m c o t p".split()
 )
+# Words of e-mail addresses and URLs that name no one ("zq@example.org" -> "achang@example.net").
+WEB_WORDS = frozenset(
+    "http https www com org net edu gov mil info biz io us uk ca mail email example gmail yahoo hotmail aol outlook"
+    " icloud live msn".split()
+)
 _IPV4_OCTET = regex.compile(r"(?<![\w.:])(?:\d{1,3}\.){3}\d{1,3}(?![\w.])")
 # Labels whose values keep their exact layout with new digits and letters.
 RESHAPED = frozenset(
