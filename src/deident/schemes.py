@@ -9,12 +9,19 @@ against (or deliver to) that convention:
   over 89; weekdays and holidays are not dates; professions, states and countries are not PHI; a
   facility's name is marked without its generic head noun ("Holy Cross" of "Holy Cross Hospital",
   "GH" of "GH EW").
-- ``safe-harbor``: HIPAA Safe Harbor: only labels whose removal the rule requires (see
-  :attr:`deident.core.Label.safe_harbor`); ages only over 89; weekdays alone are not dates.
+- ``hipaa-identifiers``: only the identifiers HIPAA Safe Harbor lists (45 CFR 164.514(b)(2)(i)(A)-(R);
+  see :attr:`deident.core.Label.safe_harbor`): ages only over 89; weekdays alone are not dates;
+  clinicians, care institutions, professions, states and countries are not counted.
+
+How identifiers are written out under Safe Harbor (dates to the year, ages over 89 aggregated, ZIP
+codes to three digits) is the replacement mode ``safe-harbor`` (:class:`deident.replace.Mode`), the
+one thing called Safe Harbor. The scheme was once called ``safe-harbor`` too; that spelling still works,
+with a warning.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import regex
@@ -94,9 +101,9 @@ SCHEMES: dict[str, Scheme] = {
         labels=frozenset(label for label in Label if label not in {Label.PROFESSION, Label.STATE, Label.COUNTRY}),
         facility_head_nouns=False,
     ),
-    "safe-harbor": Scheme(
-        "safe-harbor",
-        "HIPAA Safe Harbor identifiers only; ages over 89 only",
+    "hipaa-identifiers": Scheme(
+        "hipaa-identifiers",
+        "only the 18 HIPAA Safe Harbor identifier kinds (45 CFR 164.514(b)(2)(i)); ages over 89 only",
         max_unreported_age=89,
         weekdays_are_dates=False,
         labels=frozenset(label for label in Label if label.safe_harbor is not SafeHarbor.NOT_REQUIRED),
@@ -104,7 +111,24 @@ SCHEMES: dict[str, Scheme] = {
 }
 
 
+# Old spellings -> current names.
+DEPRECATED_SCHEMES = {"safe-harbor": "hipaa-identifiers"}
+
+
+_WARNED: set[str] = set()  # one warning per old name and process, however many stages ask
+
+
 def get_scheme(name: str) -> Scheme:
+    if name in DEPRECATED_SCHEMES:
+        current = DEPRECATED_SCHEMES[name]
+        if name not in _WARNED:
+            _WARNED.add(name)
+            warnings.warn(
+                f"scheme {name!r} is now called {current!r} (Safe Harbor is the replacement mode --mode safe-harbor)",
+                FutureWarning,
+                stacklevel=2,
+            )
+        name = current
     try:
         return SCHEMES[name]
     except KeyError:

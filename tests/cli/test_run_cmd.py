@@ -99,3 +99,23 @@ def test_run_reconciles_a_patients_notes_with_the_switch(tmp_path: Path, switch:
     assert result.exit_code == 0, result.output
     assert ["QUILLFEATHER" not in d.text.upper() for d in read_corpus(out)] == replaced
     assert "quillfeather" not in result.output.lower()
+
+
+def test_safe_harbor_cuts_dates_to_the_year_and_year_only_is_deprecated(tmp_path: Path) -> None:
+    """--mode safe-harbor never shifts dates (it did unless --year-only was given); the old flag warns."""
+    from deident.core.document import AnnotatedDocument, Document
+    from deident.core.labels import Label
+    from deident.core.span import Span
+    from deident.io import write_corpus
+
+    text = "Seen 7/22/1992 at 02139."
+    source = tmp_path / "in.jsonl"
+    write_corpus([AnnotatedDocument(Document("d", text), (Span(5, 14, Label.DATE), Span(18, 23, Label.ZIP)))], source)
+    out = tmp_path / "out.jsonl"
+    args = ["run", str(source), "-o", str(out), "--spans", str(source), "--mode", "safe-harbor", "--ephemeral-key"]
+    result = runner.invoke(app, [*args, "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert read_corpus(out)[0].text == "Seen 1992 at 021."
+    again = runner.invoke(app, [*args, "--quiet", "--year-only", "--overwrite"])
+    assert again.exit_code == 0 and "--year-only is ignored" in again.output
+    assert read_corpus(out)[0].text == "Seen 1992 at 021."

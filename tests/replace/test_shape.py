@@ -36,3 +36,24 @@ def test_reshape_ignores_separators() -> None:
         return "".join(c for c in text if c.isdigit())
 
     assert digits(reshape("617-555-0199", 7)) == digits(reshape("(617) 555 0199", 7))
+
+
+@pytest.mark.parametrize(
+    ("original", "kept"), [("617-555-0199 ext 12", "ext"), ("555-1234 x45", "x"), ("Ext. 4412", "Ext")]
+)
+def test_reshape_keeps_listed_words(original: str, kept: str) -> None:
+    for seed in range(20):
+        new = reshape(original, seed, keep_words=frozenset({"ext", "x"}))
+        assert kept in new and new != original and len(new) == len(original)
+
+
+@pytest.mark.parametrize("original", ["fe80::1ff:fe23:4567:890a", "2001:DB8::FF00:42:8329", "ab"])
+def test_reshape_hex_digits_stay_hex(original: str) -> None:
+    for seed in range(50):
+        new = reshape(original, seed, hex_digits=True)
+        assert new != original and len(new) == len(original)
+        for old_char, new_char in zip(original, new, strict=True):
+            if old_char == ":":
+                assert new_char == ":"
+            else:
+                assert new_char in "0123456789abcdef" or (old_char.isupper() and new_char in "0123456789ABCDEF")

@@ -42,6 +42,14 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("anderson tubes not in unit", "anderson", Label.PATIENT, "veto:product_context"),
         ("Aloe Vesta oint applied", "Vesta", Label.PATIENT, "veto:product_context"),
         ("ACCESS: LSC QUENTIN, RSC CL", "QUENTIN", Label.PATIENT, "veto:product_context"),
+        # Two names joined by "and" before a grade, scale, sign or disease: an eponym, whatever the names.
+        ("SAH, Hunt and Hess grade 3", "Hess", Label.PATIENT, "veto:eponym_pair"),
+        ("SAH, Hunt and Hess grade 3", "Hunt", Label.RELATIVE, "veto:eponym_pair"),
+        ("SAH, Hunt and Hess grade 3", "Hunt and Hess", Label.PATIENT, "veto:eponym_pair"),
+        ("HUNT AND HESS GRADE 2", "HESS", Label.PATIENT, "veto:eponym_pair"),
+        ("Quibble & Zorn classification IIb", "Zorn", Label.DOCTOR, "veto:eponym_pair"),
+        ("positive Quibble and Zorn's sign", "Zorn", Label.PATIENT, "veto:eponym_pair"),
+        ("Mallory and Weiss syndrome", "Mallory", Label.HOSPITAL, "veto:eponym_pair"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):
@@ -69,6 +77,12 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
         ("Dr. Anderson cath lab at 3", "Anderson", Label.DOCTOR, ()),  # after an honorific, a name
         ("Vesta Smith visited", "Vesta", Label.PATIENT, ()),
+        # "and" between two people, or no grade/scale word after them: names.
+        ("Zelda and Quentin visited", "Quentin", Label.RELATIVE, ()),
+        ("Hunt and Hess at bedside, grade 3 pain", "Hess", Label.RELATIVE, ()),
+        ("seen by Dr. Hunt and Hess grade 3", "Hunt", Label.DOCTOR, ()),  # after an honorific
+        ("Hunt and Hess\ngrade 3", "Hess", Label.PATIENT, ()),
+        ("son Hunt and wife Hess, grade 3", "Hess", Label.RELATIVE, ()),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

@@ -29,7 +29,7 @@ def detect(
     pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
     model: Annotated[Path | None, typer.Option(help="Model directory (default: the bundled model).")] = None,
     scheme: Annotated[
-        str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or safe-harbor (default: the model's).")
+        str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or hipaa-identifiers (default: model's).")
     ] = None,
     recall_target: Annotated[float | None, typer.Option(help="Operating point: the recall to aim for.")] = None,
     use_filter: Annotated[

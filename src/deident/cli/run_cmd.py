@@ -49,7 +49,7 @@ def run(
     model: Annotated[Path | None, typer.Option(help="Model folder (default: the bundled model).")] = None,
     recall_target: Annotated[float | None, typer.Option(help="Operating point: the recall to aim for.")] = None,
     scheme: Annotated[
-        str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or safe-harbor (default: the model's).")
+        str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or hipaa-identifiers (default: model's).")
     ] = None,
     reconcile: Annotated[
         bool | None,
@@ -77,7 +77,7 @@ def run(
     mask_char: Annotated[str, typer.Option(help="Mask character for mode mask.")] = DEFAULT_MASK_CHAR,
     preserve_weekday: Annotated[bool, typer.Option(help="Shift dates by whole weeks (weekdays kept).")] = False,
     year_only: Annotated[
-        bool, typer.Option(help="safe-harbor: cut dates to the year instead of shifting them.")
+        bool, typer.Option(hidden=True, help="Deprecated and ignored: safe-harbor always cuts dates to the year.")
     ] = False,
     chunk_size: Annotated[int, typer.Option(help="Documents per committed chunk.")] = DEFAULT_CHUNK_SIZE,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing output and discard a partial run.")] = False,
@@ -94,8 +94,11 @@ def run(
         redaction=redaction,
         mask_char=mask_char,
         preserve_weekday=preserve_weekday,
-        shift_dates=not year_only,
     )
+    if year_only:
+        typer.echo(
+            "warning: --year-only is ignored (deprecated): --mode safe-harbor always cuts dates to the year", err=True
+        )
     config = RunConfig(
         inputs=tuple(inputs),
         output=output,

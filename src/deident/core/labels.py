@@ -142,7 +142,7 @@ _CATEGORY: dict[Label, Category] = {
 # It differs from the "HIPAA-PHI" column of the i2b2 2014 guidelines in three places, each on the
 # side of removal: LOCATION_OTHER (a geographic subdivision smaller than a state), URL and IPADDR
 # (both named in the rule) are REQUIRED here. deident removes every label by default anyway: the
-# view only informs reports, the HIPAA evaluation view and the safe-harbor mode.
+# view only informs reports, the HIPAA evaluation view and the hipaa-identifiers scheme.
 _NOT_REQUIRED = {
     Label.DOCTOR,
     Label.PROFESSION,

@@ -10,6 +10,7 @@ offset that is a multiple of seven.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 import regex
 
@@ -79,18 +80,27 @@ def date_offset(key: SecretKey, patient_id: str | None, preserve_weekday: bool =
     return -offset if (n >> 20) & 1 else offset
 
 
-def shift_date_text(text: str, offset: int, reduce_to_year: bool = False) -> str | None:
+AGED_90_PLUS = "[age 90+]"
+"""What Safe Harbor writes for a year that implies an age over 89 (45 CFR 164.514(b)(2)(i)(C))."""
+
+# How a reduced date is written: the year, or None when the date has none (the part is removed).
+_YearWriter = Callable[[int | None, str], str]
+
+
+def shift_date_text(text: str, offset: int, reduce_to_year: bool = False, aged_before: int | None = None) -> str | None:
     """The text with every date it holds shifted by ``offset`` days, in the same format.
 
-    With ``reduce_to_year`` dates are cut to their year instead (Safe Harbor without shifting);
-    parts with no year become "". Returns None when no date is recognised.
+    With ``reduce_to_year`` dates are cut to their year instead (Safe Harbor: no shifting); parts
+    with no year become "", and a year before ``aged_before`` (one implying an age over 89) becomes
+    :data:`AGED_90_PLUS`. Returns None when no date is recognised.
     """
+    writer = _year_writer(aged_before) if reduce_to_year else None
     out: list[str] = []
     last = 0
     found = False
     for match in _DATE_RE.finditer(text):
         try:
-            rendered = _render(match, offset, reduce_to_year)
+            rendered = _render(match, offset, writer)
         except (ValueError, OverflowError):
             continue
         if rendered is None:
@@ -103,43 +113,80 @@ def shift_date_text(text: str, offset: int, reduce_to_year: bool = False) -> str
         stripped = text.strip()
         if _TWO_DIGIT_YEAR.fullmatch(stripped):  # a bare "92" annotated as a year
             year = _expand_year(int(stripped))
-            new = year if reduce_to_year else _shift_year(year, offset)
-            return text.replace(stripped, f"{new % 100:02d}")
+            if writer is not None:
+                return text.replace(stripped, writer(year, stripped))
+            return text.replace(stripped, f"{_shift_year(year, offset) % 100:02d}")
         return None
     out.append(text[last:])
     return "".join(out)
 
 
-def _render(m: regex.Match[str], offset: int, reduce_to_year: bool) -> str | None:
+def date_years(text: str) -> list[int]:
+    """The years of the dates ``text`` holds (dates without a year give none)."""
+    years: list[int] = []
+
+    def collect(year: int | None, written: str) -> str:
+        if year is not None:
+            years.append(year)
+        return written
+
+    for match in _DATE_RE.finditer(text):
+        try:
+            _render(match, 0, collect)
+        except (ValueError, OverflowError):
+            continue
+    stripped = text.strip()
+    if not years and _TWO_DIGIT_YEAR.fullmatch(stripped):
+        years.append(_expand_year(int(stripped)))
+    return years
+
+
+def _year_writer(aged_before: int | None) -> _YearWriter:
+    def write(year: int | None, written: str) -> str:
+        if year is None:
+            return ""
+        if aged_before is not None and year < aged_before:
+            return AGED_90_PLUS
+        if written.startswith("'"):
+            return f"'{year % 100:02d}"
+        return f"{year % 100:02d}" if len(written) == 2 else str(year)
+
+    return write
+
+
+def _render(m: regex.Match[str], offset: int, reduce: _YearWriter | None) -> str | None:
     g = m.groupdict()
     year: int | None  # None where the date has no year (or day)
     day: int | None
     if g["iy"]:
         date = dt.date(int(g["iy"]), int(g["im"]), int(g["id"]))
-        if reduce_to_year:
-            return g["iy"]
+        if reduce is not None:
+            return reduce(date.year, g["iy"])
         new = date + dt.timedelta(days=offset)
         sep = g["isep"]
-        return f"{new.year:04d}{sep}{_num(new.month, g['im'])}{sep}{_num(new.day, g['id'])}"
+        # Two-digit parts mean a zero-padded ISO date ("2015-09-30" -> "2017-01-08").
+        padded = _zero_padded(g["im"], g["id"]) or len(g["im"]) == len(g["id"]) == 2
+        return f"{new.year:04d}{sep}{_num(new.month, g['im'], padded)}{sep}{_num(new.day, g['id'], padded)}"
     if g["nm"]:
         first, second, year_text = int(g["nm"]), int(g["nd"]), g["ny"]
         sep = g["nsep"]
+        padded = _zero_padded(g["nm"], g["nd"])
         if year_text is None and second > 31:  # "7/92": month and two-digit year
             year = _expand_year(second) if second < 100 else second
-            if reduce_to_year:
-                return str(year)
+            if reduce is not None:
+                return reduce(year, str(year))
             new = dt.date(year, first, 15) + dt.timedelta(days=offset)
-            return f"{_num(new.month, g['nm'])}{sep}{new.year % 100:02d}"
+            return f"{_num(new.month, g['nm'], padded)}{sep}{new.year % 100:02d}"
         if year_text is None and sep == "." and not (first <= 12 and second <= 31):
             return None
         day_first = first > 12 and second <= 12
         month, day = (second, first) if day_first else (first, second)
         year = _year_of(year_text)
-        if reduce_to_year:
-            return "" if year is None else str(year)
+        if reduce is not None:
+            return reduce(year, str(year))
         new = _shift(year, month, day, offset)
         month_text, day_text = (g["nd"], g["nm"]) if day_first else (g["nm"], g["nd"])
-        parts = [_num(new.month, month_text), _num(new.day, day_text)]
+        parts = [_num(new.month, month_text, padded), _num(new.day, day_text, padded)]
         if day_first:
             parts.reverse()
         rendered = sep.join(parts)
@@ -148,16 +195,16 @@ def _render(m: regex.Match[str], offset: int, reduce_to_year: bool) -> str | Non
         return rendered
     if g["mym"]:
         month, year = int(g["mym"]), int(g["myy"])
-        if reduce_to_year:
-            return g["myy"]
+        if reduce is not None:
+            return reduce(year, g["myy"])
         new = dt.date(year, month, 15) + dt.timedelta(days=offset)
         return f"{_num(new.month, g['mym'])}/{new.year:04d}"
     if g["tm"]:
         month = _MONTH_BY_NAME[g["tm"].lower()]
         day = int(g["td"]) if g["td"] else None
         year = _year_of(g["ty"].lstrip("'")) if g["ty"] else None
-        if reduce_to_year:
-            return "" if year is None else str(year)
+        if reduce is not None:
+            return reduce(year, "0000")
         new = _shift(year, month, day or 15, offset)
         rendered = _month_name(new.month, g["tm"]) + (g["tdot"] or "")
         if day is not None:
@@ -169,8 +216,8 @@ def _render(m: regex.Match[str], offset: int, reduce_to_year: bool) -> str | Non
         month = _MONTH_BY_NAME[g["dm"].lower()]
         day = int(g["dd"])
         year = _year_of(g["dy"]) if g["dy"] else None
-        if reduce_to_year:
-            return "" if year is None else str(year)
+        if reduce is not None:
+            return reduce(year, "0000")
         new = _shift(year, month, day, offset)
         rendered = _num(new.day, g["dd"]) + _suffix(new.day, g["dsuf"]) + (g["dof"] or "")
         rendered += " " + _month_name(new.month, g["dm"]) + (g["ddot"] or "")
@@ -178,8 +225,8 @@ def _render(m: regex.Match[str], offset: int, reduce_to_year: bool) -> str | Non
             rendered += (g["dcomma"] or "") + " " + f"{new.year:04d}"
         return rendered
     if g["wd"]:
-        if reduce_to_year:
-            return ""
+        if reduce is not None:
+            return reduce(None, "")
         index = (_WEEKDAY_BY_NAME[g["wd"].lower()] + offset) % 7
         name = _WEEKDAYS[index]
         if len(g["wd"]) <= 5 and g["wd"].lower() not in _WEEKDAYS:
@@ -187,11 +234,12 @@ def _render(m: regex.Match[str], offset: int, reduce_to_year: bool) -> str | Non
         return apply_case(g["wd"], name)
     if g["yq"]:
         year = _expand_year(int(g["yq2"]))
-        new_year = year if reduce_to_year else _shift_year(year, offset)
-        return f"'{new_year % 100:02d}"
+        if reduce is not None:
+            return reduce(year, "'" + g["yq2"])
+        return f"'{_shift_year(year, offset) % 100:02d}"
     if g["y4"]:
         year = int(g["y4"])
-        return str(year if reduce_to_year else _shift_year(year, offset))
+        return reduce(year, g["y4"]) if reduce is not None else str(_shift_year(year, offset))
     return None
 
 
@@ -222,9 +270,14 @@ def _year_text(year: int, original: str) -> str:
     return f"{year % 100:02d}" if len(original) == 2 else f"{year:04d}"
 
 
-def _num(value: int, original: str) -> str:
-    """Keep zero padding when the original had it."""
-    return f"{value:02d}" if len(original) == 2 and original.startswith("0") else str(value)
+def _zero_padded(*parts: str) -> bool:
+    """A numeric date is zero-padded when any of its parts is ("03/14/2021": both parts get two digits)."""
+    return any(len(part) == 2 and part.startswith("0") for part in parts)
+
+
+def _num(value: int, original: str, padded: bool = False) -> str:
+    """Keep zero padding when the original (or, with ``padded``, its date) had it."""
+    return f"{value:02d}" if padded or (len(original) == 2 and original.startswith("0")) else str(value)
 
 
 def _suffix(day: int, original: str | None) -> str:

@@ -12,6 +12,16 @@ DEFAULT_MASK_CHAR = "*"
 
 
 class Mode(StrEnum):
+    """How PHI is written out.
+
+    ``safe-harbor`` is the HIPAA Safe Harbor method, 45 CFR 164.514(b)(2): of the identifiers of
+    (b)(2)(i)(A)-(R), (B) ZIP codes keep their first three digits, or "000" where the three-digit area
+    has 20,000 people or fewer; (C) dates keep only their year (never shifted), ages over 89 become
+    "90+" and years that imply an age over 89 (dates of birth included) "[age 90+]"; every other
+    identifier, names included, gets a consistent surrogate. ``surrogate`` shifts dates per patient
+    instead (intervals survive), which Safe Harbor does not allow.
+    """
+
     TAG = "tag"
     REDACT = "redact"
     MASK = "mask"

@@ -3,6 +3,12 @@
 Overlapping spans are resolved first (a longer span wins). Surrogate modes work patient by patient:
 all notes of a patient share one :class:`PatientSurrogates` table and one date offset, so the same
 name gets the same surrogate in every note and date intervals survive.
+
+The Safe Harbor mode follows 45 CFR 164.514(b)(2)(i) (see :class:`deident.replace.Mode`): dates are
+cut to their year, never shifted (C); a year that implies an age over 89 (one 90 or more years before
+the patient's latest year, or a date of birth of a patient with an age over 89) and ages over 89 are
+aggregated into one "90+" category (C); ZIP codes keep their first three digits, "000" in sparsely
+populated areas (B); every other identifier gets a surrogate.
 """
 
 from __future__ import annotations
@@ -14,19 +20,18 @@ import regex
 
 from deident.core.document import Document
 from deident.core.errors import ConfigurationError
-from deident.core.labels import Category, Label
-from deident.core.span import Span, remove_overlaps
+from deident.core.labels import Label
+from deident.core.span import Span, remove_overlaps, sort_spans
 from deident.replace import modes
 from deident.replace.consistency import PatientSurrogates
 from deident.replace.dates import date_offset, shift_date_text
 from deident.replace.keys import SecretKey
 from deident.replace.modes import Mode
+from deident.replace.safe_harbor import AgedYears, bare_zip_spans, safe_harbor_age, safe_harbor_date, safe_harbor_zip
 from deident.replace.shape import apply_case, reshape
-from deident.replace.surrogates import safe_harbor_zip
 
 _NUMBER = regex.compile(r"\d+")
 _DATE_FALLBACK_MONTHS = ("January", "March", "May", "July", "September", "November")
-SAFE_HARBOR_AGE = "90+"
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,6 @@ class ReplaceOptions:
     redaction: str = modes.DEFAULT_REDACTION
     mask_char: str = modes.DEFAULT_MASK_CHAR
     preserve_weekday: bool = False
-    shift_dates: bool = True  # safe-harbor: shift dates (True) or cut them to the year (False)
 
     def __post_init__(self) -> None:
         if self.mode.needs_key and self.key is None:
@@ -52,6 +56,11 @@ class ReplaceOptions:
             self.tag_template.format(label="DOCTOR", category="NAME")
         except (KeyError, IndexError, ValueError):
             raise ConfigurationError("the tag template may only use {label} and {category}") from None
+
+    @property
+    def shifts_dates(self) -> bool:
+        """Whether dates move by the patient's offset (surrogate mode; Safe Harbor cuts them to the year)."""
+        return self.mode is Mode.SURROGATE
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,10 @@ class Replacer:
         resolved = [(doc, remove_overlaps(spans)) for doc, spans in items]
         table: PatientSurrogates | None = None
         offset = 0
+        aged = AgedYears()
+        if self.options.mode is Mode.SAFE_HARBOR:
+            resolved = [(doc, sort_spans((*spans, *bare_zip_spans(doc.text, spans)))) for doc, spans in resolved]
+            aged = AgedYears.of_patient(resolved)
         if self.options.mode.needs_key:
             key = self.options.key
             assert key is not None  # checked by ReplaceOptions
@@ -84,7 +97,7 @@ class Replacer:
             originals = [(s.label, s.text_of(doc.text)) for doc, spans in resolved for s in spans]
             table = PatientSurrogates(key, patient, originals)
             offset = date_offset(key, patient, self.options.preserve_weekday)
-        return [self._apply(doc, spans, table, offset) for doc, spans in resolved]
+        return [self._apply(doc, spans, table, offset, aged) for doc, spans in resolved]
 
     def replace_many(self, items: Sequence[tuple[Document, Sequence[Span]]]) -> list[Replaced]:
         """Replace across patients, keeping input order; notes are grouped by patient internally."""
@@ -97,7 +110,9 @@ class Replacer:
                 results[index] = replaced
         return [r for r in results if r is not None]
 
-    def _apply(self, doc: Document, spans: tuple[Span, ...], table: PatientSurrogates | None, offset: int) -> Replaced:
+    def _apply(
+        self, doc: Document, spans: tuple[Span, ...], table: PatientSurrogates | None, offset: int, aged: AgedYears
+    ) -> Replaced:
         text = doc.text
         pieces: list[str] = []
         new_spans: list[Span] = []
@@ -107,7 +122,7 @@ class Replacer:
             between = text[cursor : span.start]
             pieces.append(between)
             length += len(between)
-            new = self._replacement(span, span.text_of(text), table, offset)
+            new = self._replacement(span, text, table, offset, aged)
             pieces.append(new)
             if new:
                 # Evidence describes the original text (its parts' offsets reveal original lengths),
@@ -118,7 +133,8 @@ class Replacer:
         pieces.append(text[cursor:])
         return Replaced("".join(pieces), tuple(new_spans))
 
-    def _replacement(self, span: Span, original: str, table: PatientSurrogates | None, offset: int) -> str:
+    def _replacement(self, span: Span, text: str, table: PatientSurrogates | None, offset: int, aged: AgedYears) -> str:
+        original = span.text_of(text)
         mode = self.options.mode
         if mode is Mode.TAG:
             return modes.tag(span, self.options.tag_template)
@@ -129,38 +145,37 @@ class Replacer:
         assert table is not None and self.options.key is not None
         safe_harbor = mode is Mode.SAFE_HARBOR
         if span.label is Label.DATE:
-            return self._date(span, original, offset, safe_harbor)
+            if safe_harbor:
+                return safe_harbor_date(text, span, aged) or modes.tag(span, self.options.tag_template)
+            return self._date(span, original, offset)
         if span.label is Label.AGE:
-            return _age(original, offset, safe_harbor)
+            return safe_harbor_age(original) if safe_harbor else _age(original, offset)
         if safe_harbor and span.label is Label.ZIP:
             return safe_harbor_zip(original)
-        if span.category is Category.NAME and span.label is not Label.USERNAME:
+        if table.is_person(span.label, original):
             return table.name(original)
         return table.value(span.label, original)
 
-    def _date(self, span: Span, original: str, offset: int, safe_harbor: bool) -> str:
-        reduce = safe_harbor and not self.options.shift_dates
-        shifted = shift_date_text(original, offset, reduce_to_year=reduce)
+    def _date(self, span: Span, original: str, offset: int) -> str:
+        shifted = shift_date_text(original, offset)
         if shifted is not None and shifted.strip():
             return shifted
-        if reduce:
-            return modes.tag(span, self.options.tag_template)
         # Unrecognised dates ("Christmas", "the 3rd"): new digits in the same layout, or a month name.
         if any(c.isdigit() for c in original):
             return reshape(original, abs(offset))
         return apply_case(original, _DATE_FALLBACK_MONTHS[abs(offset) % len(_DATE_FALLBACK_MONTHS)])
 
 
-def _age(original: str, offset: int, safe_harbor: bool) -> str:
+def _age(original: str, offset: int) -> str:
     """Ages move by a small per-patient amount (so a patient's ages stay consistent); over 89 they
-    stay over 89, and Safe Harbor writes them as "90+"."""
+    stay over 89."""
     match = _NUMBER.search(original)
     delta = 1 + abs(offset) % 3
     if match is None:
         return str(40 + abs(offset) % 40)
     value = int(match.group(0))
     if value > 89:
-        new = SAFE_HARBOR_AGE if safe_harbor else str(value + delta)
+        new = str(value + delta)
     else:
         new = str(value + delta if value + delta <= 89 and value < 80 else max(value - delta, 0))
     return original[: match.start()] + new + original[match.end() :]

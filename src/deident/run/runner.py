@@ -296,7 +296,7 @@ def _manifest(config: RunConfig, source: Path, fmt: str, documents: int, chunks:
         "redaction": options.redaction,
         "mask_char": options.mask_char,
         "preserve_weekday": options.preserve_weekday,
-        "shift_dates": options.shift_dates,
+        "shift_dates": options.shifts_dates,
         "key_id": key.key_id if key is not None and options.mode.needs_key else None,
         "pipeline": config.pipeline,
         "model": None if config.model is None else str(config.model),
@@ -359,7 +359,7 @@ def _output_metadata(doc: Document, options: ReplaceOptions) -> DocumentMetadata
     note date is shifted with the patient's dates (surrogate modes) or dropped."""
     meta = doc.metadata
     note_date = None
-    if meta.note_date is not None and options.mode.needs_key and options.shift_dates and options.key is not None:
+    if meta.note_date is not None and options.shifts_dates and options.key is not None:
         scope = f"patient:{doc.patient_id}" if doc.patient_id is not None else f"document:{doc.id}"
         note_date = meta.note_date + dt.timedelta(days=date_offset(options.key, scope, options.preserve_weekday))
     return replace(meta, author=None, known=KnownIdentifiers(), note_date=note_date)

@@ -97,6 +97,8 @@ def veto_reasons(document: Document, span: Span, phrases: list[tuple[int, int, s
         words = key.split()
         if len(words) > 1 and all(w in terms or w in drug_names() for w in words):
             reasons.append("veto:all_words_clinical")
+    if not reasons and _in_eponym_pair(text, span):
+        reasons.append("veto:eponym_pair")
     if not reasons and span.category is Category.NAME and _names_a_product(text, span):
         reasons.append("veto:product_context")
     return tuple(reasons)
@@ -110,6 +112,30 @@ PRODUCT_WORDS = frozenset(
     "powder spray gel paste pump mattress dressing dressings boot boots stockings bed".split()
 )
 LINE_SITES = frozenset("lsc rsc lij rij fem femoral subclavian".split())
+
+
+# Two capitalised names joined by "and" before a word that names a grade, scale, sign or disease are an
+# eponym ("Hunt and Hess grade 3", "Mallory-Weiss" is one word already), whichever the names are.
+EPONYM_HEADS = (
+    "grade grades grading scale score scores classification class criteria stage staging type syndrome disease "
+    "sign signs test maneuver manoeuvre procedure operation repair equation formula rule rules index reflex "
+    "phenomenon triad technique method fracture shunt view position"
+).split()
+_EPONYM_PAIR = regex.compile(
+    r"(?P<first>\p{Lu}[\p{L}'’-]+)[ \t]+(?i:and|&)[ \t]+(?P<second>\p{Lu}[\p{L}'’-]+?)(?:['’]s)?"
+    rf"[ \t]+(?i:{'|'.join(EPONYM_HEADS)})\b"
+)
+
+
+def _in_eponym_pair(text: str, span: Span) -> bool:
+    """Whether the span lies within the two names of an eponym pair ("Hunt and Hess grade 3")."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    window_end = min(span.end + 60, len(text) if line_end < 0 else line_end)
+    for match in _EPONYM_PAIR.finditer(text, max(line_start, span.start - 40), window_end, overlapped=True):
+        if match.start("first") <= span.start and span.end <= match.end("second"):
+            return True
+    return False
 
 
 def _names_a_product(text: str, span: Span) -> bool:
