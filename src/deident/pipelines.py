@@ -115,7 +115,7 @@ def stage1_pipeline(bundle: ModelBundle, scheme: str, crf_threshold: float = CAN
     """BoB's sensitive stage 1: rules and the CRF at a low threshold, the veto, the scheme.
 
     The scheme runs before stage 2 so that the learned filter only judges what the convention
-    counts as PHI (it was trained that way: see scripts/train_default_pipeline.py).
+    counts as PHI (it was trained that way: see deident.model.train_pipeline).
     """
     from deident.detect.crf.tagger import CrfModel, CrfStage
     from deident.stage1.name_edges import trim_name_edges

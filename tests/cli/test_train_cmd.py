@@ -16,10 +16,11 @@ def test_train_writes_a_verified_model(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(40), tmp_path / "train.jsonl")
     write_corpus(synthetic_corpus(10, seed=42), tmp_path / "dev.jsonl")
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "model"), "--dev", str(tmp_path / "dev.jsonl")]
-    result = runner.invoke(app, [*args, "--clusters", "0", "--iterations", "40", "--no-providers"])
+    result = runner.invoke(app, [*args, "--clusters", "0", "--iterations", "40", "--no-providers", "--pipeline", "crf"])
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "model" / "manifest.json").read_text())
     assert manifest["threshold_chosen_on"] == "dev" and manifest["providers"] == []
+    assert manifest["kind"] == "crf" and "span_filter" not in manifest
     assert "dev binary token" in result.output
 
 
@@ -36,7 +37,7 @@ def test_train_with_a_mixture_records_it(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(20), tmp_path / "train.jsonl")
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "model"), "--clusters", "0"]
     mix = ["--augment", "reidentified:1,ambiguous:1", "--synth", "8", "--synth-styles", "nursing", "--mix-seed", "2"]
-    result = runner.invoke(app, [*args, "--iterations", "20", "--no-providers", *mix])
+    result = runner.invoke(app, [*args, "--iterations", "20", "--no-providers", "--pipeline", "crf", *mix])
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "model" / "manifest.json").read_text())["training_data"]
     assert data["documents"] == 20 + 2 * 20 + 8
@@ -49,3 +50,39 @@ def test_train_rejects_an_unknown_variant_kind(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(5), tmp_path / "train.jsonl")
     result = runner.invoke(app, ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--augment", "x:1"])
     assert result.exit_code != 0
+
+
+def test_train_writes_a_default_pipeline_model_that_every_path_loads(tmp_path: Path) -> None:
+    from deident.api import Deidentifier
+    from deident.io import read_corpus
+
+    write_corpus(synthetic_corpus(30), tmp_path / "train.jsonl")
+    write_corpus(synthetic_corpus(6, seed=9), tmp_path / "test.jsonl")
+    model = tmp_path / "model"
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(model), "--clusters", "0", "--iterations", "15"]
+    result = runner.invoke(app, [*args, "--filter-folds", "2", "--filter-recall-target", "0.95"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((model / "manifest.json").read_text())
+    assert manifest["kind"] == "default" and manifest["scheme"] == "i2b2-2014"
+    assert (model / "span_filter.json").exists() and manifest["span_filter"]["thresholds"]
+    assert manifest["metrics"]["filter_calibration"]["recall_target"] == 0.95
+    deid = Deidentifier.load(model)
+    assert deid.operating_point is not None and "training notes" in deid.operating_point.basis
+    out = tmp_path / "p.jsonl"
+    detected = runner.invoke(app, ["detect", str(tmp_path / "test.jsonl"), "-o", str(out), "--model", str(model)])
+    assert detected.exit_code == 0, detected.output
+    assert sum(len(d.spans) for d in read_corpus(tmp_path / "p.jsonl")) > 0
+
+
+def test_train_default_pipeline_needs_patients_for_its_folds(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(3), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--filter-folds", "5"]
+    result = runner.invoke(app, args)
+    assert result.exit_code != 0
+    assert "cannot fill 5 folds" in str(result.exception) and not (tmp_path / "m" / "manifest.json").exists()
+
+
+def test_train_refuses_a_recall_target_that_is_no_rate(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(3), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--filter-recall-target", "1.5"]
+    assert runner.invoke(app, args).exit_code == 2

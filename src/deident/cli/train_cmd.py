@@ -1,7 +1,9 @@
-"""``deident train``: train a CRF model directory from annotated corpora."""
+"""``deident train``: train a model directory from annotated corpora: the default pipeline's (CRF, span filter,
+calibration) or a CRF alone."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +23,11 @@ from deident.cli.crf_options import (
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.train import train_model
 from deident.io.formats import read_corpus
+
+
+class PipelineKind(StrEnum):
+    DEFAULT = "default"
+    CRF = "crf"
 
 
 def _read_all(paths: list[Path], fmt: str | None) -> list:  # type: ignore[type-arg]
@@ -64,8 +71,25 @@ def train(
         str, typer.Option(help="Convention the synthetic notes are cut to ('none': as written).")
     ] = "physionet",
     mix_seed: Annotated[int, typer.Option(help="Seed of the variants and synthetic notes.")] = 0,
+    pipeline: Annotated[
+        PipelineKind,
+        typer.Option(
+            help="default: the CRF, the out-of-fold span filter and its calibration (what `detect`/`run` use); "
+            "crf: the CRF alone (for --pipeline crf/stage1)."
+        ),
+    ] = PipelineKind.DEFAULT,
+    scheme: Annotated[
+        str, typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps.")
+    ] = "i2b2-2014",
+    filter_folds: Annotated[
+        int, typer.Option(min=2, help="Patient-grouped folds of the span filter's out-of-fold candidates.")
+    ] = 5,
+    filter_recall_target: Annotated[
+        float, typer.Option(min=0.01, max=1.0, help="Token recall the span filter's thresholds are calibrated for.")
+    ] = 0.99,
 ) -> None:
-    """Train a CRF model directory (manifest, CRF files, learned triggers, lexicon and clusters)."""
+    """Train a model directory (manifest, CRF files, learned triggers, lexicon and clusters, and for the default
+    pipeline the span filter and its calibration)."""
     base_docs = _read_all(train_paths, fmt)
     mixture = Mixture(
         augment=parse_augment(augment),
@@ -88,6 +112,33 @@ def train(
         recall_target=recall_target,
     )
     used = feature_providers(providers)
+    if pipeline is PipelineKind.DEFAULT:
+        from deident.model.train_pipeline import PipelineTrainConfig, train_pipeline_model
+        from deident.schemes import get_scheme
+
+        get_scheme(scheme)  # an unknown scheme fails before hours of training
+        if dev_docs:
+            typer.echo("note: --dev is not used by --pipeline default (the filter calibrates out of fold)", err=True)
+        settings = PipelineTrainConfig(
+            crf=config,
+            scheme=scheme,
+            folds=filter_folds,
+            filter_recall_target=filter_recall_target,
+            mixture=mixture,
+        )
+        manifest = train_pipeline_model(
+            base_docs, output, settings, source_docs=source_docs, providers=used, progress=echo_progress
+        )
+        chosen = manifest["span_filter"].get("expected") or {}
+        recall, precision = chosen.get("recall", float("nan")), chosen.get("precision", float("nan"))
+        typer.echo(
+            f"trained the default pipeline on {len(base_docs)} documents: span filter thresholds "
+            f"{manifest['span_filter']['thresholds']}; calibrated on the training notes' out-of-fold candidates: "
+            f"token recall {recall:.3f}, precision {precision:.3f} "
+            f"(optimistic for new notes; measure with deident evaluate --bootstrap) -> {output}",
+            err=True,
+        )
+        return
     manifest = train_model(
         train_docs,
         output,

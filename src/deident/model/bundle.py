@@ -6,9 +6,9 @@ for the span filter and the operating point, :class:`Stage2Spec` for stage 2) in
 of the raw manifest. Writing and editing manifests (training) stays with :mod:`deident.model.manifest`.
 
 The manifest's ``kind`` names the most complete pipeline the directory runs (:class:`BundleKind`):
-``crf`` for a CRF tagger (``deident train``), ``default`` for BoB's two stages with the span filter
-(scripts/train_default_pipeline.py). Manifests written before that kind existed say ``crf`` for both;
-a ``crf`` manifest with a span filter entry is read as ``default``.
+``crf`` for a CRF tagger (``deident train --pipeline crf``), ``default`` for BoB's two stages with the span
+filter (``deident train``; scripts/train_default_pipeline.py for the bundled model). Manifests written before that
+kind existed say ``crf`` for both; a ``crf`` manifest with a span filter entry is read as ``default``.
 """
 
 from __future__ import annotations
@@ -147,7 +147,10 @@ class ModelBundle:
     def require_filter(self) -> FilterSpec:
         """The span filter's part; a clear error for a directory that has none."""
         if self.span_filter is None:
-            raise ModelError(f"{self.directory}: no span filter; train one with scripts/train_default_pipeline.py")
+            raise ModelError(
+                f"{self.directory}: no span filter (a CRF-only model); "
+                "train a default-pipeline model with `deident train` (without --pipeline crf)"
+            )
         return self.span_filter
 
 
