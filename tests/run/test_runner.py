@@ -441,3 +441,19 @@ def test_reconcile_switch_reaches_the_bundled_pipeline(tmp_path: Path, reconcile
     report = run(RunConfig((source,), output, ReplaceOptions(Mode.TAG), reconcile=reconcile))
     assert ["QUILLFEATHER" not in d.text.upper() for d in read_corpus(output)] == tagged
     assert report.pipeline == "default"
+
+
+@pytest.mark.parametrize("character", ["\u2028", "\u2029", "\x85", "\ud83d"])
+def test_a_line_separator_or_lone_surrogate_in_the_last_note_loses_nothing(tmp_path: Path, character: str) -> None:
+    """One such character in the last note used to crash the assembly after every chunk was done."""
+    docs = make_corpus(patients=3, notes=2)
+    last = docs[-1]
+    docs[-1] = AnnotatedDocument(replace(last.document, text=last.text + character + "end"), last.spans)
+    source = tmp_path / "in.jsonl"
+    write_corpus(docs, source)
+    options = ReplaceOptions(Mode.TAG)
+    output = tmp_path / "out.jsonl"
+    report = run(RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=2))
+    out = read_corpus(output)
+    assert report.documents == len(docs) == len(out)
+    assert out[-1].text.endswith(character + "end") and out[-1].text.count(character) == 1

@@ -13,6 +13,7 @@ from pathlib import Path
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import ConfigurationError
 from deident.io import brat, conll, csv_table, i2b2_2006, i2b2_2014, jsonl, parquet_table, physionet, plaintext
+from deident.io.corpus_files import LONE_SURROGATE, NOT_XML, find_unwritable
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,17 @@ class CorpusFormat:
     description: str = ""
     directory: bool = False  # True when the format is a folder of files
     aliases: tuple[str, ...] = field(default=())
+    # Why the writer cannot hold a note (field and offset, never its content), or None: see check_writable.
+    unwritable: Callable[[AnnotatedDocument], str | None] = field(default=lambda item: None)
+
+
+def _not_utf8(item: AnnotatedDocument) -> str | None:
+    """UTF-8 files cannot hold a lone surrogate (JSONL keeps it as an escape)."""
+    return find_unwritable(item, LONE_SURROGATE, "a lone surrogate (U+D800 to U+DFFF)")
+
+
+def _not_xml(item: AnnotatedDocument) -> str | None:
+    return _not_utf8(item) or find_unwritable(item, NOT_XML, "a character XML 1.0 cannot hold", text_only=True)
 
 
 def _read_physionet(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
@@ -95,7 +107,12 @@ def _writer(
 
 FORMATS: dict[str, CorpusFormat] = {
     "physionet": CorpusFormat(
-        "physionet", (".text",), _read_physionet, _write_physionet, "PhysioNet deid .text with .phrase annotations"
+        "physionet",
+        (".text",),
+        _read_physionet,
+        _write_physionet,
+        "PhysioNet deid .text with .phrase annotations",
+        unwritable=_not_utf8,
     ),
     "jsonl": CorpusFormat("jsonl", (".jsonl", ".ndjson"), _read_jsonl, _write_jsonl, "one JSON document per line"),
     "i2b2-2014": CorpusFormat(
@@ -106,6 +123,7 @@ FORMATS: dict[str, CorpusFormat] = {
         "i2b2 2014 / CEGS N-GRID XML, one <deIdi2b2> document per .xml file in a folder",
         directory=True,
         aliases=("i2b2_2014", "i2b2", "ngrid", "cegs-ngrid"),
+        unwritable=_not_xml,
     ),
     "i2b2-2006": CorpusFormat(
         "i2b2-2006",
@@ -114,6 +132,7 @@ FORMATS: dict[str, CorpusFormat] = {
         _writer(i2b2_2006.write_i2b2_2006),
         "i2b2 2006 XML, one file of <RECORD>s with inline <PHI TYPE> tags",
         aliases=("i2b2_2006",),
+        unwritable=_not_xml,
     ),
     "brat": CorpusFormat(
         "brat",
@@ -123,6 +142,7 @@ FORMATS: dict[str, CorpusFormat] = {
         "BRAT standoff, a folder of .txt + .ann pairs",
         directory=True,
         aliases=("standoff",),
+        unwritable=_not_utf8,
     ),
     "conll": CorpusFormat(
         "conll",
@@ -131,6 +151,7 @@ FORMATS: dict[str, CorpusFormat] = {
         _writer(conll.write_conll),
         "BIO token lines 'token start end tag' (text spacing is not kept)",
         aliases=("bio",),
+        unwritable=_not_utf8,
     ),
     "text": CorpusFormat(
         "text",
@@ -140,14 +161,23 @@ FORMATS: dict[str, CorpusFormat] = {
         "plain text: a .txt file or a folder of them, spans in a spans.jsonl sidecar",
         directory=True,
         aliases=("txt", "plain"),
+        unwritable=_not_utf8,
     ),
-    "csv": CorpusFormat("csv", (".csv",), _read_csv, _writer(csv_table.write_csv), "CSV table, one document per row"),
+    "csv": CorpusFormat(
+        "csv",
+        (".csv",),
+        _read_csv,
+        _writer(csv_table.write_csv),
+        "CSV table, one document per row",
+        unwritable=_not_utf8,
+    ),
     "parquet": CorpusFormat(
         "parquet",
         (".parquet", ".pq"),
         _read_parquet,
         _writer(parquet_table.write_parquet),
         "Parquet table, one document per row",
+        unwritable=_not_utf8,
     ),
 }
 
@@ -202,7 +232,20 @@ def write_corpus(docs: Sequence[AnnotatedDocument], path: str | Path, fmt: str |
     corpus_format = get_format(fmt) if fmt else _output_format(path)
     if corpus_format.write is None:
         raise ConfigurationError(f"format {corpus_format.name!r} can be read but not written")
+    check_writable(docs, corpus_format)
     corpus_format.write(docs, path)
+
+
+def check_writable(docs: Sequence[AnnotatedDocument], corpus_format: CorpusFormat) -> None:
+    """ConfigurationError naming the first note (by position) the format cannot hold, before anything
+    is written (a UTF-8 encoder would otherwise fail half-way)."""
+    for position, item in enumerate(docs, start=1):
+        problem = corpus_format.unwritable(item)
+        if problem is not None:
+            raise ConfigurationError(
+                f"note {position}: {problem}, which {corpus_format.name} output cannot hold "
+                "(JSONL can; or fix the note)"
+            )
 
 
 def _output_format(path: Path) -> CorpusFormat:

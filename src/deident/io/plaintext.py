@@ -16,7 +16,7 @@ from pathlib import Path
 from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import ConfigurationError, InputFormatError
-from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, read_exact
+from deident.io.corpus_files import exact_content, file_for_id, folder_files, metadata_from_id, read_exact
 from deident.io.jsonl import document_to_record, record_to_document
 
 SIDECAR = "spans.jsonl"
@@ -76,7 +76,7 @@ def write_text_corpus(documents: Iterable[AnnotatedDocument], path: str | Path) 
         targets = [file_for_id(path, item.id, ".txt") for item in items]
     for item, target in zip(items, targets, strict=True):
         with atomic_write(target) as handle:
-            handle.write(item.text)
+            handle.write(exact_content(item.text))
     with atomic_write(sidecar_path(path)) as handle:
         for item in items:
             record = document_to_record(item)
