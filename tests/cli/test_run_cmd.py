@@ -99,3 +99,20 @@ def test_run_reconciles_a_patients_notes_with_the_switch(tmp_path: Path, switch:
     assert result.exit_code == 0, result.output
     assert ["QUILLFEATHER" not in d.text.upper() for d in read_corpus(out)] == replaced
     assert "quillfeather" not in result.output.lower()
+
+
+@pytest.mark.parametrize("on_error", ["stop", "skip"])
+def test_on_error_for_a_note_the_output_cannot_hold(tmp_path: Path, on_error: str) -> None:
+    source = tmp_path / "in.csv"
+    source.write_text('id,text,deident_metadata\n1,fine,\n2,also fine,"{""x"": ""\\udfff""}"\n', encoding="utf-8")
+    out = tmp_path / "out.csv"
+    result = runner.invoke(
+        app, ["run", str(source), "-o", str(out), "--on-error", on_error, "--quiet", "--spans", str(source)]
+    )
+    if on_error == "stop":
+        assert "note 2" in str(result.exception) and not out.exists()
+        return
+    assert result.exit_code == 0, result.output
+    assert "1 notes skipped" in result.output
+    assert [d.id for d in read_corpus(out)] == ["1"]
+    assert json.loads((tmp_path / "out.csv.report.json").read_text())["skipped"][0]["id"] == "2"
