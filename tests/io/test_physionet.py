@@ -56,3 +56,10 @@ def test_carriage_returns_are_kept(fixtures: Path, tmp_path: Path):
     assert "\r\n" in docs[0].text
     write_corpus(docs, tmp_path / "again.text")
     assert [d.text for d in read_corpus(tmp_path / "again.text")] == [d.text for d in docs]
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path):
+    (tmp_path / "c.text").write_bytes(b"\xef\xbb\xbfSTART_OF_RECORD=1||||2||||\nSeen 3/4.\n||||END_OF_RECORD\n")
+    (tmp_path / "c.phrase").write_bytes(b"\xef\xbb\xbf1 2 5 8 Date 3/4\n")
+    docs = read_corpus(tmp_path / "c.text")
+    assert [(d.id, d.text, [(s.start, s.end) for s in d.spans]) for d in docs] == [("1_2", "Seen 3/4.\n", [(5, 8)])]

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from deident.io.formats import ReadOptions, read_corpus, write_corpus
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.io.formats import read_corpus, write_corpus
 
 
 def convert(
@@ -23,7 +24,9 @@ def convert(
     author_col: Annotated[
         str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
     ] = None,
-    encoding: Annotated[str, typer.Option(help="Encoding of text inputs.")] = "utf-8",
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
 ) -> None:
     """Convert an annotated corpus between formats (offsets and texts are kept exactly).
 
@@ -31,8 +34,8 @@ def convert(
     brat (folder of .txt + .ann), conll (.conll, BIO tokens; text spacing is lost), text (.txt or a
     folder of them), csv, parquet. Folder outputs need --to unless the folder already holds a corpus.
     """
-    options = ReadOptions(
-        text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col, encoding=encoding
+    options = read_options(
+        encoding, delimiter, quotechar, text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col
     )
     docs = read_corpus(input_path, from_format, options)
     write_corpus(docs, output_path, to_format)

@@ -19,8 +19,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.cli.key_options import replace_options
-from deident.io.formats import ReadOptions
 from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE
 from deident.run.runner import DEFAULT_CHUNK_SIZE, OnError, RunConfig, report_paths
 from deident.run.runner import run as run_corpus
@@ -70,6 +70,9 @@ def run(
     author_col: Annotated[
         str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
     ] = None,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
     tag_template: Annotated[str, typer.Option(help="Tag for mode tag; may use {label}, {category}.")] = (
         DEFAULT_TAG_TEMPLATE
     ),
@@ -117,7 +120,15 @@ def run(
         jobs=jobs,
         chunk_size=chunk_size,
         input_format=input_format,
-        read_options=ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col),
+        read_options=read_options(
+            encoding,
+            delimiter,
+            quotechar,
+            text_col=text_col,
+            id_col=id_col,
+            patient_col=patient_col,
+            author_col=author_col,
+        ),
         on_error=on_error,
         overwrite=overwrite,
         report_path=report,

@@ -18,15 +18,16 @@ from deident.cli.crf_options import (
     echo_progress,
     feature_providers,
 )
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.train import train_model
-from deident.io.formats import read_corpus
+from deident.io.formats import ReadOptions, read_corpus
 
 
-def _read_all(paths: list[Path], fmt: str | None) -> list:  # type: ignore[type-arg]
+def _read_all(paths: list[Path], fmt: str | None, options: ReadOptions) -> list:  # type: ignore[type-arg]
     docs = []
     for path in paths:
-        docs.extend(read_corpus(path, fmt))
+        docs.extend(read_corpus(path, fmt, options))
     return docs
 
 
@@ -64,9 +65,13 @@ def train(
         str, typer.Option(help="Convention the synthetic notes are cut to ('none': as written).")
     ] = "physionet",
     mix_seed: Annotated[int, typer.Option(help="Seed of the variants and synthetic notes.")] = 0,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
 ) -> None:
     """Train a CRF model directory (manifest, CRF files, learned triggers, lexicon and clusters)."""
-    base_docs = _read_all(train_paths, fmt)
+    options = read_options(encoding, delimiter, quotechar)
+    base_docs = _read_all(train_paths, fmt, options)
     mixture = Mixture(
         augment=parse_augment(augment),
         synth=synth,
@@ -75,8 +80,8 @@ def train(
         base_scheme=None if synth_scheme == "none" else synth_scheme,
     )
     train_docs = base_docs if mixture.empty else build_mixture(base_docs, mixture)
-    dev_docs = read_corpus(dev, fmt) if dev else []
-    source_docs = _read_all(source or [], fmt)
+    dev_docs = read_corpus(dev, fmt, options) if dev else []
+    source_docs = _read_all(source or [], fmt, options)
     config = crf_train_config(
         tfidf=tfidf,
         split_models=split_models,

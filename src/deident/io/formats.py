@@ -25,6 +25,8 @@ class ReadOptions:
     patient_col: str | None = None
     author_col: str | None = None  # the poster or writer of each note (message boards): metadata.author
     encoding: str = "utf-8"
+    delimiter: str | None = None  # CSV/TSV field delimiter (default: "," or, for .tsv/.tab, a tab)
+    quotechar: str = '"'  # CSV/TSV quote character
     annotations: Path | None = None  # an explicit annotation file (e.g. a .phrase) for the input
 
 
@@ -88,7 +90,14 @@ def _read_text(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
 
 def _read_csv(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
     return csv_table.read_csv(
-        path, options.text_col, options.id_col, options.patient_col, options.encoding, options.author_col
+        path,
+        options.text_col,
+        options.id_col,
+        options.patient_col,
+        options.encoding,
+        options.author_col,
+        options.delimiter,
+        options.quotechar,
     )
 
 
@@ -165,11 +174,12 @@ FORMATS: dict[str, CorpusFormat] = {
     ),
     "csv": CorpusFormat(
         "csv",
-        (".csv",),
+        (".csv", ".tsv", ".tab"),
         _read_csv,
         _writer(csv_table.write_csv),
-        "CSV table, one document per row",
+        "CSV or TSV table, one document per row",
         unwritable=_not_utf8,
+        aliases=("tsv",),
     ),
     "parquet": CorpusFormat(
         "parquet",

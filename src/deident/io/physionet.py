@@ -101,8 +101,9 @@ def read_physionet(text_path: str | Path, phrase_path: str | Path | None = None)
     """Read a ``.text`` file and, when present, its ``.phrase`` annotations."""
     text_path = Path(text_path)
     try:
-        # newline="" keeps \r\n as it is: phrase offsets count both characters.
-        with text_path.open(encoding="utf-8", newline="") as handle:
+        # newline="" keeps \r\n as it is: phrase offsets count both characters. utf-8-sig: a byte order
+        # mark (as Windows tools write) is accepted.
+        with text_path.open(encoding="utf-8-sig", newline="") as handle:
             content = handle.read()
     except UnicodeDecodeError as err:
         raise InputFormatError(text_path, f"byte {err.start}", "not valid UTF-8") from None
@@ -111,7 +112,7 @@ def read_physionet(text_path: str | Path, phrase_path: str | Path | None = None)
     ann_path = Path(phrase_path) if phrase_path is not None else phrase_path_for(text_path)
     spans: dict[str, list[Span]] = {}
     if ann_path.exists():
-        spans = parse_phrase(ann_path.read_text(encoding="utf-8"), by_id, ann_path)
+        spans = parse_phrase(ann_path.read_text(encoding="utf-8-sig"), by_id, ann_path)
     return [AnnotatedDocument(doc, tuple(spans.get(doc.id, ()))) for doc in documents]
 
 

@@ -3,7 +3,8 @@
 A killed run leaves whole chunk files only (atomic rename), so a restart skips the chunks already
 written and redoes the rest: nothing is lost or duplicated. The manifest records the run's settings
 (mode, key fingerprint, chunking); a restart with different settings is refused rather than mixing
-outputs. What each chunk read is checked by the runner (a digest in each chunk's header). The final output is assembled from the chunks only when all are present.
+outputs. What each chunk read is checked by the runner (a digest in each chunk's header). The final
+output is assembled from the chunks only when all are present.
 
 Chunk files are pure ASCII JSON lines (``ensure_ascii``): every Python string, lone surrogates and
 line separators such as U+2028 included, is written as an escape and read back exactly; lines are
