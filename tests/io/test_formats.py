@@ -186,3 +186,20 @@ def test_a_lone_surrogate_is_kept_by_jsonl_and_refused_by_position_elsewhere(tmp
         return
     with pytest.raises(ConfigurationError, match=r"^note 2: its text holds a lone surrogate .* at offset 11,"):
         write_corpus(docs, target, fmt)
+
+
+def test_a_folder_of_several_formats_is_an_error_listing_them(tmp_path: Path):
+    """.txt and .jsonl files together used to be read as a text corpus, the .jsonl skipped silently."""
+    (tmp_path / "a.txt").write_text("first note")
+    (tmp_path / "b.txt").write_text("second note")
+    write_corpus([AnnotatedDocument(Document("9", "third note"))], tmp_path / "c.jsonl")
+    (tmp_path / "README").write_text("not a corpus file")
+    with pytest.raises(ConfigurationError, match=r"several formats: jsonl \(1 files\), text \(2 files\); .*--format"):
+        read_corpus(tmp_path)
+    assert [d.text for d in read_corpus(tmp_path, "text")] == ["first note", "second note"]  # --format picks one
+
+
+@pytest.mark.parametrize("fmt", ["text", "brat", "i2b2-2014"])
+def test_a_folder_written_by_deident_is_one_format(tricky, tmp_path: Path, fmt: str):
+    write_corpus(tricky, tmp_path / "c", fmt)  # with its sidecars (spans.jsonl for text)
+    assert detect_format(tmp_path / "c").name == fmt

@@ -200,18 +200,58 @@ def get_format(name: str) -> CorpusFormat:
     raise ConfigurationError(f"unknown format {name!r}; known: {', '.join(sorted(FORMATS))}")
 
 
-def _has(folder: Path, suffix: str) -> bool:
-    return any(p.is_file() for p in folder.rglob(f"*{suffix}"))
+# Files that belong to another file's document, not documents of their own.
+_COMPANIONS = (".phrase", ".conf")
+
+
+def _folder_formats(folder: Path) -> dict[str, int]:
+    """How many files of each corpus format a folder holds (its own sidecars and companions aside)."""
+    files = [p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    brat_pairs = any(p.suffix.lower() == ".ann" for p in files)
+    counts: dict[str, int] = {}
+    for file in files:
+        name = file.name.lower()
+        if (file.parent == folder and file.name == plaintext.SIDECAR) or name.endswith(_COMPANIONS):
+            continue
+        if name.endswith((".ann", ".txt")):
+            fmt = "brat" if brat_pairs else "text"
+            if name.endswith(".ann"):
+                continue  # counted by its .txt
+        elif name.endswith(".xml"):
+            fmt = "i2b2-2014"
+        else:
+            found = next((f.name for f in FORMATS.values() if any(name.endswith(ext) for ext in f.extensions)), None)
+            if found is None:
+                continue  # not a corpus file (a README, say)
+            fmt = found
+        counts[fmt] = counts.get(fmt, 0) + 1
+    if brat_pairs and "brat" not in counts:
+        counts["brat"] = 0
+    return counts
+
+
+def _folder_format(folder: Path) -> CorpusFormat:
+    counts = _folder_formats(folder)
+    if not counts:
+        raise ConfigurationError(f"{folder}: cannot tell the format of this folder; name it with --from/--format")
+    if len(counts) > 1:
+        listed = ", ".join(f"{name} ({count} files)" for name, count in sorted(counts.items()))
+        raise ConfigurationError(
+            f"{folder}: holds files of several formats: {listed}; name the one to read with --from/--format "
+            "(the others are then left aside), or give the files separately"
+        )
+    fmt = FORMATS[next(iter(counts))]
+    if not fmt.directory:
+        raise ConfigurationError(f"{folder}: a folder of {fmt.name} files; give the files themselves")
+    return fmt
 
 
 def detect_format(path: Path) -> CorpusFormat:
     """Guess a path's format: folders from the files they hold (.ann: brat, .xml: i2b2 2014,
-    .txt: plain text), .xml files from their root element, other files from their extension."""
+    .txt: plain text; a folder holding files of several formats is an error that lists them, never a
+    silent choice), .xml files from their root element, other files from their extension."""
     if path.is_dir():
-        for suffix, name in ((".ann", "brat"), (".xml", "i2b2-2014"), (".txt", "text")):
-            if _has(path, suffix):
-                return FORMATS[name]
-        raise ConfigurationError(f"{path}: cannot tell the format of this folder; name it with --from/--format")
+        return _folder_format(path)
     name = path.name.lower()
     if name.endswith(".xml"):
         if path.exists() and i2b2_2014.looks_like_i2b2_2014(path):
