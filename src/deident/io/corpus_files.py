@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
 import regex
@@ -110,6 +110,19 @@ def find_unwritable(
         if found is not None:
             return f"its {name} holds {what} at offset {found.start()}"
     return None
+
+
+def refuse_unwritable(
+    items: Sequence[AnnotatedDocument], format_name: str, unwritable: Callable[[AnnotatedDocument], str | None]
+) -> None:
+    """ConfigurationError naming the first note (by position) ``unwritable`` finds a reason for, before
+    anything is written (a UTF-8 encoder would otherwise fail half-way, or a parser read another note)."""
+    for position, item in enumerate(items, start=1):
+        problem = unwritable(item)
+        if problem is not None:
+            raise ConfigurationError(
+                f"note {position}: {problem}, which {format_name} output cannot hold (JSONL can; or fix the note)"
+            )
 
 
 def check_unique(ids: Sequence[str], path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import ConfigurationError
 from deident.io import brat, conll, csv_table, i2b2_2006, i2b2_2014, jsonl, parquet_table, physionet, plaintext
-from deident.io.corpus_files import LONE_SURROGATE, NOT_XML, find_unwritable
+from deident.io.corpus_files import LONE_SURROGATE, find_unwritable, refuse_unwritable
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,12 @@ def _not_utf8(item: AnnotatedDocument) -> str | None:
     return find_unwritable(item, LONE_SURROGATE, "a lone surrogate (U+D800 to U+DFFF)")
 
 
+def _not_physionet(item: AnnotatedDocument) -> str | None:
+    return _not_utf8(item) or physionet.unwritable(item)
+
+
 def _not_xml(item: AnnotatedDocument) -> str | None:
-    return _not_utf8(item) or find_unwritable(item, NOT_XML, "a character XML 1.0 cannot hold", text_only=True)
+    return i2b2_2014.unwritable(item)
 
 
 def _read_physionet(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
@@ -121,7 +125,7 @@ FORMATS: dict[str, CorpusFormat] = {
         _read_physionet,
         _write_physionet,
         "PhysioNet deid .text with .phrase annotations",
-        unwritable=_not_utf8,
+        unwritable=_not_physionet,
     ),
     "jsonl": CorpusFormat("jsonl", (".jsonl", ".ndjson"), _read_jsonl, _write_jsonl, "one JSON document per line"),
     "i2b2-2014": CorpusFormat(
@@ -288,14 +292,8 @@ def write_corpus(docs: Sequence[AnnotatedDocument], path: str | Path, fmt: str |
 
 def check_writable(docs: Sequence[AnnotatedDocument], corpus_format: CorpusFormat) -> None:
     """ConfigurationError naming the first note (by position) the format cannot hold, before anything
-    is written (a UTF-8 encoder would otherwise fail half-way)."""
-    for position, item in enumerate(docs, start=1):
-        problem = corpus_format.unwritable(item)
-        if problem is not None:
-            raise ConfigurationError(
-                f"note {position}: {problem}, which {corpus_format.name} output cannot hold "
-                "(JSONL can; or fix the note)"
-            )
+    is written."""
+    refuse_unwritable(docs, corpus_format.name, corpus_format.unwritable)
 
 
 def _output_format(path: Path) -> CorpusFormat:

@@ -21,6 +21,7 @@ from deident.core.span import Span
 
 _HEADER = regex.compile(r"START_OF_RECORD=([^|\r\n]*)\|\|\|\|([^|\r\n]*)\|\|\|\|\r?\n")
 _END = "||||END_OF_RECORD"
+_BAD_NUMBER = regex.compile(r"[|\s]")
 _YEAR = regex.compile(r"(?:19|20)\d\d|'\d\d")
 
 
@@ -172,11 +173,36 @@ def write_physionet(documents: Iterable[AnnotatedDocument], text_path: str | Pat
     return text_path, phrase_path
 
 
-def _numbers(doc: Document) -> tuple[str, str]:
+def unwritable(item: AnnotatedDocument) -> str | None:
+    """Why a note cannot go into a ``.text`` file (field and offset only), or None: the format has no
+    escape, so a record marker inside the note would cut it into two notes on reading."""
+    found = item.text.find(_END)
+    if found >= 0:
+        return f"its text holds the record end marker {_END!r} at offset {found}"
+    patient, note = _numbers_unchecked(item.document)
+    for name, value in (("patient", patient), ("note", note)):
+        if not value or _BAD_NUMBER.search(value):
+            return f"its {name} number is empty or holds '|', white space or a line break"
+    return None
+
+
+def _numbers_unchecked(doc: Document) -> tuple[str, str]:
+    """Patient and note numbers: from the metadata, else from an id "<patient>_<note>"; a patient id
+    without a note id is kept (the note number is then the document id)."""
     patient, note = doc.metadata.patient_id, doc.metadata.note_id
     if patient is None or note is None:
         head, sep, tail = doc.id.rpartition("_")
-        patient, note = (head, tail) if sep else ("0", doc.id)
+        if patient is not None:
+            note = tail if sep and head == patient else doc.id
+        elif note is not None:
+            patient = head if sep and tail == note else "0"
+        else:
+            patient, note = (head, tail) if sep else ("0", doc.id)
+    return patient, note
+
+
+def _numbers(doc: Document) -> tuple[str, str]:
+    patient, note = _numbers_unchecked(doc)
     for value in (patient, note):
         if "|" in value or "\n" in value or " " in value:
             raise ValueError(
