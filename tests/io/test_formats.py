@@ -1,5 +1,6 @@
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,59 @@ def test_a_folder_of_several_formats_is_an_error_listing_them(tmp_path: Path):
 def test_a_folder_written_by_deident_is_one_format(tricky, tmp_path: Path, fmt: str):
     write_corpus(tricky, tmp_path / "c", fmt)  # with its sidecars (spans.jsonl for text)
     assert detect_format(tmp_path / "c").name == fmt
+
+
+def _with_metadata() -> list[AnnotatedDocument]:
+    """Notes of two patients, ids that are not "<patient>_<note>", note dates and extra fields, out of id order."""
+    import datetime as dt
+
+    docs = []
+    for number, (doc_id, patient) in enumerate([("note-b", "P2"), ("note-a", "P1"), ("7_3", None), ("x", "P1")]):
+        text = f"Seen by Dr. Brandt on 3/{number + 1}/2010.\r\nEnd."
+        meta = DocumentMetadata(
+            patient_id=patient, note_date=dt.date(2010, 3, number + 1), extra=(("site", "north"), ("ward", "4"))
+        )
+        if doc_id == "7_3":
+            meta = DocumentMetadata("7", "3", note_date=dt.date(2011, 1, 1))
+        docs.append(AnnotatedDocument(Document(doc_id, text, meta), (Span(12, 18, Label.DOCTOR),)))
+    return docs
+
+
+@pytest.mark.parametrize("fmt", sorted(set(TARGETS) - {"conll"}))
+def test_ids_metadata_and_order_round_trip_through_every_format(tmp_path: Path, fmt: str):
+    """JSONL -> BRAT, i2b2 and PhysioNet used to drop the metadata (patients, note dates, extra fields) and,
+    for PhysioNet, file every note without a note id under patient 0."""
+    docs = _with_metadata()
+    target = tmp_path / TARGETS[fmt]
+    write_corpus(docs, target, fmt)
+    back = read_corpus(target, fmt)
+    assert [(d.id, d.text, _without_table_layout(d)) for d in back] == [
+        (d.id, d.text, d.document.metadata) for d in docs
+    ]
+    assert [[(s.start, s.end, s.label.category) for s in d.spans] for d in back] == [
+        [(s.start, s.end, s.label.category) for s in d.spans] for d in docs
+    ]
+
+
+def _without_table_layout(item: AnnotatedDocument) -> DocumentMetadata:
+    """Tables add their layout (columns, roles, types) to the metadata, by design."""
+    meta = item.document.metadata
+    return replace(meta, extra=tuple((k, v) for k, v in meta.extra if not k.startswith("table:")))
+
+
+@pytest.mark.parametrize("fmt", ["physionet", "brat", "i2b2-2014", "i2b2-2006"])
+def test_no_side_file_when_nothing_is_lost(fixtures: Path, tmp_path: Path, fmt: str):
+    docs = read_corpus(fixtures / "mini.text")
+    target = tmp_path / TARGETS[fmt]
+    write_corpus(docs, target, fmt)
+    assert not [p.name for p in tmp_path.rglob("*metadata.jsonl")]
+
+
+def test_evaluate_matches_jsonl_gold_with_physionet_predictions_by_original_ids(tmp_path: Path):
+    """PhysioNet rewrote ids to <patient>_<note>, so no prediction matched a JSONL gold note."""
+    from deident.evaluate import evaluate_corpus
+
+    gold = _with_metadata()
+    write_corpus(gold, tmp_path / "pred.text")
+    report = evaluate_corpus(gold, read_corpus(tmp_path / "pred.text"))
+    assert report.documents.gold == report.documents.predicted == len(gold)

@@ -14,6 +14,7 @@ from deident.core.document import AnnotatedDocument
 from deident.core.errors import ConfigurationError
 from deident.io import brat, conll, csv_table, i2b2_2006, i2b2_2014, jsonl, parquet_table, physionet, plaintext
 from deident.io.corpus_files import LONE_SURROGATE, find_unwritable, refuse_unwritable
+from deident.io.metadata_sidecar import FOLDER_SIDECAR, apply_sidecar, write_sidecar
 
 
 @dataclass(frozen=True)
@@ -57,11 +58,31 @@ def _not_xml(item: AnnotatedDocument) -> str | None:
 
 
 def _read_physionet(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return physionet.read_physionet(path, options.annotations)
+    return apply_sidecar(physionet.read_physionet(path, options.annotations), path, False)
 
 
 def _write_physionet(docs: Sequence[AnnotatedDocument], path: Path) -> None:
     physionet.write_physionet(docs, path)
+    write_sidecar(docs, path, False, physionet.read_physionet, physionet.written_id)
+
+
+def _same_id(item: AnnotatedDocument) -> str:
+    return item.id
+
+
+def _write_i2b2_2014(docs: Sequence[AnnotatedDocument], path: Path) -> None:
+    i2b2_2014.write_i2b2_2014(docs, path)
+    write_sidecar(docs, path, True, i2b2_2014.read_i2b2_2014, _same_id)
+
+
+def _write_i2b2_2006(docs: Sequence[AnnotatedDocument], path: Path) -> None:
+    i2b2_2006.write_i2b2_2006(docs, path)
+    write_sidecar(docs, path, False, i2b2_2006.read_i2b2_2006, _same_id)
+
+
+def _write_brat(docs: Sequence[AnnotatedDocument], path: Path) -> None:
+    brat.write_brat(docs, path)
+    write_sidecar(docs, path, True, brat.read_brat, _same_id)
 
 
 def _read_jsonl(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
@@ -73,15 +94,15 @@ def _write_jsonl(docs: Sequence[AnnotatedDocument], path: Path) -> None:
 
 
 def _read_i2b2_2014(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return i2b2_2014.read_i2b2_2014(path, options.encoding)
+    return apply_sidecar(i2b2_2014.read_i2b2_2014(path, options.encoding), path, path.is_dir())
 
 
 def _read_i2b2_2006(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return i2b2_2006.read_i2b2_2006(path)
+    return apply_sidecar(i2b2_2006.read_i2b2_2006(path), path, False)
 
 
 def _read_brat(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return brat.read_brat(path, options.encoding)
+    return apply_sidecar(brat.read_brat(path, options.encoding), path, path.is_dir())
 
 
 def _read_conll(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
@@ -132,7 +153,7 @@ FORMATS: dict[str, CorpusFormat] = {
         "i2b2-2014",
         (".xml",),
         _read_i2b2_2014,
-        _writer(i2b2_2014.write_i2b2_2014),
+        _write_i2b2_2014,
         "i2b2 2014 / CEGS N-GRID XML, one <deIdi2b2> document per .xml file in a folder",
         directory=True,
         aliases=("i2b2_2014", "i2b2", "ngrid", "cegs-ngrid"),
@@ -142,7 +163,7 @@ FORMATS: dict[str, CorpusFormat] = {
         "i2b2-2006",
         (".xml",),
         _read_i2b2_2006,
-        _writer(i2b2_2006.write_i2b2_2006),
+        _write_i2b2_2006,
         "i2b2 2006 XML, one file of <RECORD>s with inline <PHI TYPE> tags",
         aliases=("i2b2_2006",),
         unwritable=_not_xml,
@@ -151,7 +172,7 @@ FORMATS: dict[str, CorpusFormat] = {
         "brat",
         (".ann",),
         _read_brat,
-        _writer(brat.write_brat),
+        _write_brat,
         "BRAT standoff, a folder of .txt + .ann pairs",
         directory=True,
         aliases=("standoff",),
@@ -215,7 +236,7 @@ def _folder_formats(folder: Path) -> dict[str, int]:
     counts: dict[str, int] = {}
     for file in files:
         name = file.name.lower()
-        if (file.parent == folder and file.name == plaintext.SIDECAR) or name.endswith(_COMPANIONS):
+        if (file.parent == folder and file.name in (plaintext.SIDECAR, FOLDER_SIDECAR)) or name.endswith(_COMPANIONS):
             continue
         if name.endswith((".ann", ".txt")):
             fmt = "brat" if brat_pairs else "text"

@@ -201,6 +201,11 @@ def _numbers_unchecked(doc: Document) -> tuple[str, str]:
     return patient, note
 
 
+def written_id(item: AnnotatedDocument) -> str:
+    """The id a document has when its ``.text`` record is read back."""
+    return document_id(*_numbers(item.document))
+
+
 def _numbers(doc: Document) -> tuple[str, str]:
     patient, note = _numbers_unchecked(doc)
     for value in (patient, note):

@@ -5,7 +5,7 @@ order; ids "<patient>_<note>" give patient and note metadata. Text is kept byte 
 breaks untouched); a file's UTF-8 byte order mark is not text, and is written again on output
 (``metadata.extra["file:bom"]``). Spans and metadata, which plain text cannot hold, go to a JSONL sidecar:
 ``spans.jsonl`` in the folder, or ``X.spans.jsonl`` beside a single ``X.txt``, one line
-``{"id", "metadata", "spans"}`` per document; it is read back when present.
+``{"id", "metadata", "spans"}`` per document, in the corpus's order; it is read back when present.
 """
 
 from __future__ import annotations
@@ -63,9 +63,11 @@ def read_text_corpus(path: str | Path, encoding: str = "utf-8") -> list[Annotate
     if not path.is_dir() and annotated:
         docs = list(annotated.values())
     else:
-        docs = [
-            annotated.get(doc_id) or AnnotatedDocument(Document(doc_id, text, metadata_from_id(doc_id)))
+        # The sidecar's order is the corpus's (files are listed in id order); files it lacks follow.
+        docs = [item for doc_id, item in annotated.items() if doc_id in texts] + [
+            AnnotatedDocument(Document(doc_id, text, metadata_from_id(doc_id)))
             for doc_id, text in texts.items()
+            if doc_id not in annotated
         ]
     return [_mark_bom(item) if item.id in with_bom or len(docs) == len(with_bom) == 1 else item for item in docs]
 
