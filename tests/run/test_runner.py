@@ -538,3 +538,22 @@ def test_a_note_the_output_cannot_hold_is_found_before_any_work(tmp_path: Path, 
     report = run(config)
     assert [d.id for d in read_corpus(output)] == ["1"]
     assert report.skipped[0]["position"] == 2 and report.skipped[0]["reason"].startswith("its metadata.extra.x")
+
+
+def test_a_failure_in_assembly_keeps_every_chunk_for_the_rerun(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(), source)
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    output = tmp_path / "out.jsonl"
+    config = RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=4)
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(runner_module, "write_corpus", disk_full)
+    with pytest.raises(OSError, match="no space"):
+        run(config)
+    assert not output.exists() and len(list(partial_dir_for(output).glob("chunk-*.jsonl"))) == 3
+    monkeypatch.undo()
+    report = run(config)
+    assert report.chunks_resumed == 3 and report.processed_documents == 0 and len(read_corpus(output)) == 12
