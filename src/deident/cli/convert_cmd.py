@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
-from deident.io.formats import read_corpus, write_corpus
+from deident.io.formats import detect_format, losses, read_corpus, write_corpus
 
 
 def convert(
@@ -39,5 +39,7 @@ def convert(
     )
     docs = read_corpus(input_path, from_format, options)
     write_corpus(docs, output_path, to_format)
+    for loss in losses(docs, to_format or detect_format(output_path).name):
+        typer.echo(f"warning: {loss}", err=True)
     spans = sum(len(d.spans) for d in docs)
     typer.echo(f"converted {len(docs)} documents with {spans} spans to {output_path}", err=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import ConfigurationError
+from deident.core.labels import PHYSIONET_TO_LABEL
 from deident.io import brat, conll, csv_table, i2b2_2006, i2b2_2014, jsonl, parquet_table, physionet, plaintext
 from deident.io.corpus_files import LONE_SURROGATE, find_unwritable, refuse_unwritable
 from deident.io.metadata_sidecar import FOLDER_SIDECAR, apply_sidecar, write_sidecar
@@ -315,6 +316,30 @@ def check_writable(docs: Sequence[AnnotatedDocument], corpus_format: CorpusForma
     """ConfigurationError naming the first note (by position) the format cannot hold, before anything
     is written."""
     refuse_unwritable(docs, corpus_format.name, corpus_format.unwritable)
+
+
+def losses(docs: Sequence[AnnotatedDocument], fmt: str) -> list[str]:
+    """What writing ``docs`` as ``fmt`` will lose (counts only), for a warning; [] when nothing."""
+    name = get_format(fmt).name
+    found = []
+    if name == "physionet":
+        folded = sum(
+            1
+            for item in docs
+            for span in item.spans
+            if PHYSIONET_TO_LABEL[physionet.physionet_type(span, item.text)] is not span.label
+        )
+        if folded:
+            found.append(f"{folded} spans get a coarser label (PhysioNet has 10 types)")
+    if name == "conll":
+        spaced = sum(1 for item in docs if any(c.isspace() and c != " " for c in item.text))
+        if spaced:
+            found.append(f"{spaced} notes hold line breaks or other white space that CoNLL writes as spaces")
+    if name in ("physionet", "brat", "i2b2-2006", "i2b2-2014", "conll"):
+        detailed = sum(1 for item in docs for span in item.spans if span.parts or span.score is not None)
+        if detailed:
+            found.append(f"{detailed} spans lose their detector details (score, parts)")
+    return found
 
 
 def _output_format(path: Path) -> CorpusFormat:
