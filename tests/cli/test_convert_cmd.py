@@ -43,3 +43,18 @@ def test_convert_reports_bad_input(tmp_path: Path):
     result = runner.invoke(app, ["convert", str(tmp_path / "t.csv"), str(tmp_path / "o.jsonl")])
     assert isinstance(result.exception, InputFormatError)
     assert "no column 'text'" in str(result.exception)
+
+
+def test_a_lossy_target_is_warned_about_with_counts(fixtures: Path, tmp_path: Path):
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        '{"id": "a", "text": "Works as a nurse.\\nBye", "spans": [{"start": 11, "end": 16, "label": "PROFESSION"}]}\n'
+    )
+    lossy = runner.invoke(app, ["convert", str(source), str(tmp_path / "out.text")])
+    assert lossy.exit_code == 0, lossy.output
+    assert "warning: 1 spans get a coarser label (PhysioNet has 10 types)" in lossy.output
+    assert "nurse" not in lossy.output
+    to_conll = runner.invoke(app, ["convert", str(source), str(tmp_path / "out.conll")])
+    assert "warning: 1 notes hold line breaks" in to_conll.output
+    lossless = runner.invoke(app, ["convert", str(source), str(tmp_path / "out.jsonl")])
+    assert lossless.exit_code == 0 and "warning" not in lossless.output

@@ -119,3 +119,20 @@ def test_safe_harbor_cuts_dates_to_the_year_and_year_only_is_deprecated(tmp_path
     again = runner.invoke(app, [*args, "--quiet", "--year-only", "--overwrite"])
     assert again.exit_code == 0 and "--year-only is ignored" in again.output
     assert read_corpus(out)[0].text == "Seen 1992 at 021."
+
+
+@pytest.mark.parametrize("on_error", ["stop", "skip"])
+def test_on_error_for_a_note_the_output_cannot_hold(tmp_path: Path, on_error: str) -> None:
+    source = tmp_path / "in.csv"
+    source.write_text('id,text,deident_metadata\n1,fine,\n2,also fine,"{""x"": ""\\udfff""}"\n', encoding="utf-8")
+    out = tmp_path / "out.csv"
+    result = runner.invoke(
+        app, ["run", str(source), "-o", str(out), "--on-error", on_error, "--quiet", "--spans", str(source)]
+    )
+    if on_error == "stop":
+        assert "note 2" in str(result.exception) and not out.exists()
+        return
+    assert result.exit_code == 0, result.output
+    assert "1 notes skipped" in result.output
+    assert [d.id for d in read_corpus(out)] == ["1"]
+    assert json.loads((tmp_path / "out.csv.report.json").read_text())["skipped"][0]["id"] == "2"

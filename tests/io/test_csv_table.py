@@ -78,6 +78,13 @@ def test_long_fields_are_allowed(tmp_path: Path):
         ("text,x\nKim,1\nLee\n", ReadOptions(), "line 3", "fields"),
         ('text,spans\nKim,"[{""start"": 0}]"\n', ReadOptions(), "line 2", "bad span"),
         ("text,id\nKim,a\nLee,a\n", ReadOptions(), None, "duplicate"),
+        # A stray opening quote used to swallow every later row into one cell (5 rows in, 2 out, exit 0).
+        ('id,text\n1,Kim\n2,"Lee\n3,Kim\n4,Lee\n5,Kim\n', ReadOptions(), "line 3", "unbalanced quote"),
+        ('id,text\n1,Kim\n2,"Lee\n3,Kim\n4,"Lee"\n5,Kim\n', ReadOptions(), "line 3", "quote"),
+        # A column named twice used to come out as two copies of the second.
+        ("id,text,text\n1,Kim,Lee\n", ReadOptions(), "header", "'text' is named 2 times"),
+        ("id,text\n1,Kim,Lee\n", ReadOptions(), "line 2", "3 fields where the header has 2"),
+        ("id;text\n1;Kim\n", ReadOptions(), "header", "no column 'text'"),
     ],
 )
 def test_malformed(tmp_path: Path, content: str, options: ReadOptions, position: str | None, problem: str):
@@ -87,3 +94,36 @@ def test_malformed(tmp_path: Path, content: str, options: ReadOptions, position:
     message = str(caught.value).replace(str(tmp_path), "")
     assert "bad.csv" in message and problem in message and (position is None or position in message)
     assert "Kim" not in message and "Lee" not in message
+
+
+def test_delimiter_quotechar_and_encoding_options(tmp_path: Path):
+    path = tmp_path / "semi.csv"
+    path.write_bytes("id;text\n1;'Dr. Müller; seen'\n2;plain\n".encode("latin-1"))
+    options = ReadOptions(delimiter=";", quotechar="'", encoding="latin-1")
+    docs = read_corpus(path, options=options)
+    assert [d.text for d in docs] == ["Dr. Müller; seen", "plain"]
+    write_corpus(docs, tmp_path / "again.csv")  # the dialect is kept; the encoding becomes UTF-8
+    assert (tmp_path / "again.csv").read_bytes().decode() == "id;text\r\n1;'Dr. Müller; seen'\r\n2;plain\r\n"
+    with pytest.raises(InputFormatError, match=r"semi\.csv, byte 16: not valid utf-8"):
+        read_corpus(path, options=ReadOptions(delimiter=";", quotechar="'"))
+
+
+def test_tsv_by_extension(tmp_path: Path):
+    path = tmp_path / "notes.tsv"
+    path.write_text("id\ttext\n1\tSeen, today\n")
+    docs = read_corpus(path)
+    assert docs[0].text == "Seen, today"
+    write_corpus(docs, tmp_path / "out.tsv")
+    assert (tmp_path / "out.tsv").read_bytes() == b"id\ttext\r\n1\tSeen, today\r\n"
+
+
+def test_a_byte_order_mark_is_accepted_and_kept(tmp_path: Path):
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbfid,text\r\n1,note\r\n")
+    docs = read_corpus(path)
+    assert [(d.id, d.text) for d in docs] == [("1", "note")]
+    write_corpus(docs, tmp_path / "again.csv")
+    assert (tmp_path / "again.csv").read_bytes() == path.read_bytes()
+    write_corpus(read_corpus(tmp_path / "again.csv"), tmp_path / "x.jsonl")
+    write_corpus(read_corpus(tmp_path / "x.jsonl"), tmp_path / "back.csv")  # through JSONL too
+    assert (tmp_path / "back.csv").read_bytes() == path.read_bytes()

@@ -1,9 +1,10 @@
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from deident.core import InputFormatError, Label
-from deident.core.errors import SpanAlignmentError
+from deident.core import AnnotatedDocument, Document, InputFormatError, Label, Span
+from deident.core.errors import ConfigurationError, SpanAlignmentError
 from deident.io import read_corpus
 from deident.io.i2b2_2014 import format_document, parse_document, read_i2b2_2014, write_i2b2_2014
 
@@ -110,3 +111,22 @@ def test_whitespace_normalised_text_attribute_is_accepted(tmp_path: Path):
     (doc,) = read_corpus(path)
     assert doc.text == "Elm St,\r\nKim"
     assert doc.spans[0].end == 9
+
+
+def test_carriage_returns_survive_a_standard_xml_parser(tmp_path: Path):
+    """A raw \\r in CDATA is turned into \\n by XML parsers (offsets shift for other tools)."""
+    text = "Seen by Dr. Brandt\r\non 3/4.\rEnd ]]> here"
+    start = text.index("Brandt")
+    item = AnnotatedDocument(Document("1_1", text), (Span(start, start + 6, Label.DOCTOR),))
+    write_i2b2_2014([item], tmp_path)
+    parsed = ET.parse(tmp_path / "1_1.xml").getroot().find("TEXT")
+    assert parsed is not None and parsed.text == text
+    assert [(d.text, d.spans) for d in read_i2b2_2014(tmp_path)] == [(text, item.spans)]
+
+
+@pytest.mark.parametrize("character", ["\x0c", "\x00", "\x1b", "\ufffe", "\ud83d"])
+def test_a_character_xml_cannot_hold_is_refused_by_position(tmp_path: Path, character: str):
+    docs = [AnnotatedDocument(Document("1", "fine")), AnnotatedDocument(Document("2", f"page{character}break"))]
+    with pytest.raises(ConfigurationError, match=r"^note 2: its text holds .* at offset 4, which i2b2-2014"):
+        write_i2b2_2014(docs, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

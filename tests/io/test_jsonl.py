@@ -50,3 +50,9 @@ def test_bad_parts_are_refused_with_the_span_named(parts: list[Any]) -> None:
     record = {"id": "d", "text": TEXT, "spans": [{"start": 11, "end": 19, "label": "DOCTOR", "parts": parts}]}
     with pytest.raises(InputFormatError, match="line 3, span 0"):
         record_to_document(record, Path("c.jsonl"), "line 3")
+
+
+def test_a_byte_order_mark_is_accepted_and_lines_split_on_newline_only(tmp_path: Path) -> None:
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"id": "1", "text": "a\xe2\x80\xa8b\xc2\x85c"}\r\n{"id": "2", "text": "d"}\n')
+    assert [(d.id, d.text) for d in read_jsonl(path)] == [("1", "a\u2028b\x85c"), ("2", "d")]

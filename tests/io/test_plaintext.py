@@ -60,3 +60,15 @@ def test_bad_encoding_names_byte(tmp_path: Path):
     (tmp_path / "x.txt").write_bytes(b"ok \xff")
     with pytest.raises(InputFormatError, match=r"x.txt, byte 3"):
         read_corpus(tmp_path / "x.txt")
+
+
+def test_a_byte_order_mark_is_not_text_and_is_written_again(tmp_path: Path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_bytes(b"\xef\xbb\xbfwith mark")
+    (folder / "b.txt").write_bytes(b"without")
+    docs = read_corpus(folder)
+    assert [d.text for d in docs] == ["with mark", "without"]
+    write_corpus(docs, tmp_path / "out", "text")
+    assert (tmp_path / "out" / "a.txt").read_bytes() == b"\xef\xbb\xbfwith mark"
+    assert (tmp_path / "out" / "b.txt").read_bytes() == b"without"

@@ -3,6 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deident.core.errors import ConfigurationError
 from deident.run.partial import PartialStore, partial_dir_for
@@ -28,3 +30,25 @@ def test_resume_needs_the_same_manifest(tmp_path: Path) -> None:
         store.open({"a": 2})
     store.remove()
     assert not store.exists()
+
+
+@pytest.mark.parametrize("character", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\r", "\ud83d", "\udfff"])
+def test_a_line_separator_or_lone_surrogate_in_a_record_reads_back(tmp_path: Path, character: str) -> None:
+    store = PartialStore(tmp_path / "out.jsonl")
+    store.open({})
+    records = [{"id": "1", "text": f"before{character}after"}, {"id": "2", "text": "next"}]
+    store.write_chunk(0, {"chunk": 0}, records)
+    header, rows = store.read_chunk(0)
+    assert header == {"chunk": 0} and list(rows) == records
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.text(st.characters(codec=None, exclude_categories=())), max_size=5))
+def test_any_python_string_round_trips_through_a_chunk(tmp_path: Path, texts: list[str]) -> None:
+    store = PartialStore(tmp_path / "out.jsonl")
+    store.open({})
+    records = [{"id": text, "text": text, "metadata": {"extra": {text: text}}} for text in texts]
+    store.write_chunk(0, {"chunk": 0, "note": "".join(texts)}, records)
+    header, rows = store.read_chunk(0)
+    assert header["note"] == "".join(texts)
+    assert list(rows) == records

@@ -26,7 +26,7 @@ from deident.io.formats import ReadOptions, read_corpus, write_corpus
 from deident.replace import Mode, ReplaceOptions, SecretKey
 from deident.run import runner as runner_module
 from deident.run.partial import partial_dir_for
-from deident.run.runner import RunConfig, run
+from deident.run.runner import NoteFailedError, OnError, RunConfig, run
 
 KEY = SecretKey.from_text("runner-test-key-000001")
 SURNAMES = ["Kowalski", "Brandt", "Okafor", "Lindqvist", "Moreau", "Tanaka"]
@@ -206,7 +206,7 @@ from pathlib import Path
 from deident.api import Deidentifier
 from deident.core.pipeline import Pipeline
 from deident.replace import Mode, ReplaceOptions, SecretKey
-from deident.run.runner import RunConfig, run
+from deident.run.runner import NoteFailedError, OnError, RunConfig, run
 sys.path.insert(0, {test_dir!r})
 from test_runner import ToyDetector, KEY
 
@@ -441,3 +441,119 @@ def test_reconcile_switch_reaches_the_bundled_pipeline(tmp_path: Path, reconcile
     report = run(RunConfig((source,), output, ReplaceOptions(Mode.TAG), reconcile=reconcile))
     assert ["QUILLFEATHER" not in d.text.upper() for d in read_corpus(output)] == tagged
     assert report.pipeline == "default"
+
+
+@pytest.mark.parametrize("character", ["\u2028", "\u2029", "\x85", "\ud83d"])
+def test_a_line_separator_or_lone_surrogate_in_the_last_note_loses_nothing(tmp_path: Path, character: str) -> None:
+    """One such character in the last note used to crash the assembly after every chunk was done."""
+    docs = make_corpus(patients=3, notes=2)
+    last = docs[-1]
+    docs[-1] = AnnotatedDocument(replace(last.document, text=last.text + character + "end"), last.spans)
+    source = tmp_path / "in.jsonl"
+    write_corpus(docs, source)
+    options = ReplaceOptions(Mode.TAG)
+    output = tmp_path / "out.jsonl"
+    report = run(RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=2))
+    out = read_corpus(output)
+    assert report.documents == len(docs) == len(out)
+    assert out[-1].text.endswith(character + "end") and out[-1].text.count(character) == 1
+
+
+class FailsOnBoom(ToyDetector):
+    """The toy detector, failing on any note that holds "BOOM" (a stand-in for a detector bug)."""
+
+    def detect(self, document: Document) -> list[Span]:
+        if "BOOM" in document.text:
+            raise ValueError("detector bug")
+        return super().detect(document)
+
+
+class FailingFactory(ToyFactory):
+    def __call__(self) -> Deidentifier:
+        return Deidentifier(Pipeline.of([FailsOnBoom()], name="toy"), self.options, "toy:test")
+
+
+def _with_boom(docs: list[AnnotatedDocument], index: int) -> list[AnnotatedDocument]:
+    item = docs[index]
+    docs = list(docs)
+    docs[index] = AnnotatedDocument(replace(item.document, text=item.text + " BOOM"), item.spans)
+    return docs
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_note_stops_the_run_by_position_and_keeps_finished_chunks(tmp_path: Path, jobs: int) -> None:
+    docs = make_corpus(patients=6, notes=2)  # 12 notes, chunks of 2 patients (4 notes) each
+    source = tmp_path / "in.jsonl"
+    write_corpus(_with_boom(docs, 11), source)  # the last note: in the last chunk
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    output = tmp_path / "out.jsonl"
+    config = RunConfig((source,), output, options, factory=FailingFactory(options), chunk_size=4, jobs=jobs)
+    with pytest.raises(NoteFailedError, match=r"in\.jsonl, note 12: de-identification failed \(ValueError\)") as err:
+        run(config)
+    assert "BOOM" not in str(err.value) and "Kowalski" not in str(err.value)
+    assert not output.exists()
+    assert len(list(partial_dir_for(output).glob("chunk-*.jsonl"))) == 2  # the other chunks are kept
+    # The note is fixed: only its chunk is done again.
+    write_corpus(docs, source)
+    report = run(config)
+    assert report.chunks_resumed == 2 and report.processed_documents == 4 and report.documents == 12
+    assert [(d.id, d.text) for d in read_corpus(output)] == [(d.id, d.text) for d in _complete_run(tmp_path, source)]
+
+
+def test_on_error_skip_leaves_the_note_out_and_lists_it_in_the_report(tmp_path: Path) -> None:
+    docs = _with_boom(make_corpus(patients=3, notes=2), 4)
+    source = tmp_path / "in.jsonl"
+    write_corpus(docs, source)
+    options = ReplaceOptions(Mode.TAG)
+    output = tmp_path / "out.jsonl"
+    config = RunConfig((source,), output, options, factory=FailingFactory(options), chunk_size=2, on_error=OnError.SKIP)
+    report = run(config)
+    out = read_corpus(output)
+    assert [d.id for d in out] == [d.id for i, d in enumerate(docs) if i != 4]
+    assert report.documents == 5
+    assert report.skipped == ({"input": "in.jsonl", "position": 5, "id": docs[4].id, "reason": "ValueError"},)
+    saved = json.loads(output.with_name("out.jsonl.report.json").read_text())
+    assert saved["skipped"] == [{"input": "in.jsonl", "position": 5, "id": docs[4].id, "reason": "ValueError"}]
+    # The other notes of the failing note's chunk (its patient) are still reconciled and replaced.
+    assert all("Kowalski" not in d.text and "Brandt" not in d.text for d in out)
+
+
+@pytest.mark.parametrize("on_error", [OnError.STOP, OnError.SKIP])
+def test_a_note_the_output_cannot_hold_is_found_before_any_work(tmp_path: Path, on_error: OnError) -> None:
+    """A lone surrogate read from a CSV's metadata column cannot be written back as UTF-8 CSV: it used to
+    crash the assembly after every chunk was done."""
+    source = tmp_path / "in.csv"
+    source.write_text(
+        'id,text,deident_metadata\n1,Seen by Dr. Brandt.,\n2,Seen by Dr. Moreau.,"{""x"": ""\\ud83d""}"\n',
+        encoding="utf-8",
+    )
+    options = ReplaceOptions(Mode.TAG)
+    output = tmp_path / "out.csv"
+    config = RunConfig((source,), output, options, factory=ToyFactory(options), on_error=on_error)
+    if on_error is OnError.STOP:
+        with pytest.raises(NoteFailedError, match=r"in\.csv, note 2: its metadata\.extra\.x holds a lone surrogate"):
+            run(config)
+        assert not partial_dir_for(output).exists() or not list(partial_dir_for(output).glob("chunk-*"))
+        return
+    report = run(config)
+    assert [d.id for d in read_corpus(output)] == ["1"]
+    assert report.skipped[0]["position"] == 2 and report.skipped[0]["reason"].startswith("its metadata.extra.x")
+
+
+def test_a_failure_in_assembly_keeps_every_chunk_for_the_rerun(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "in.jsonl"
+    write_corpus(make_corpus(), source)
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    output = tmp_path / "out.jsonl"
+    config = RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=4)
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(runner_module, "write_corpus", disk_full)
+    with pytest.raises(OSError, match="no space"):
+        run(config)
+    assert not output.exists() and len(list(partial_dir_for(output).glob("chunk-*.jsonl"))) == 3
+    monkeypatch.undo()
+    report = run(config)
+    assert report.chunks_resumed == 3 and report.processed_documents == 0 and len(read_corpus(output)) == 12

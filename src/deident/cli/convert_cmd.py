@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from deident.io.formats import ReadOptions, read_corpus, write_corpus
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.io.formats import detect_format, losses, read_corpus, write_corpus
 
 
 def convert(
@@ -23,7 +24,9 @@ def convert(
     author_col: Annotated[
         str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
     ] = None,
-    encoding: Annotated[str, typer.Option(help="Encoding of text inputs.")] = "utf-8",
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
 ) -> None:
     """Convert an annotated corpus between formats (offsets and texts are kept exactly).
 
@@ -31,10 +34,12 @@ def convert(
     brat (folder of .txt + .ann), conll (.conll, BIO tokens; text spacing is lost), text (.txt or a
     folder of them), csv, parquet. Folder outputs need --to unless the folder already holds a corpus.
     """
-    options = ReadOptions(
-        text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col, encoding=encoding
+    options = read_options(
+        encoding, delimiter, quotechar, text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col
     )
     docs = read_corpus(input_path, from_format, options)
     write_corpus(docs, output_path, to_format)
+    for loss in losses(docs, to_format or detect_format(output_path).name):
+        typer.echo(f"warning: {loss}", err=True)
     spans = sum(len(d.spans) for d in docs)
     typer.echo(f"converted {len(docs)} documents with {spans} spans to {output_path}", err=True)

@@ -20,6 +20,7 @@ from deident.cli.crf_options import (
     echo_progress,
     feature_providers,
 )
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.core.atomic import atomic_write
 from deident.detect.crf.train import CvResult, cross_validate
 from deident.io.formats import read_corpus
@@ -87,9 +88,12 @@ def cv(
     providers: ProvidersOption = True,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write all figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write the precision-recall plot (PNG) here.")] = None,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
 ) -> None:
     """Cross-validate the CRF alone; prints figures per fold, pooled, and a threshold sweep."""
-    docs = read_corpus(corpus, fmt)
+    docs = read_corpus(corpus, fmt, read_options(encoding, delimiter, quotechar))
     config = crf_train_config(
         tfidf=tfidf,
         split_models=split_models,

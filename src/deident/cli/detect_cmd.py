@@ -15,9 +15,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from deident.api import Deidentifier
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.core.document import AnnotatedDocument, patient_chunks
 from deident.core.heap import settle_heap
-from deident.io.formats import ReadOptions, read_corpus, write_corpus
+from deident.io.formats import read_corpus, write_corpus
 from deident.run.runner import DEFAULT_CHUNK_SIZE
 
 
@@ -50,6 +51,9 @@ def detect(
     author_col: Annotated[
         str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
     ] = None,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
     chunk_size: Annotated[
         int, typer.Option(min=1, help="Notes detected together (whole patients; about this many).")
     ] = DEFAULT_CHUNK_SIZE,
@@ -60,7 +64,9 @@ def detect(
     ``deident evaluate`` compares with the gold files directly.
     """
     console = Console(stderr=True)
-    options = ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col)
+    options = read_options(
+        encoding, delimiter, quotechar, text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col
+    )
     docs = read_corpus(input_path, input_format, options)
     switches = {"filter": use_filter, "trusted_phrases": trusted, "reconcile": reconcile}
     stage2 = {k: v for k, v in switches.items() if v is not None}

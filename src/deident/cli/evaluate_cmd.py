@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.evaluate import EvaluationReport, evaluate_corpus, render_report
-from deident.io.formats import ReadOptions, read_corpus
+from deident.io.formats import read_corpus
 
 
 def evaluate(
@@ -42,11 +44,15 @@ def evaluate(
             "from this many resamples of whole patients (0: none; 2000 is usual).",
         ),
     ] = 0,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
 ) -> None:
     """Score predictions against gold: binary and typed token, entity (strict/relaxed, micro/macro),
     instance recall, all again for HIPAA identifiers, and a confusion matrix of types."""
-    gold = read_corpus(gold_path, gold_format, ReadOptions(annotations=gold_annotations))
-    pred = read_corpus(pred_path, pred_format, ReadOptions(annotations=pred_annotations))
+    options = read_options(encoding, delimiter, quotechar)
+    gold = read_corpus(gold_path, gold_format, replace(options, annotations=gold_annotations))
+    pred = read_corpus(pred_path, pred_format, replace(options, annotations=pred_annotations))
     report = evaluate_corpus(gold, pred, bootstrap=bootstrap)
     _warn_about_matching(report)
     if as_json:

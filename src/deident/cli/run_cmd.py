@@ -19,10 +19,10 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.cli.key_options import replace_options
-from deident.io.formats import ReadOptions
 from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE
-from deident.run.runner import DEFAULT_CHUNK_SIZE, RunConfig, report_paths
+from deident.run.runner import DEFAULT_CHUNK_SIZE, OnError, RunConfig, report_paths
 from deident.run.runner import run as run_corpus
 
 
@@ -70,6 +70,9 @@ def run(
     author_col: Annotated[
         str | None, typer.Option(help="Author (poster) column of CSV/Parquet input: its handle is sought in the text.")
     ] = None,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
     tag_template: Annotated[str, typer.Option(help="Tag for mode tag; may use {label}, {category}.")] = (
         DEFAULT_TAG_TEMPLATE
     ),
@@ -80,6 +83,14 @@ def run(
         bool, typer.Option(hidden=True, help="Deprecated and ignored: safe-harbor always cuts dates to the year.")
     ] = False,
     chunk_size: Annotated[int, typer.Option(help="Documents per committed chunk.")] = DEFAULT_CHUNK_SIZE,
+    on_error: Annotated[
+        OnError,
+        typer.Option(
+            "--on-error",
+            help="A note that fails or that the output format cannot hold: stop (finished chunks are kept; "
+            "rerun to resume) or skip (left out of the output, listed by id in the report).",
+        ),
+    ] = OnError.STOP,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing output and discard a partial run.")] = False,
     report: Annotated[Path | None, typer.Option(help="Report JSON path (HTML beside it).")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
@@ -112,7 +123,16 @@ def run(
         jobs=jobs,
         chunk_size=chunk_size,
         input_format=input_format,
-        read_options=ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col),
+        read_options=read_options(
+            encoding,
+            delimiter,
+            quotechar,
+            text_col=text_col,
+            id_col=id_col,
+            patient_col=patient_col,
+            author_col=author_col,
+        ),
+        on_error=on_error,
         overwrite=overwrite,
         report_path=report,
         owns_process=True,
@@ -147,3 +167,7 @@ def run(
         f"in {result.duration_s:.1f} s; report: {json_path} and {html_path}",
         highlight=False,
     )
+    if result.skipped:
+        console.print(
+            f"{len(result.skipped):,} notes skipped (--on-error skip): listed in {json_path}", highlight=False
+        )

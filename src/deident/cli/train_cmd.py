@@ -20,9 +20,10 @@ from deident.cli.crf_options import (
     echo_progress,
     feature_providers,
 )
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.train import train_model
-from deident.io.formats import read_corpus
+from deident.io.formats import ReadOptions, read_corpus
 
 
 class PipelineKind(StrEnum):
@@ -30,10 +31,10 @@ class PipelineKind(StrEnum):
     CRF = "crf"
 
 
-def _read_all(paths: list[Path], fmt: str | None) -> list:  # type: ignore[type-arg]
+def _read_all(paths: list[Path], fmt: str | None, options: ReadOptions) -> list:  # type: ignore[type-arg]
     docs = []
     for path in paths:
-        docs.extend(read_corpus(path, fmt))
+        docs.extend(read_corpus(path, fmt, options))
     return docs
 
 
@@ -87,10 +88,14 @@ def train(
     filter_recall_target: Annotated[
         float, typer.Option(min=0.01, max=1.0, help="Token recall the span filter's thresholds are calibrated for.")
     ] = 0.99,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
 ) -> None:
     """Train a model directory (manifest, CRF files, learned triggers, lexicon and clusters, and for the default
     pipeline the span filter and its calibration)."""
-    base_docs = _read_all(train_paths, fmt)
+    options = read_options(encoding, delimiter, quotechar)
+    base_docs = _read_all(train_paths, fmt, options)
     mixture = Mixture(
         augment=parse_augment(augment),
         synth=synth,
@@ -99,8 +104,8 @@ def train(
         base_scheme=None if synth_scheme == "none" else synth_scheme,
     )
     train_docs = base_docs if mixture.empty else build_mixture(base_docs, mixture)
-    dev_docs = read_corpus(dev, fmt) if dev else []
-    source_docs = _read_all(source or [], fmt)
+    dev_docs = read_corpus(dev, fmt, options) if dev else []
+    source_docs = _read_all(source or [], fmt, options)
     config = crf_train_config(
         tfidf=tfidf,
         split_models=split_models,

@@ -21,7 +21,7 @@ from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import CATEGORY_DEFAULT, Category, Label
 from deident.core.span import Span
-from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, read_exact
+from deident.io.corpus_files import exact_content, file_for_id, folder_files, metadata_from_id, read_exact
 
 _TEXT_BOUND = regex.compile(r"(T\S*)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)(?:\t(.*))?")
 # Characters that would break an .ann line (Python's str.splitlines breaks at all of these).
@@ -107,7 +107,7 @@ def write_brat(documents: Iterable[AnnotatedDocument], folder: str | Path) -> Pa
     for item in documents:
         txt_path = file_for_id(folder, item.id, ".txt")
         with atomic_write(txt_path) as handle:
-            handle.write(item.text)
+            handle.write(exact_content(item.text))
         with atomic_write(txt_path.with_suffix(".ann")) as handle:
             handle.write(format_ann(item))
     return folder

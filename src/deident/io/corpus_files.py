@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
 import regex
@@ -11,6 +11,9 @@ from deident.core.document import AnnotatedDocument, DocumentMetadata
 from deident.core.errors import ConfigurationError, InputFormatError
 
 _DIGITS = regex.compile(r"([0-9]+)")
+LONE_SURROGATE = regex.compile(r"[\ud800-\udfff]")
+# Characters XML 1.0 cannot hold, not even as character references (lone surrogates included).
+NOT_XML = regex.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def read_exact(path: Path, encoding: str = "utf-8") -> str:
@@ -21,6 +24,12 @@ def read_exact(path: Path, encoding: str = "utf-8") -> str:
     except UnicodeDecodeError as err:
         raise InputFormatError(path, f"byte {err.start}", f"not valid {encoding}") from None
     return text.removeprefix("\ufeff")
+
+
+def exact_content(text: str) -> str:
+    """What a file must hold for :func:`read_exact` to give back ``text``: read_exact drops one leading
+    byte order mark, so a note that itself begins with U+FEFF is written with one more."""
+    return "\ufeff" + text if text.startswith("\ufeff") else text
 
 
 def folder_files(folder: Path, suffix: str) -> list[tuple[str, Path]]:
@@ -69,6 +78,51 @@ def require_disjoint(items: Sequence[AnnotatedDocument], format_name: str) -> No
                     f"{format_name}; resolve overlaps first or use a standoff format (i2b2-2014, brat, jsonl)"
                 )
             previous_end = max(previous_end, span.end)
+
+
+def note_strings(item: AnnotatedDocument) -> Iterator[tuple[str, str]]:
+    """``(field name, value)`` for every string a writer may put in a file: id, text and metadata."""
+    yield "id", item.id
+    yield "text", item.text
+    yield from _strings("metadata", item.document.metadata.as_dict())
+
+
+def _strings(name: str, value: object) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield name, value
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _strings(f"{name}.{key}", key)
+            yield from _strings(f"{name}.{key}", inner)
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            yield from _strings(name, inner)
+
+
+def find_unwritable(
+    item: AnnotatedDocument, pattern: regex.Pattern[str], what: str, text_only: bool = False
+) -> str | None:
+    """Where a note holds a character matching ``pattern`` (described by ``what``), or None.
+
+    The answer names the field and offset only, never the character or its neighbourhood."""
+    for name, value in [("text", item.text)] if text_only else note_strings(item):
+        found = pattern.search(value)
+        if found is not None:
+            return f"its {name} holds {what} at offset {found.start()}"
+    return None
+
+
+def refuse_unwritable(
+    items: Sequence[AnnotatedDocument], format_name: str, unwritable: Callable[[AnnotatedDocument], str | None]
+) -> None:
+    """ConfigurationError naming the first note (by position) ``unwritable`` finds a reason for, before
+    anything is written (a UTF-8 encoder would otherwise fail half-way, or a parser read another note)."""
+    for position, item in enumerate(items, start=1):
+        problem = unwritable(item)
+        if problem is not None:
+            raise ConfigurationError(
+                f"note {position}: {problem}, which {format_name} output cannot hold (JSONL can; or fix the note)"
+            )
 
 
 def check_unique(ids: Sequence[str], path: Path) -> None:

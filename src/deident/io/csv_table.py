@@ -1,7 +1,12 @@
-"""CSV tables: one document per row; see :mod:`deident.io.tables` for columns and metadata.
+"""CSV and TSV tables: one document per row; see :mod:`deident.io.tables` for columns and metadata.
 
-Read with the csv module (quoted fields may hold line breaks, kept exactly); written in the
-default "excel" dialect with ``\\r\\n`` row ends. CSV has no nulls: an empty cell is "".
+Read strictly with the csv module (quoted fields may hold line breaks, kept exactly): a quote left
+open, a row with more or fewer fields than the header and a column name given twice are errors naming
+the file and line, never merged rows or a lost column. The delimiter is "," (a tab for ``.tsv`` and
+``.tab`` files) unless given; the quote character is '"' unless given. Written in the "excel" dialect
+with ``\\r\\n`` row ends, with the delimiter and quote character the table was read with (recorded in
+``metadata.extra`` as ``table:delimiter`` and ``table:quotechar``) and a UTF-8 byte order mark when the
+input had one (``table:bom``). CSV has no nulls: an empty cell is "".
 """
 
 from __future__ import annotations
@@ -12,9 +17,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from deident.core.atomic import atomic_write
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import InputFormatError
 from deident.io.tables import choose_columns, documents_to_table, rows_to_documents
+
+DELIMITER_KEY = "table:delimiter"
+QUOTECHAR_KEY = "table:quotechar"
+BOM_KEY = "table:bom"
+_TAB_SUFFIXES = (".tsv", ".tab")
+_BOM = "\ufeff"
+
+
+def default_delimiter(path: Path) -> str:
+    return "\t" if path.suffix.lower() in _TAB_SUFFIXES else ","
 
 
 def _allow_long_fields() -> None:
@@ -35,44 +50,72 @@ def read_csv(
     patient_col: str | None = None,
     encoding: str = "utf-8",
     author_col: str | None = None,
+    delimiter: str | None = None,
+    quotechar: str = '"',
 ) -> list[AnnotatedDocument]:
     path = Path(path)
+    delimiter = delimiter or default_delimiter(path)
     _allow_long_fields()
+    row_start = 1  # the line the row being read starts on (a quoted field may span lines)
     try:
         with path.open(encoding=encoding, newline="") as handle:
-            reader = csv.reader(handle)
+            reader = csv.reader(handle, delimiter=delimiter, quotechar=quotechar, strict=True)
             header = next(reader, None)
             if header is None:
                 raise InputFormatError(path, "line 1", "empty file: expected a header row")
-            if header and header[0].startswith("\ufeff"):
+            bom = bool(header) and header[0].startswith(_BOM)
+            if bom:
                 header[0] = header[0][1:]
             columns = choose_columns(header, path, text_col, id_col, patient_col, author_col)
 
             def rows() -> Iterator[tuple[str, Sequence[str | None]]]:
-                line = reader.line_num + 1
+                nonlocal row_start
+                row_start = reader.line_num + 1
                 for row in reader:
-                    if not row:  # csv gives blank lines as empty rows
-                        line = reader.line_num + 1
-                        continue
-                    if len(row) != len(header):
-                        raise InputFormatError(
-                            path, f"line {line}", f"{len(row)} fields where the header has {len(header)}"
-                        )
-                    yield f"line {line}", row
-                    line = reader.line_num + 1
+                    if row:  # csv gives blank lines as empty rows
+                        if len(row) != len(header):
+                            raise InputFormatError(
+                                path, f"line {row_start}", f"{len(row)} fields where the header has {len(header)}"
+                            )
+                        yield f"line {row_start}", row
+                    row_start = reader.line_num + 1
 
-            return rows_to_documents(path, columns, rows())
+            docs = rows_to_documents(path, columns, rows())
     except csv.Error as err:
-        raise InputFormatError(path, f"line {reader.line_num}", f"malformed CSV ({err})") from None
+        problem = (
+            "a quoted field is never closed (unbalanced quote)"
+            if "end of data" in str(err)
+            else f"malformed CSV ({err}; is a quote unbalanced?)"
+        )
+        raise InputFormatError(path, f"row starting on line {row_start}", problem) from None
     except UnicodeDecodeError as err:
-        raise InputFormatError(path, f"byte {err.start}", f"not valid {encoding}") from None
+        raise InputFormatError(path, f"byte {err.start}", f"not valid {encoding} (see --encoding)") from None
+    dialect = {}
+    if delimiter != default_delimiter(path):
+        dialect[DELIMITER_KEY] = delimiter
+    if quotechar != '"':
+        dialect[QUOTECHAR_KEY] = quotechar
+    if bom:
+        dialect[BOM_KEY] = "1"
+    if not dialect:
+        return docs
+    return [AnnotatedDocument(Document(d.id, d.text, d.document.metadata.with_extra(**dialect)), d.spans) for d in docs]
 
 
 def write_csv(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
     path = Path(path)
-    table = documents_to_table(list(documents))
+    items = list(documents)
+    table = documents_to_table(items)
+    delimiter, quotechar, bom = default_delimiter(path), '"', False
+    if items:  # the dialect the table was read with (its first row's: all rows share it)
+        first = items[0].document.metadata
+        delimiter = first.get_extra(DELIMITER_KEY) or delimiter
+        quotechar = first.get_extra(QUOTECHAR_KEY) or quotechar
+        bom = first.get_extra(BOM_KEY) == "1"
     with atomic_write(path) as handle:
-        writer = csv.writer(handle)
+        if bom:
+            handle.write(_BOM)
+        writer = csv.writer(handle, delimiter=delimiter, quotechar=quotechar)
         writer.writerow(table.columns)
         writer.writerows([["" if v is None else v for v in row] for row in table.rows])
     return path

@@ -12,7 +12,10 @@ from pathlib import Path
 
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import ConfigurationError
+from deident.core.labels import PHYSIONET_TO_LABEL
 from deident.io import brat, conll, csv_table, i2b2_2006, i2b2_2014, jsonl, parquet_table, physionet, plaintext
+from deident.io.corpus_files import LONE_SURROGATE, find_unwritable, refuse_unwritable
+from deident.io.metadata_sidecar import FOLDER_SIDECAR, apply_sidecar, write_sidecar
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,8 @@ class ReadOptions:
     patient_col: str | None = None
     author_col: str | None = None  # the poster or writer of each note (message boards): metadata.author
     encoding: str = "utf-8"
+    delimiter: str | None = None  # CSV/TSV field delimiter (default: "," or, for .tsv/.tab, a tab)
+    quotechar: str = '"'  # CSV/TSV quote character
     annotations: Path | None = None  # an explicit annotation file (e.g. a .phrase) for the input
 
 
@@ -36,14 +41,49 @@ class CorpusFormat:
     description: str = ""
     directory: bool = False  # True when the format is a folder of files
     aliases: tuple[str, ...] = field(default=())
+    # Why the writer cannot hold a note (field and offset, never its content), or None: see check_writable.
+    unwritable: Callable[[AnnotatedDocument], str | None] = field(default=lambda item: None)
+
+
+def _not_utf8(item: AnnotatedDocument) -> str | None:
+    """UTF-8 files cannot hold a lone surrogate (JSONL keeps it as an escape)."""
+    return find_unwritable(item, LONE_SURROGATE, "a lone surrogate (U+D800 to U+DFFF)")
+
+
+def _not_physionet(item: AnnotatedDocument) -> str | None:
+    return _not_utf8(item) or physionet.unwritable(item)
+
+
+def _not_xml(item: AnnotatedDocument) -> str | None:
+    return i2b2_2014.unwritable(item)
 
 
 def _read_physionet(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return physionet.read_physionet(path, options.annotations)
+    return apply_sidecar(physionet.read_physionet(path, options.annotations), path, False)
 
 
 def _write_physionet(docs: Sequence[AnnotatedDocument], path: Path) -> None:
     physionet.write_physionet(docs, path)
+    write_sidecar(docs, path, False, physionet.read_physionet, physionet.written_id)
+
+
+def _same_id(item: AnnotatedDocument) -> str:
+    return item.id
+
+
+def _write_i2b2_2014(docs: Sequence[AnnotatedDocument], path: Path) -> None:
+    i2b2_2014.write_i2b2_2014(docs, path)
+    write_sidecar(docs, path, True, i2b2_2014.read_i2b2_2014, _same_id)
+
+
+def _write_i2b2_2006(docs: Sequence[AnnotatedDocument], path: Path) -> None:
+    i2b2_2006.write_i2b2_2006(docs, path)
+    write_sidecar(docs, path, False, i2b2_2006.read_i2b2_2006, _same_id)
+
+
+def _write_brat(docs: Sequence[AnnotatedDocument], path: Path) -> None:
+    brat.write_brat(docs, path)
+    write_sidecar(docs, path, True, brat.read_brat, _same_id)
 
 
 def _read_jsonl(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
@@ -55,15 +95,15 @@ def _write_jsonl(docs: Sequence[AnnotatedDocument], path: Path) -> None:
 
 
 def _read_i2b2_2014(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return i2b2_2014.read_i2b2_2014(path, options.encoding)
+    return apply_sidecar(i2b2_2014.read_i2b2_2014(path, options.encoding), path, path.is_dir())
 
 
 def _read_i2b2_2006(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return i2b2_2006.read_i2b2_2006(path)
+    return apply_sidecar(i2b2_2006.read_i2b2_2006(path), path, False)
 
 
 def _read_brat(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return brat.read_brat(path, options.encoding)
+    return apply_sidecar(brat.read_brat(path, options.encoding), path, path.is_dir())
 
 
 def _read_conll(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
@@ -76,7 +116,14 @@ def _read_text(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
 
 def _read_csv(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
     return csv_table.read_csv(
-        path, options.text_col, options.id_col, options.patient_col, options.encoding, options.author_col
+        path,
+        options.text_col,
+        options.id_col,
+        options.patient_col,
+        options.encoding,
+        options.author_col,
+        options.delimiter,
+        options.quotechar,
     )
 
 
@@ -95,34 +142,42 @@ def _writer(
 
 FORMATS: dict[str, CorpusFormat] = {
     "physionet": CorpusFormat(
-        "physionet", (".text",), _read_physionet, _write_physionet, "PhysioNet deid .text with .phrase annotations"
+        "physionet",
+        (".text",),
+        _read_physionet,
+        _write_physionet,
+        "PhysioNet deid .text with .phrase annotations",
+        unwritable=_not_physionet,
     ),
     "jsonl": CorpusFormat("jsonl", (".jsonl", ".ndjson"), _read_jsonl, _write_jsonl, "one JSON document per line"),
     "i2b2-2014": CorpusFormat(
         "i2b2-2014",
         (".xml",),
         _read_i2b2_2014,
-        _writer(i2b2_2014.write_i2b2_2014),
+        _write_i2b2_2014,
         "i2b2 2014 / CEGS N-GRID XML, one <deIdi2b2> document per .xml file in a folder",
         directory=True,
         aliases=("i2b2_2014", "i2b2", "ngrid", "cegs-ngrid"),
+        unwritable=_not_xml,
     ),
     "i2b2-2006": CorpusFormat(
         "i2b2-2006",
         (".xml",),
         _read_i2b2_2006,
-        _writer(i2b2_2006.write_i2b2_2006),
+        _write_i2b2_2006,
         "i2b2 2006 XML, one file of <RECORD>s with inline <PHI TYPE> tags",
         aliases=("i2b2_2006",),
+        unwritable=_not_xml,
     ),
     "brat": CorpusFormat(
         "brat",
         (".ann",),
         _read_brat,
-        _writer(brat.write_brat),
+        _write_brat,
         "BRAT standoff, a folder of .txt + .ann pairs",
         directory=True,
         aliases=("standoff",),
+        unwritable=_not_utf8,
     ),
     "conll": CorpusFormat(
         "conll",
@@ -131,6 +186,7 @@ FORMATS: dict[str, CorpusFormat] = {
         _writer(conll.write_conll),
         "BIO token lines 'token start end tag' (text spacing is not kept)",
         aliases=("bio",),
+        unwritable=_not_utf8,
     ),
     "text": CorpusFormat(
         "text",
@@ -140,14 +196,24 @@ FORMATS: dict[str, CorpusFormat] = {
         "plain text: a .txt file or a folder of them, spans in a spans.jsonl sidecar",
         directory=True,
         aliases=("txt", "plain"),
+        unwritable=_not_utf8,
     ),
-    "csv": CorpusFormat("csv", (".csv",), _read_csv, _writer(csv_table.write_csv), "CSV table, one document per row"),
+    "csv": CorpusFormat(
+        "csv",
+        (".csv", ".tsv", ".tab"),
+        _read_csv,
+        _writer(csv_table.write_csv),
+        "CSV or TSV table, one document per row",
+        unwritable=_not_utf8,
+        aliases=("tsv",),
+    ),
     "parquet": CorpusFormat(
         "parquet",
         (".parquet", ".pq"),
         _read_parquet,
         _writer(parquet_table.write_parquet),
         "Parquet table, one document per row",
+        unwritable=_not_utf8,
     ),
 }
 
@@ -160,18 +226,58 @@ def get_format(name: str) -> CorpusFormat:
     raise ConfigurationError(f"unknown format {name!r}; known: {', '.join(sorted(FORMATS))}")
 
 
-def _has(folder: Path, suffix: str) -> bool:
-    return any(p.is_file() for p in folder.rglob(f"*{suffix}"))
+# Files that belong to another file's document, not documents of their own.
+_COMPANIONS = (".phrase", ".conf")
+
+
+def _folder_formats(folder: Path) -> dict[str, int]:
+    """How many files of each corpus format a folder holds (its own sidecars and companions aside)."""
+    files = [p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    brat_pairs = any(p.suffix.lower() == ".ann" for p in files)
+    counts: dict[str, int] = {}
+    for file in files:
+        name = file.name.lower()
+        if (file.parent == folder and file.name in (plaintext.SIDECAR, FOLDER_SIDECAR)) or name.endswith(_COMPANIONS):
+            continue
+        if name.endswith((".ann", ".txt")):
+            fmt = "brat" if brat_pairs else "text"
+            if name.endswith(".ann"):
+                continue  # counted by its .txt
+        elif name.endswith(".xml"):
+            fmt = "i2b2-2014"
+        else:
+            found = next((f.name for f in FORMATS.values() if any(name.endswith(ext) for ext in f.extensions)), None)
+            if found is None:
+                continue  # not a corpus file (a README, say)
+            fmt = found
+        counts[fmt] = counts.get(fmt, 0) + 1
+    if brat_pairs and "brat" not in counts:
+        counts["brat"] = 0
+    return counts
+
+
+def _folder_format(folder: Path) -> CorpusFormat:
+    counts = _folder_formats(folder)
+    if not counts:
+        raise ConfigurationError(f"{folder}: cannot tell the format of this folder; name it with --from/--format")
+    if len(counts) > 1:
+        listed = ", ".join(f"{name} ({count} files)" for name, count in sorted(counts.items()))
+        raise ConfigurationError(
+            f"{folder}: holds files of several formats: {listed}; name the one to read with --from/--format "
+            "(the others are then left aside), or give the files separately"
+        )
+    fmt = FORMATS[next(iter(counts))]
+    if not fmt.directory:
+        raise ConfigurationError(f"{folder}: a folder of {fmt.name} files; give the files themselves")
+    return fmt
 
 
 def detect_format(path: Path) -> CorpusFormat:
     """Guess a path's format: folders from the files they hold (.ann: brat, .xml: i2b2 2014,
-    .txt: plain text), .xml files from their root element, other files from their extension."""
+    .txt: plain text; a folder holding files of several formats is an error that lists them, never a
+    silent choice), .xml files from their root element, other files from their extension."""
     if path.is_dir():
-        for suffix, name in ((".ann", "brat"), (".xml", "i2b2-2014"), (".txt", "text")):
-            if _has(path, suffix):
-                return FORMATS[name]
-        raise ConfigurationError(f"{path}: cannot tell the format of this folder; name it with --from/--format")
+        return _folder_format(path)
     name = path.name.lower()
     if name.endswith(".xml"):
         if path.exists() and i2b2_2014.looks_like_i2b2_2014(path):
@@ -202,7 +308,38 @@ def write_corpus(docs: Sequence[AnnotatedDocument], path: str | Path, fmt: str |
     corpus_format = get_format(fmt) if fmt else _output_format(path)
     if corpus_format.write is None:
         raise ConfigurationError(f"format {corpus_format.name!r} can be read but not written")
+    check_writable(docs, corpus_format)
     corpus_format.write(docs, path)
+
+
+def check_writable(docs: Sequence[AnnotatedDocument], corpus_format: CorpusFormat) -> None:
+    """ConfigurationError naming the first note (by position) the format cannot hold, before anything
+    is written."""
+    refuse_unwritable(docs, corpus_format.name, corpus_format.unwritable)
+
+
+def losses(docs: Sequence[AnnotatedDocument], fmt: str) -> list[str]:
+    """What writing ``docs`` as ``fmt`` will lose (counts only), for a warning; [] when nothing."""
+    name = get_format(fmt).name
+    found = []
+    if name == "physionet":
+        folded = sum(
+            1
+            for item in docs
+            for span in item.spans
+            if PHYSIONET_TO_LABEL[physionet.physionet_type(span, item.text)] is not span.label
+        )
+        if folded:
+            found.append(f"{folded} spans get a coarser label (PhysioNet has 10 types)")
+    if name == "conll":
+        spaced = sum(1 for item in docs if any(c.isspace() and c != " " for c in item.text))
+        if spaced:
+            found.append(f"{spaced} notes hold line breaks or other white space that CoNLL writes as spaces")
+    if name in ("physionet", "brat", "i2b2-2006", "i2b2-2014", "conll"):
+        detailed = sum(1 for item in docs for span in item.spans if span.parts or span.score is not None)
+        if detailed:
+            found.append(f"{detailed} spans lose their detector details (score, parts)")
+    return found
 
 
 def _output_format(path: Path) -> CorpusFormat:

@@ -8,8 +8,10 @@ text masked out. Each tag's ``text`` attribute is checked against the note. The 
 file stem (path relative to the folder); ids "<patient>_<note>" give patient and note metadata.
 Span evidence is kept in the ``comment`` attribute (joined by "; "). A merged span's parts and other
 metadata are not kept.
-Characters that XML 1.0 forbids (e.g. form feeds) are written as they are; deident reads them back,
-other XML tools may refuse them.
+The writer puts a carriage return outside the CDATA as ``&#13;`` (a parser keeps it; a raw one it would
+turn into a line feed, shifting offsets for other tools) and refuses a note holding a character XML 1.0
+cannot hold (e.g. a form feed or a lone surrogate), naming the note by position, so every file it
+writes is well-formed XML that standard parsers accept.
 """
 
 from __future__ import annotations
@@ -26,7 +28,16 @@ from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import CATEGORY_DEFAULT, Category, Label
 from deident.core.span import Span
-from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, read_exact
+from deident.io.corpus_files import (
+    LONE_SURROGATE,
+    NOT_XML,
+    file_for_id,
+    find_unwritable,
+    folder_files,
+    metadata_from_id,
+    read_exact,
+    refuse_unwritable,
+)
 
 ROOT_TAG = "deIdi2b2"
 _TEXT_OPEN = regex.compile(r"<TEXT\s*(/?)>")
@@ -34,7 +45,6 @@ _CDATA_OPEN = "<![CDATA["
 _CDATA_CLOSE = "]]>"
 _ATTRIBUTE_WHITESPACE = regex.compile(r"\r\n|[\r\n\t]")
 _EVIDENCE_SEPARATOR = "; "
-_NOT_XML = regex.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def looks_like_i2b2_2014(path: Path) -> bool:
@@ -137,6 +147,7 @@ def _type_name(label: Label) -> str:
 
 def format_document(item: AnnotatedDocument) -> str:
     cdata = item.text.replace(_CDATA_CLOSE, "]]" + _CDATA_CLOSE + _CDATA_OPEN + ">")
+    cdata = cdata.replace("\r", _CDATA_CLOSE + "&#13;" + _CDATA_OPEN)
     lines = [
         '<?xml version="1.0" encoding="UTF-8" ?>',
         f"<{ROOT_TAG}>",
@@ -147,7 +158,7 @@ def format_document(item: AnnotatedDocument) -> str:
         comment = _attribute(_EVIDENCE_SEPARATOR.join(span.evidence))
         covered = span.text_of(item.text)
         # XML cannot hold some characters even escaped; such a tag goes without its (optional) text.
-        text_attribute = "" if _NOT_XML.search(covered) else f'text="{_attribute(covered)}" '
+        text_attribute = "" if NOT_XML.search(covered) else f'text="{_attribute(covered)}" '
         lines.append(
             f'<{span.category.value} id="P{index}" start="{span.start}" end="{span.end}" '
             f'{text_attribute}TYPE="{_type_name(span.label)}" comment="{comment}" />'
@@ -157,11 +168,20 @@ def format_document(item: AnnotatedDocument) -> str:
     return "\n".join(lines) + "\n"
 
 
+def unwritable(item: AnnotatedDocument) -> str | None:
+    """Why a note cannot go into a well-formed XML 1.0 file (field and offset only), or None."""
+    return find_unwritable(item, LONE_SURROGATE, "a lone surrogate (U+D800 to U+DFFF)") or find_unwritable(
+        item, NOT_XML, "a character XML 1.0 cannot hold", text_only=True
+    )
+
+
 def write_i2b2_2014(documents: Iterable[AnnotatedDocument], folder: str | Path) -> Path:
     """Write one ``<id>.xml`` per document into ``folder`` (created if needed), each atomically."""
     folder = Path(folder)
+    items = list(documents)
+    refuse_unwritable(items, "i2b2-2014", unwritable)
     folder.mkdir(parents=True, exist_ok=True)
-    for item in documents:
+    for item in items:
         with atomic_write(file_for_id(folder, item.id, ".xml")) as handle:
             handle.write(format_document(item))
     return folder

@@ -19,13 +19,16 @@ from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import Label
 from deident.core.provenance import Part
 from deident.core.span import Span
+from deident.io.corpus_files import LONE_SURROGATE
 
 
 def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:
     """Stream documents from a JSONL file."""
     path = Path(path)
     seen: set[str] = set()
-    with path.open(encoding="utf-8") as handle:
+    # utf-8-sig: a byte order mark is accepted; newline="\n": a line ends at "\n" only (a stray "\r" is
+    # JSON whitespace or an error, never a line break).
+    with path.open(encoding="utf-8-sig", newline="\n") as handle:
         for number, raw in enumerate(handle, start=1):
             if not raw.strip():
                 continue
@@ -134,9 +137,16 @@ def _part_from_record(raw: Any) -> Part:
     )
 
 
+def dumps_line(record: Any) -> str:
+    """One JSON line (no newline) that any UTF-8 writer can hold: characters are kept as they are,
+    except lone surrogates, which become their ``\\uXXXX`` escape (``json.loads`` gives them back)."""
+    line = json.dumps(record, ensure_ascii=False)
+    return LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", line)
+
+
 def write_jsonl(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
     path = Path(path)
     with atomic_write(path) as handle:
         for item in documents:
-            handle.write(json.dumps(document_to_record(item), ensure_ascii=False) + "\n")
+            handle.write(dumps_line(document_to_record(item)) + "\n")
     return path

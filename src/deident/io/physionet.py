@@ -21,6 +21,7 @@ from deident.core.span import Span
 
 _HEADER = regex.compile(r"START_OF_RECORD=([^|\r\n]*)\|\|\|\|([^|\r\n]*)\|\|\|\|\r?\n")
 _END = "||||END_OF_RECORD"
+_BAD_NUMBER = regex.compile(r"[|\s]")
 _YEAR = regex.compile(r"(?:19|20)\d\d|'\d\d")
 
 
@@ -101,8 +102,9 @@ def read_physionet(text_path: str | Path, phrase_path: str | Path | None = None)
     """Read a ``.text`` file and, when present, its ``.phrase`` annotations."""
     text_path = Path(text_path)
     try:
-        # newline="" keeps \r\n as it is: phrase offsets count both characters.
-        with text_path.open(encoding="utf-8", newline="") as handle:
+        # newline="" keeps \r\n as it is: phrase offsets count both characters. utf-8-sig: a byte order
+        # mark (as Windows tools write) is accepted.
+        with text_path.open(encoding="utf-8-sig", newline="") as handle:
             content = handle.read()
     except UnicodeDecodeError as err:
         raise InputFormatError(text_path, f"byte {err.start}", "not valid UTF-8") from None
@@ -111,7 +113,7 @@ def read_physionet(text_path: str | Path, phrase_path: str | Path | None = None)
     ann_path = Path(phrase_path) if phrase_path is not None else phrase_path_for(text_path)
     spans: dict[str, list[Span]] = {}
     if ann_path.exists():
-        spans = parse_phrase(ann_path.read_text(encoding="utf-8"), by_id, ann_path)
+        spans = parse_phrase(ann_path.read_text(encoding="utf-8-sig"), by_id, ann_path)
     return [AnnotatedDocument(doc, tuple(spans.get(doc.id, ()))) for doc in documents]
 
 
@@ -171,11 +173,41 @@ def write_physionet(documents: Iterable[AnnotatedDocument], text_path: str | Pat
     return text_path, phrase_path
 
 
-def _numbers(doc: Document) -> tuple[str, str]:
+def unwritable(item: AnnotatedDocument) -> str | None:
+    """Why a note cannot go into a ``.text`` file (field and offset only), or None: the format has no
+    escape, so a record marker inside the note would cut it into two notes on reading."""
+    found = item.text.find(_END)
+    if found >= 0:
+        return f"its text holds the record end marker {_END!r} at offset {found}"
+    patient, note = _numbers_unchecked(item.document)
+    for name, value in (("patient", patient), ("note", note)):
+        if not value or _BAD_NUMBER.search(value):
+            return f"its {name} number is empty or holds '|', white space or a line break"
+    return None
+
+
+def _numbers_unchecked(doc: Document) -> tuple[str, str]:
+    """Patient and note numbers: from the metadata, else from an id "<patient>_<note>"; a patient id
+    without a note id is kept (the note number is then the document id)."""
     patient, note = doc.metadata.patient_id, doc.metadata.note_id
     if patient is None or note is None:
         head, sep, tail = doc.id.rpartition("_")
-        patient, note = (head, tail) if sep else ("0", doc.id)
+        if patient is not None:
+            note = tail if sep and head == patient else doc.id
+        elif note is not None:
+            patient = head if sep and tail == note else "0"
+        else:
+            patient, note = (head, tail) if sep else ("0", doc.id)
+    return patient, note
+
+
+def written_id(item: AnnotatedDocument) -> str:
+    """The id a document has when its ``.text`` record is read back."""
+    return document_id(*_numbers(item.document))
+
+
+def _numbers(doc: Document) -> tuple[str, str]:
+    patient, note = _numbers_unchecked(doc)
     for value in (patient, note):
         if "|" in value or "\n" in value or " " in value:
             raise ValueError(

@@ -2,9 +2,10 @@
 
 Ids are file paths relative to the folder without ``.txt`` (a single file: its stem), in sorted
 order; ids "<patient>_<note>" give patient and note metadata. Text is kept byte for byte (line
-breaks untouched). Spans and metadata, which plain text cannot hold, go to a JSONL sidecar:
+breaks untouched); a file's UTF-8 byte order mark is not text, and is written again on output
+(``metadata.extra["file:bom"]``). Spans and metadata, which plain text cannot hold, go to a JSONL sidecar:
 ``spans.jsonl`` in the folder, or ``X.spans.jsonl`` beside a single ``X.txt``, one line
-``{"id", "metadata", "spans"}`` per document; it is read back when present.
+``{"id", "metadata", "spans"}`` per document, in the corpus's order; it is read back when present.
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ from pathlib import Path
 from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import ConfigurationError, InputFormatError
-from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, read_exact
+from deident.io.corpus_files import exact_content, file_for_id, folder_files, metadata_from_id, read_exact
 from deident.io.jsonl import document_to_record, record_to_document
 
 SIDECAR = "spans.jsonl"
+BOM_KEY = "file:bom"
+_BOM = "\ufeff"
+_BOM_BYTES = _BOM.encode("utf-8")
 
 
 def sidecar_path(path: Path) -> Path:
@@ -53,14 +57,39 @@ def read_text_corpus(path: str | Path, encoding: str = "utf-8") -> list[Annotate
     path = Path(path)
     files = folder_files(path, ".txt") if path.is_dir() else [(path.stem, path)]
     texts = {doc_id: read_exact(file, encoding) for doc_id, file in files}
+    with_bom = {doc_id for doc_id, file in files if _starts_with_bom(file, texts[doc_id])}
     sidecar = sidecar_path(path)
     annotated = _read_sidecar(sidecar, texts) if sidecar.exists() else {}
     if not path.is_dir() and annotated:
-        return list(annotated.values())
-    return [
-        annotated.get(doc_id) or AnnotatedDocument(Document(doc_id, text, metadata_from_id(doc_id)))
-        for doc_id, text in texts.items()
-    ]
+        docs = list(annotated.values())
+    else:
+        # The sidecar's order is the corpus's (files are listed in id order); files it lacks follow.
+        docs = [item for doc_id, item in annotated.items() if doc_id in texts] + [
+            AnnotatedDocument(Document(doc_id, text, metadata_from_id(doc_id)))
+            for doc_id, text in texts.items()
+            if doc_id not in annotated
+        ]
+    return [_mark_bom(item) if item.id in with_bom or len(docs) == len(with_bom) == 1 else item for item in docs]
+
+
+def _starts_with_bom(file: Path, text: str) -> bool:
+    """True when the file starts with a byte order mark that read_exact dropped (and that is not the
+    doubled mark of a note that itself begins with U+FEFF, see exact_content)."""
+    with file.open("rb") as handle:
+        head = handle.read(3)
+    return head == _BOM_BYTES and not text.startswith(_BOM)
+
+
+def _mark_bom(item: AnnotatedDocument) -> AnnotatedDocument:
+    meta = item.document.metadata.with_extra(**{BOM_KEY: "1"})
+    return AnnotatedDocument(Document(item.id, item.text, meta), item.spans)
+
+
+def _file_content(item: AnnotatedDocument) -> str:
+    content = exact_content(item.text)
+    if item.document.metadata.get_extra(BOM_KEY) == "1" and not content.startswith(_BOM):
+        content = _BOM + content
+    return content
 
 
 def write_text_corpus(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
@@ -76,7 +105,7 @@ def write_text_corpus(documents: Iterable[AnnotatedDocument], path: str | Path) 
         targets = [file_for_id(path, item.id, ".txt") for item in items]
     for item, target in zip(items, targets, strict=True):
         with atomic_write(target) as handle:
-            handle.write(item.text)
+            handle.write(_file_content(item))
     with atomic_write(sidecar_path(path)) as handle:
         for item in items:
             record = document_to_record(item)

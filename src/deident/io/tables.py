@@ -51,7 +51,16 @@ def choose_columns(
     patient_col: str | None,
     author_col: str | None = None,
 ) -> TableColumns:
-    """Check the wanted columns exist (InputFormatError naming the file and column otherwise)."""
+    """Check the columns are named once each and the wanted ones exist (InputFormatError naming the
+    file and column otherwise: a column given twice would lose one of them)."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            count = list(names).count(name)
+            raise InputFormatError(
+                path, "header", f"column {name!r} is named {count} times; give each column its own name"
+            )
+        seen.add(name)
     for wanted in (text_col, id_col, patient_col, author_col):
         if wanted is not None and wanted not in names:
             raise InputFormatError(path, "header", f"no column {wanted!r} (columns: {', '.join(map(repr, names))})")

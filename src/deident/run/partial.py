@@ -1,9 +1,14 @@
 """Resumable output: per-chunk results in ``OUTPUT.partial/``, each committed atomically.
 
 A killed run leaves whole chunk files only (atomic rename), so a restart skips the chunks already
-written and redoes the rest: nothing is lost or duplicated. The manifest records what the run is
-(inputs, mode, key fingerprint, chunking); a restart with different settings is refused rather
-than mixing outputs. The final output is assembled from the chunks only when all are present.
+written and redoes the rest: nothing is lost or duplicated. The manifest records the run's settings
+(mode, key fingerprint, chunking); a restart with different settings is refused rather than mixing
+outputs. What each chunk read is checked by the runner (a digest in each chunk's header). The final
+output is assembled from the chunks only when all are present.
+
+Chunk files are pure ASCII JSON lines (``ensure_ascii``): every Python string, lone surrogates and
+line separators such as U+2028 included, is written as an escape and read back exactly; lines are
+split on "\\n" only.
 """
 
 from __future__ import annotations
@@ -68,12 +73,14 @@ class PartialStore:
 
     def write_chunk(self, index: int, header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> None:
         with atomic_write(self.chunk_path(index)) as handle:
-            handle.write(json.dumps(dict(header), ensure_ascii=False) + "\n")
+            handle.write(json.dumps(dict(header)) + "\n")
             for record in records:
-                handle.write(json.dumps(dict(record), ensure_ascii=False) + "\n")
+                handle.write(json.dumps(dict(record)) + "\n")
 
     def read_chunk(self, index: int) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
-        lines = self.chunk_path(index).read_text(encoding="utf-8").splitlines()
+        # Not str.splitlines(): it also splits at U+2028, U+2029, U+0085, ... (chunks of older versions
+        # hold those raw).
+        lines = [line for line in self.chunk_path(index).read_text(encoding="utf-8").split("\n") if line]
         return json.loads(lines[0]), (json.loads(line) for line in lines[1:])
 
     def staging(self) -> Path:

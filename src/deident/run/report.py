@@ -1,5 +1,6 @@
 """The run report: counts, settings and speed of a run, as JSON and as a self-contained HTML page
-(inline CSS and an SVG bar chart, no scripts, no external files). It never holds text or ids."""
+(inline CSS and an SVG bar chart, no scripts, no external files). It never holds text; the JSON names
+the notes a run skipped (``--on-error skip``) by input, position and id, so that they can be found."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ class RunReport:
     notes: tuple[str, ...] = field(default=())
     # The span filter's thresholds and the token recall/precision expected there (OperatingPoint.as_dict()).
     expected: dict[str, Any] | None = None
+    # Notes left out of the output: {"input": file name, "position": 1-based, "id", "reason": error type or
+    # what the output format cannot hold (never the note's text)}.
+    skipped: tuple[dict[str, Any], ...] = field(default=())
 
     @property
     def spans_total(self) -> int:
@@ -64,6 +68,7 @@ class RunReport:
         data = asdict(self)
         data["input_formats"] = list(self.input_formats)
         data["notes"] = list(self.notes)
+        data["skipped"] = [dict(item) for item in self.skipped]
         data["spans_total"] = self.spans_total
         data["spans_by_category"] = self.spans_by_category
         data["operating_point"] = {
@@ -131,6 +136,7 @@ def render_html(report: RunReport) -> str:
         ("Documents", f"{report.documents:,}"),
         ("Characters", f"{report.characters:,}"),
         ("Spans replaced", f"{report.spans_total:,}"),
+        ("Notes skipped (ids in the JSON report)", f"{len(report.skipped):,}"),
         ("Mode", report.mode),
         ("Pipeline / model", f"{report.pipeline} / {report.model_id}"),
         ("Spans from", report.span_source),

@@ -5,12 +5,20 @@ surrogate table and are detected together: reconciliation works across them), de
 given spans and replace them chunk by chunk (in worker processes when ``jobs > 1``; each worker
 loads the pipeline once), commit each chunk atomically under ``OUTPUT.partial/``, then assemble the
 output in the input's format and move it into place.
+
+A failing note never costs finished work: with ``on_error`` "stop" the run stops naming the note
+(input and position) and the committed chunks stay; with "skip" the note is left out of the output
+and listed in the report. Notes the output format cannot hold are found before any work. Each chunk
+records a digest of its input notes, so a rerun after the input was fixed redoes only the chunks
+whose notes changed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import hashlib
+import json
 import multiprocessing
 import os
 import shutil
@@ -29,7 +37,7 @@ from deident.core.errors import ConfigurationError, DeidentError, InputFormatErr
 from deident.core.heap import settle_heap
 from deident.core.span import Span
 from deident.io import jsonl, physionet
-from deident.io.formats import ReadOptions, detect_format, get_format, read_corpus, write_corpus
+from deident.io.formats import CorpusFormat, ReadOptions, detect_format, get_format, read_corpus, write_corpus
 from deident.replace import ReplaceOptions
 from deident.replace.dates import date_offset
 from deident.run.partial import PartialStore
@@ -37,6 +45,17 @@ from deident.run.report import RunReport
 
 DEFAULT_CHUNK_SIZE = 200
 DeidentifierFactory = Callable[[], Deidentifier]
+
+
+class OnError(enum.StrEnum):
+    """What a run does with a note that fails: stop (finished chunks are kept) or leave it out."""
+
+    STOP = "stop"
+    SKIP = "skip"
+
+
+class NoteFailedError(DeidentError):
+    """A note could not be de-identified or written; the message names its input and position."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +80,7 @@ class RunConfig:
     # The caller owns the process (the command line): the loaded model is moved out of the collector's walks
     # (deident.core.heap).
     owns_process: bool = False
+    on_error: OnError = OnError.STOP
     # Testing hook: stop with an error after this many chunks have been committed.
     fail_after_chunks: int | None = None
 
@@ -71,6 +91,11 @@ class _Chunk:
     positions: tuple[int, ...]
     documents: tuple[Document, ...]
     spans: tuple[tuple[Span, ...], ...] | None
+    digest: str  # of the chunk's input notes: a committed chunk is reused only for the same notes
+    source: str = ""  # the input's file name, for messages
+    on_error: OnError = OnError.STOP
+    # Positions the output format cannot hold (found before any work), with the reason.
+    unwritable: tuple[tuple[int, str], ...] = ()
 
 
 class _InjectedFailure(RuntimeError):
@@ -106,6 +131,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
         given = _given_spans(config.spans_file, docs) if config.spans_file is not None else None
         loaded.append((source, target, fmt.name, docs, given))
         _check_target(target, config.overwrite)
+        _check_writable(source, fmt, docs, config.on_error)
 
     total = sum(len(docs) for *_, docs, _ in loaded)
     done_docs = 0
@@ -117,25 +143,28 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
         store = PartialStore(target)
         if config.overwrite and store.exists():
             store.remove()
-        chunks = _chunks(docs, given, config.chunk_size)
+        unwritable = _unwritable(get_format(fmt_name), docs)
+        chunks = _chunks(docs, given, config.chunk_size, source.name, config.on_error, unwritable)
         chunk_count += len(chunks)
-        manifest = _manifest(config, source, fmt_name, len(docs), len(chunks))
-        store.open(manifest)
-        finished = store.done() & set(range(len(chunks)))
-        resumed += len(finished)
-        for index in sorted(finished):
+        store.open(_manifest(config, fmt_name))
+        finished = set()
+        for index in sorted(store.done() & set(range(len(chunks)))):
             header, _ = store.read_chunk(index)
-            stats.add(header)
-            done_docs += int(header["documents"])
+            if header.get("digest") != chunks[index].digest:
+                continue  # its notes changed since (a fixed input): redone
+            finished.add(index)
+            stats.add(header, source.name)
+            done_docs += _notes_of(header)
+        resumed += len(finished)
         if on_progress:
             on_progress(done_docs, total)
         pending = [c for c in chunks if c.index not in finished]
         processed = _process(pending, deidentifier, factory, config)
         for committed, (header, records) in enumerate(processed, start=1):
             store.write_chunk(int(header["chunk"]), header, records)
-            stats.add(header)
-            session.add(header)
-            done_docs += int(header["documents"])
+            stats.add(header, source.name)
+            session.add(header, source.name)
+            done_docs += _notes_of(header)
             if on_progress:
                 on_progress(done_docs, total)
             if config.fail_after_chunks is not None and committed >= config.fail_after_chunks:
@@ -167,6 +196,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
         finished_at=finished_at,
         duration_s=time.perf_counter() - started,
         notes=_notes(config),
+        skipped=tuple(stats.skipped),
     )
     json_path, html_path = report_paths(config)
     report.write(json_path, html_path)
@@ -247,6 +277,27 @@ class _Loader:
         )
 
 
+def _unwritable(fmt: CorpusFormat, docs: Sequence[AnnotatedDocument]) -> dict[int, str]:
+    """Positions of the notes the output format cannot hold, with the reason (field and offset only)."""
+    found = {}
+    for position, item in enumerate(docs):
+        problem = fmt.unwritable(item)
+        if problem is not None:
+            found[position] = problem
+    return found
+
+
+def _check_writable(source: Path, fmt: CorpusFormat, docs: Sequence[AnnotatedDocument], on_error: OnError) -> None:
+    """Before any work: stop on a note the output cannot hold, unless such notes are to be skipped."""
+    if on_error is OnError.SKIP:
+        return
+    for position, problem in _unwritable(fmt, docs).items():
+        raise NoteFailedError(
+            f"{source}, note {position + 1}: {problem}, which {fmt.name} output cannot hold; nothing was "
+            "processed: fix the note, convert to JSONL first, or pass --on-error skip to leave it out"
+        )
+
+
 def _given_spans(path: Path, docs: Sequence[AnnotatedDocument]) -> list[tuple[Span, ...]]:
     """Spans for each document from a spans file: a PhysioNet .phrase, or any corpus with spans."""
     by_id = {item.id: item.document for item in docs}
@@ -267,29 +318,56 @@ def _given_spans(path: Path, docs: Sequence[AnnotatedDocument]) -> list[tuple[Sp
     return out
 
 
-def _chunks(docs: Sequence[AnnotatedDocument], given: list[tuple[Span, ...]] | None, size: int) -> list[_Chunk]:
+def _chunks(
+    docs: Sequence[AnnotatedDocument],
+    given: list[tuple[Span, ...]] | None,
+    size: int,
+    source: str = "",
+    on_error: OnError = OnError.STOP,
+    unwritable: Mapping[int, str] | None = None,
+) -> list[_Chunk]:
     """Chunks of whole patients (in order of first appearance), about ``size`` documents each."""
-    return [
-        _Chunk(
-            index,
-            positions,
-            tuple(docs[p].document for p in positions),
-            None if given is None else tuple(given[p] for p in positions),
+    unwritable = unwritable or {}
+    chunks = []
+    for index, positions in enumerate(patient_chunks([item.document for item in docs], size)):
+        spans = None if given is None else tuple(given[p] for p in positions)
+        chunks.append(
+            _Chunk(
+                index,
+                positions,
+                tuple(docs[p].document for p in positions),
+                spans,
+                _digest([docs[p] for p in positions], spans, positions),
+                source,
+                on_error,
+                tuple((p, unwritable[p]) for p in positions if p in unwritable),
+            )
         )
-        for index, positions in enumerate(patient_chunks([item.document for item in docs], size))
-    ]
+    return chunks
 
 
-def _manifest(config: RunConfig, source: Path, fmt: str, documents: int, chunks: int) -> dict[str, Any]:
+def _digest(
+    items: Sequence[AnnotatedDocument], given: tuple[tuple[Span, ...], ...] | None, positions: Sequence[int]
+) -> str:
+    """What a chunk's output depends on in the input: its notes (ids, text, metadata, spans), their
+    positions and the given spans."""
+    digest = hashlib.sha256()
+    for position, item in zip(positions, items, strict=True):
+        record = jsonl.document_to_record(item)
+        record["position"] = position
+        digest.update(json.dumps(record, sort_keys=True).encode() + b"\n")
+    for spans in given or ():
+        digest.update(json.dumps([(s.start, s.end, s.label.value, s.source, s.score) for s in spans]).encode())
+    return digest.hexdigest()
+
+
+def _manifest(config: RunConfig, fmt: str) -> dict[str, Any]:
+    """The run's settings; what it reads is checked per chunk (``_Chunk.digest``)."""
     key = config.options.key
     options = config.options
     return {
         "deident_version": __version__,
-        "input": _fingerprint(source),
-        "spans_file": None if config.spans_file is None else _fingerprint(config.spans_file),
         "format": fmt,
-        "documents": documents,
-        "chunks": chunks,
         "chunk_size": config.chunk_size,
         "mode": options.mode.value,
         "tag_template": options.tag_template,
@@ -304,18 +382,6 @@ def _manifest(config: RunConfig, source: Path, fmt: str, documents: int, chunks:
         "scheme": config.scheme,
         "reconcile": config.reconcile,
     }
-
-
-def _fingerprint(path: Path) -> str:
-    """Size and modification time of every file of an input (cheap, and changes when it is edited)."""
-    digest = hashlib.sha256()
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-    for file in files:
-        stat = file.stat()
-        digest.update(
-            f"{file.relative_to(path) if path.is_dir() else file.name}|{stat.st_size}|{stat.st_mtime_ns}\n".encode()
-        )
-    return digest.hexdigest()
 
 
 _WORKER: Deidentifier | None = None
@@ -334,11 +400,33 @@ def _work(chunk: _Chunk) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def _process_chunk(deidentifier: Deidentifier, chunk: _Chunk) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     # One call for the whole chunk: its patients' notes are detected (reconciled) and replaced together.
-    results = deidentifier.deidentify_many(list(chunk.documents), chunk.spans)
+    # A note that fails (or cannot be written) is found and, with on_error "skip", the chunk is done
+    # again without it; with "stop" the run stops naming it (the chunks already committed stay).
+    skipped = dict(chunk.unwritable)
+    keep = [i for i, p in enumerate(chunk.positions) if p not in skipped]
+    try:
+        results = _deidentify(deidentifier, chunk, keep)
+    except Exception as err:  # any failure of one note must not cost the others
+        failed = _failing_notes(deidentifier, chunk, keep) or {i: type(err).__name__ for i in keep}
+        if chunk.on_error is OnError.STOP:
+            index, reason = next(iter(failed.items()))
+            raise NoteFailedError(
+                f"{chunk.source}, note {chunk.positions[index] + 1}: de-identification failed ({reason}); the "
+                "chunks finished so far are kept: rerun to resume once it is fixed, or pass --on-error skip "
+                "to leave it out"
+            ) from None
+        skipped.update({chunk.positions[i]: reason for i, reason in failed.items()})
+        keep = [i for i in keep if i not in failed]
+        try:
+            results = _deidentify(deidentifier, chunk, keep)
+        except Exception as again:  # they fail only together: all are left out
+            skipped.update({chunk.positions[i]: type(again).__name__ for i in keep})
+            keep, results = [], []
     options = deidentifier.options
     labels: dict[str, int] = {}
     records = []
-    for position, doc, result in zip(chunk.positions, chunk.documents, results, strict=True):
+    kept = [(chunk.positions[i], chunk.documents[i]) for i in keep]
+    for (position, doc), result in zip(kept, results, strict=True):
         for span in result.spans:
             labels[span.label.value] = labels.get(span.label.value, 0) + 1
         output = AnnotatedDocument(Document(doc.id, result.text, _output_metadata(doc, options)), result.spans)
@@ -347,11 +435,40 @@ def _process_chunk(deidentifier: Deidentifier, chunk: _Chunk) -> tuple[dict[str,
         records.append(record)
     header = {
         "chunk": chunk.index,
-        "documents": len(chunk.documents),
-        "characters": sum(len(d.text) for d in chunk.documents),
+        "digest": chunk.digest,
+        "documents": len(kept),
+        "characters": sum(len(doc.text) for _, doc in kept),
         "labels": labels,
+        "skipped": [
+            {"position": position + 1, "id": chunk.documents[chunk.positions.index(position)].id, "reason": reason}
+            for position, reason in sorted(skipped.items())
+        ],
     }
     return header, records
+
+
+def _deidentify(deidentifier: Deidentifier, chunk: _Chunk, keep: Sequence[int]) -> list[Any]:
+    if not keep:
+        return []
+    spans = None if chunk.spans is None else [chunk.spans[i] for i in keep]
+    return list(deidentifier.deidentify_many([chunk.documents[i] for i in keep], spans))
+
+
+def _failing_notes(deidentifier: Deidentifier, chunk: _Chunk, keep: Sequence[int]) -> dict[int, str]:
+    """The notes of a failed chunk that fail alone, with the error's type (never its message, which
+    a foreign library may fill with text)."""
+    failed = {}
+    for i in keep:
+        try:
+            _deidentify(deidentifier, chunk, [i])
+        except Exception as err:
+            failed[i] = type(err).__name__
+    return failed
+
+
+def _notes_of(header: Mapping[str, Any]) -> int:
+    """Input notes a committed chunk accounts for: those written and those skipped."""
+    return int(header["documents"]) + len(header.get("skipped", ()))
 
 
 def _output_metadata(doc: Document, options: ReplaceOptions) -> DocumentMetadata:
@@ -379,20 +496,30 @@ def _process(
     with ProcessPoolExecutor(config.jobs, mp_context=context, initializer=_init_worker, initargs=(factory,)) as pool:
         queue = list(chunks)
         running: set[Future[tuple[dict[str, Any], list[dict[str, Any]]]]] = set()
+        failure: BaseException | None = None
         try:
             while queue or running:
-                while queue and len(running) < 2 * config.jobs:  # bounded: memory stays flat on big corpora
+                # bounded: memory stays flat on big corpora; after a failure nothing new starts, but the
+                # chunks already running are still committed (a run never loses finished work)
+                while queue and failure is None and len(running) < 2 * config.jobs:
                     running.add(pool.submit(_work, queue.pop(0)))
+                if not running:
+                    break
                 done, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     try:
                         result = future.result()
                     except BrokenProcessPool:
                         raise DeidentError("a worker process died (out of memory?); rerun to resume") from None
+                    except DeidentError as err:
+                        failure = failure or err
+                        continue
                     yield result
         finally:
             for future in running:
                 future.cancel()
+        if failure is not None:
+            raise failure
 
 
 def _assemble(store: PartialStore, target: Path, fmt: str, chunks: int, documents: int) -> None:
@@ -402,14 +529,16 @@ def _assemble(store: PartialStore, target: Path, fmt: str, chunks: int, document
     if missing:
         raise ConfigurationError(f"{store.path}: {len(missing)} chunks are missing; rerun to finish")
     records: list[tuple[int, AnnotatedDocument]] = []
+    skipped: set[int] = set()
     for index in range(chunks):
-        _, rows = store.read_chunk(index)
+        header, rows = store.read_chunk(index)
+        skipped.update(int(item["position"]) - 1 for item in header.get("skipped", ()))
         for row in rows:
             position = int(row.pop("position"))
             records.append((position, jsonl.record_to_document(row, store.chunk_path(index), f"chunk {index}")))
     records.sort(key=lambda pair: pair[0])
     positions = [p for p, _ in records]
-    if positions != list(range(documents)):
+    if positions != [p for p in range(documents) if p not in skipped]:
         raise ConfigurationError(f"{store.path}: the chunks do not hold each document exactly once; pass --overwrite")
     stage = store.staging()
     staged = stage / target.name
@@ -434,8 +563,10 @@ class _Stats:
     documents: int = 0
     characters: int = 0
     labels: dict[str, int] = field(default_factory=dict)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, header: Mapping[str, Any]) -> None:
+    def add(self, header: Mapping[str, Any], source: str = "") -> None:
+        self.skipped.extend({"input": source, **item} for item in header.get("skipped", ()))
         self.documents += int(header["documents"])
         self.characters += int(header["characters"])
         for label, count in dict(header["labels"]).items():

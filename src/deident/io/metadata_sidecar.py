@@ -1,0 +1,97 @@
+"""What a format cannot hold of a corpus, kept beside it: a JSONL side file of original ids, metadata and order.
+
+PhysioNet (ids become ``<patient>_<note>``), BRAT and the i2b2 formats (ids only, no document metadata;
+folders are read in id order) lose part of a corpus. Their writers (through ``deident.io.formats``) read
+the written corpus back and record, per document, what came back different: ``{"written_id", "id",
+"metadata"}``, in the original order. Their readers apply it, so a conversion there and back keeps ids,
+metadata (patients, note dates, extra fields) and order. Span labels are not restored: a PhysioNet
+``.phrase`` keeps 10 types, and ``evaluate`` compares them with gold files folded the same way. The side
+file is ``deident-metadata.jsonl`` inside a folder corpus, ``X.metadata.jsonl`` beside a file ``X``; none is
+written (and a stale one is removed) when nothing was lost.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from deident.core.atomic import atomic_write
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
+from deident.core.errors import InputFormatError
+from deident.io.corpus_files import read_exact
+from deident.io.jsonl import dumps_line
+
+FOLDER_SIDECAR = "deident-metadata.jsonl"
+FILE_SUFFIX = ".metadata.jsonl"
+
+Reader = Callable[[Path], list[AnnotatedDocument]]
+
+
+def sidecar_path(path: Path, directory: bool) -> Path:
+    return path / FOLDER_SIDECAR if directory else path.with_name(path.name + FILE_SUFFIX)
+
+
+def write_sidecar(
+    items: Sequence[AnnotatedDocument],
+    path: Path,
+    directory: bool,
+    read_back: Reader,
+    written_id: Callable[[AnnotatedDocument], str],
+) -> None:
+    """Compare the written corpus at ``path`` with ``items``; keep what differs in the side file."""
+    back = read_back(path)
+    by_id = {item.id: item for item in back}
+    written = [written_id(item) for item in items]
+    records: list[dict[str, Any]] = []
+    lost = [d.id for d in back] != written
+    for item, wid in zip(items, written, strict=True):
+        record: dict[str, Any] = {"written_id": wid}
+        got = by_id.get(wid)
+        if item.id != wid:
+            record["id"] = item.id
+        if got is None or got.document.metadata != item.document.metadata:
+            record["metadata"] = item.document.metadata.as_dict()
+        lost = lost or len(record) > 1
+        records.append(record)
+    sidecar = sidecar_path(path, directory)
+    if not lost:
+        sidecar.unlink(missing_ok=True)
+        return
+    with atomic_write(sidecar) as handle:
+        for record in records:
+            handle.write(dumps_line(record) + "\n")
+
+
+def apply_sidecar(docs: list[AnnotatedDocument], path: Path, directory: bool) -> list[AnnotatedDocument]:
+    """The documents with the side file's ids, metadata and order, when there is one."""
+    sidecar = sidecar_path(path, directory)
+    if not sidecar.is_file():
+        return docs
+    remaining = {item.id: item for item in docs}
+    out = []
+    for number, raw in enumerate(read_exact(sidecar).split("\n"), start=1):
+        if not raw.strip():
+            continue
+        where = f"line {number}"
+        try:
+            record = json.loads(raw)
+            item = remaining.pop(str(record["written_id"]))
+        except (json.JSONDecodeError, TypeError, KeyError):
+            raise InputFormatError(
+                sidecar, where, "not a record of this corpus's documents (remove the side file if the corpus changed)"
+            ) from None
+        out.append(_restored(item, record, sidecar, where))
+    out.extend(remaining.values())
+    return out
+
+
+def _restored(item: AnnotatedDocument, record: dict[str, Any], sidecar: Path, where: str) -> AnnotatedDocument:
+    metadata = item.document.metadata
+    if "metadata" in record:
+        try:
+            metadata = DocumentMetadata.from_dict(record["metadata"])
+        except (TypeError, ValueError):
+            raise InputFormatError(sidecar, where, "bad metadata") from None
+    return AnnotatedDocument(Document(str(record.get("id", item.id)), item.text, metadata), item.spans)
