@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -37,7 +38,8 @@ def convert(
     options = read_options(
         encoding, delimiter, quotechar, text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col
     )
-    docs = read_corpus(input_path, from_format, options)
+    # A conversion restores the labels a format folded when its side file kept them (PhysioNet -> JSONL).
+    docs = read_corpus(input_path, from_format, replace(options, restore_labels=True))
     write_corpus(docs, output_path, to_format)
     for loss in losses(docs, to_format or detect_format(output_path).name):
         typer.echo(f"warning: {loss}", err=True)

@@ -30,6 +30,8 @@ class ReadOptions:
     delimiter: str | None = None  # CSV/TSV field delimiter (default: "," or, for .tsv/.tab, a tab)
     quotechar: str = '"'  # CSV/TSV quote character
     annotations: Path | None = None  # an explicit annotation file (e.g. a .phrase) for the input
+    # Restore span labels a format folded (PhysioNet's 10 types) from its metadata side file (`convert` does).
+    restore_labels: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ def _not_xml(item: AnnotatedDocument) -> str | None:
 
 
 def _read_physionet(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return apply_sidecar(physionet.read_physionet(path, options.annotations), path, False)
+    return apply_sidecar(physionet.read_physionet(path, options.annotations), path, False, options.restore_labels)
 
 
 def _write_physionet(docs: Sequence[AnnotatedDocument], path: Path) -> None:
@@ -95,15 +97,15 @@ def _write_jsonl(docs: Sequence[AnnotatedDocument], path: Path) -> None:
 
 
 def _read_i2b2_2014(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return apply_sidecar(i2b2_2014.read_i2b2_2014(path, options.encoding), path, path.is_dir())
+    return apply_sidecar(i2b2_2014.read_i2b2_2014(path, options.encoding), path, path.is_dir(), options.restore_labels)
 
 
 def _read_i2b2_2006(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return apply_sidecar(i2b2_2006.read_i2b2_2006(path), path, False)
+    return apply_sidecar(i2b2_2006.read_i2b2_2006(path), path, False, options.restore_labels)
 
 
 def _read_brat(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return apply_sidecar(brat.read_brat(path, options.encoding), path, path.is_dir())
+    return apply_sidecar(brat.read_brat(path, options.encoding), path, path.is_dir(), options.restore_labels)
 
 
 def _read_conll(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
@@ -330,7 +332,10 @@ def losses(docs: Sequence[AnnotatedDocument], fmt: str) -> list[str]:
             if PHYSIONET_TO_LABEL[physionet.physionet_type(span, item.text)] is not span.label
         )
         if folded:
-            found.append(f"{folded} spans get a coarser label (PhysioNet has 10 types)")
+            found.append(
+                f"{folded} spans get a coarser label (PhysioNet has 10 types; the side file keeps the original ones, "
+                "which `deident convert` back restores)"
+            )
     if name == "conll":
         spaced = sum(1 for item in docs if any(c.isspace() and c != " " for c in item.text))
         if spaced:

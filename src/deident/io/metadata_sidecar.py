@@ -3,9 +3,11 @@
 PhysioNet (ids become ``<patient>_<note>``), BRAT and the i2b2 formats (ids only, no document metadata;
 folders are read in id order) lose part of a corpus. Their writers (through ``deident.io.formats``) read
 the written corpus back and record, per document, what came back different: ``{"written_id", "id",
-"metadata"}``, in the original order. Their readers apply it, so a conversion there and back keeps ids,
-metadata (patients, note dates, extra fields) and order. Span labels are not restored: a PhysioNet
-``.phrase`` keeps 10 types, and ``evaluate`` compares them with gold files folded the same way. The side
+"metadata", "labels"}``, in the original order. Their readers apply it, so a conversion there and back keeps ids,
+metadata (patients, note dates, extra fields) and order. Span labels a format folds (a PhysioNet ``.phrase``
+keeps 10 types of the 31) are recorded too, but restored only when the reader is asked to
+(``ReadOptions.restore_labels``, which ``deident convert`` sets): ``evaluate`` compares a PhysioNet prediction's
+folded types with gold files folded the same way. The side
 file is ``deident-metadata.jsonl`` inside a folder corpus, ``X.metadata.jsonl`` beside a file ``X``; none is
 written (and a stale one is removed) when nothing was lost.
 """
@@ -20,6 +22,7 @@ from typing import Any
 from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.errors import InputFormatError
+from deident.core.labels import Label
 from deident.io.corpus_files import read_exact
 from deident.io.jsonl import dumps_line
 
@@ -53,6 +56,8 @@ def write_sidecar(
             record["id"] = item.id
         if got is None or got.document.metadata != item.document.metadata:
             record["metadata"] = item.document.metadata.as_dict()
+        if got is not None and _offsets(got) == _offsets(item) and _labels(got) != _labels(item):
+            record["labels"] = _labels(item)
         lost = lost or len(record) > 1
         records.append(record)
     sidecar = sidecar_path(path, directory)
@@ -64,8 +69,19 @@ def write_sidecar(
             handle.write(dumps_line(record) + "\n")
 
 
-def apply_sidecar(docs: list[AnnotatedDocument], path: Path, directory: bool) -> list[AnnotatedDocument]:
-    """The documents with the side file's ids, metadata and order, when there is one."""
+def _offsets(item: AnnotatedDocument) -> list[tuple[int, int]]:
+    return [(span.start, span.end) for span in item.spans]
+
+
+def _labels(item: AnnotatedDocument) -> list[str]:
+    return [span.label.value for span in item.spans]
+
+
+def apply_sidecar(
+    docs: list[AnnotatedDocument], path: Path, directory: bool, restore_labels: bool = False
+) -> list[AnnotatedDocument]:
+    """The documents with the side file's ids, metadata and order, when there is one (and with
+    ``restore_labels``, the span labels the format folded)."""
     sidecar = sidecar_path(path, directory)
     if not sidecar.is_file():
         return docs
@@ -82,16 +98,27 @@ def apply_sidecar(docs: list[AnnotatedDocument], path: Path, directory: bool) ->
             raise InputFormatError(
                 sidecar, where, "not a record of this corpus's documents (remove the side file if the corpus changed)"
             ) from None
-        out.append(_restored(item, record, sidecar, where))
+        out.append(_restored(item, record, sidecar, where, restore_labels))
     out.extend(remaining.values())
     return out
 
 
-def _restored(item: AnnotatedDocument, record: dict[str, Any], sidecar: Path, where: str) -> AnnotatedDocument:
+def _restored(
+    item: AnnotatedDocument, record: dict[str, Any], sidecar: Path, where: str, restore_labels: bool
+) -> AnnotatedDocument:
     metadata = item.document.metadata
     if "metadata" in record:
         try:
             metadata = DocumentMetadata.from_dict(record["metadata"])
         except (TypeError, ValueError):
             raise InputFormatError(sidecar, where, "bad metadata") from None
-    return AnnotatedDocument(Document(str(record.get("id", item.id)), item.text, metadata), item.spans)
+    spans = item.spans
+    labels = record.get("labels")
+    if restore_labels and labels is not None:
+        if not isinstance(labels, list) or len(labels) != len(spans):
+            raise InputFormatError(sidecar, where, "labels do not match the spans (remove the side file)")
+        try:
+            spans = tuple(span.with_label(Label(str(label))) for span, label in zip(spans, labels, strict=True))
+        except ValueError:
+            raise InputFormatError(sidecar, where, "an unknown label") from None
+    return AnnotatedDocument(Document(str(record.get("id", item.id)), item.text, metadata), spans)
