@@ -24,7 +24,7 @@ from deident.core.span import Span
 def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:
     """Stream documents from a JSONL file."""
     path = Path(path)
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     with path.open(encoding="utf-8") as handle:
         for number, raw in enumerate(handle, start=1):
             if not raw.strip():
@@ -37,8 +37,8 @@ def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:
                 ) from None
             item = record_to_document(record, path, f"line {number}")
             if item.id in seen:
-                raise InputFormatError(path, f"line {number}", f"duplicate document id {item.id!r}")
-            seen.add(item.id)
+                raise InputFormatError(path, f"line {number}", f"duplicate document id (first at line {seen[item.id]})")
+            seen[item.id] = number
             yield item
 
 

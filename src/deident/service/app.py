@@ -139,8 +139,11 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None) 
             return None
         try:
             parsed = Mode.parse(mode)
-        except ValueError as err:
-            raise HTTPException(422, str(err)) from None
+        except ValueError:
+            # The submitted value is not quoted back (a client may have put anything there).
+            raise HTTPException(
+                422, f"field 'mode': unknown mode; choose one of {', '.join(m.value for m in Mode)}"
+            ) from None
         if parsed.needs_key and deidentifier.options.key is None:
             raise HTTPException(
                 422, f"mode {parsed.value!r} needs a secret key; start the service with --key or --ephemeral-key"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from deident.core.errors import ConfigurationError
+from deident.io.tables import missing_column_problem
 from deident.spark.partition import SparkJob, deidentify_rows
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def deidentify_dataframe(df: DataFrame, job: SparkJob) -> DataFrame:
     columns = set(df.columns)
     for needed in (job.text_col, job.id_col, job.patient_col, job.author_col):
         if needed is not None and needed not in columns:
-            raise ConfigurationError(f"{job.source}: no column {needed!r} (columns: {', '.join(df.columns)})")
+            raise ConfigurationError(f"{job.source}: {missing_column_problem(needed, len(df.columns))}")
     for added in (job.output_col, job.spans_col):
         if added is not None and added in columns:
             raise ConfigurationError(f"{job.source}: the output column {added!r} exists already")
