@@ -107,6 +107,8 @@ def test_commands_that_succeed_keep_canaries_out_of_messages_and_reports(
     variants = out / "reid.jsonl"
     assert_no_canary("reidentify", invoke(["reidentify", str(corpus), "-o", str(variants)], caplog, ok=True))
     assert_no_canary("version", invoke(["version"], caplog, ok=True))
+    serve = ["serve", "--host", "0.0.0.0", "--pipeline", "rules", "--mode", "surrogate", "--key", str(key)]
+    assert_no_canary("serve", invoke([*serve, "--token-file", str(corpus)], caplog, ok=False))
     outputs = [deid, tagged, predicted, converted, variants]
     for path, content in side_files(out, outputs):
         assert_no_canary(f"side file {path.name}", content)
