@@ -15,6 +15,7 @@ from deident.core.errors import ConfigurationError
 from deident.io import read_corpus
 
 runner = CliRunner()
+TEST_KEY = "f745c9da2db9fe2993e7a565e8a1769fedc504a998377dc9b7823ca5942ed188"  # from secrets.token_hex(32)
 
 
 def test_run_tag_with_phrase_spans(tmp_path: Path, fixtures: Path) -> None:
@@ -46,7 +47,8 @@ def test_surrogate_needs_a_key(tmp_path: Path, fixtures: Path) -> None:
 @pytest.mark.parametrize("mode", ["tag", "redact", "mask", "surrogate", "safe-harbor"])
 def test_every_mode_with_key_file(tmp_path: Path, fixtures: Path, mode: str) -> None:
     key = tmp_path / "key"
-    key.write_text("0123456789abcdef0123456789abcdef\n")
+    key.write_text(TEST_KEY + "\n")
+    key.chmod(0o600)
     out = tmp_path / "out.jsonl"
     source = tmp_path / "in.jsonl"
     from deident.io import write_corpus
