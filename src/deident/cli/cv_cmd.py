@@ -21,7 +21,7 @@ from deident.cli.crf_options import (
     feature_providers,
 )
 from deident.core.atomic import atomic_write
-from deident.detect.crf.train import CvResult, cross_validate
+from deident.detect.crf.train import CvResult, cross_validate, require_gold_spans
 from deident.io.formats import read_corpus
 
 
@@ -90,6 +90,7 @@ def cv(
 ) -> None:
     """Cross-validate the CRF alone; prints figures per fold, pooled, and a threshold sweep."""
     docs = read_corpus(corpus, fmt)
+    require_gold_spans(docs, str(corpus))
     config = crf_train_config(
         tfidf=tfidf,
         split_models=split_models,

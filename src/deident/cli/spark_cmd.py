@@ -15,9 +15,10 @@ from deident.cli.key_options import replace_options
 def spark(
     input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Table path or URI (a file or a folder).")],
     output: Annotated[str, typer.Option("-o", "--output", help="Output Parquet folder (must not exist).")],
-    input_format: Annotated[str, typer.Option("--format", help="parquet, csv (with header) or json (lines).")] = (
-        "parquet"
-    ),
+    input_format: Annotated[
+        str | None,
+        typer.Option("--format", help="parquet, csv (with header) or json (lines) (default: from the extension)."),
+    ] = None,
     text_col: Annotated[str, typer.Option(help="Column holding the note text.")] = "text",
     id_col: Annotated[str | None, typer.Option(help="Column holding the note id.")] = None,
     patient_col: Annotated[
@@ -39,10 +40,11 @@ def spark(
     ] = None,
 ) -> None:
     """De-identify a table with Spark and write Parquet with the de-identified column added."""
-    from deident.spark.dataframe import run_spark, spark_sql
+    from deident.spark.dataframe import run_spark, spark_input_format, spark_sql
     from deident.spark.partition import SparkJob
 
     sql = spark_sql()
+    input_format = input_format or spark_input_format(input_path)
     options = replace_options(mode, key)
     job = SparkJob(
         options=options,

@@ -19,14 +19,16 @@ from deident.cli.crf_options import (
     feature_providers,
 )
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
-from deident.detect.crf.train import train_model
+from deident.detect.crf.train import require_gold_spans, train_model
 from deident.io.formats import read_corpus
 
 
 def _read_all(paths: list[Path], fmt: str | None) -> list:  # type: ignore[type-arg]
     docs = []
     for path in paths:
-        docs.extend(read_corpus(path, fmt))
+        corpus = read_corpus(path, fmt)
+        require_gold_spans(corpus, str(path))
+        docs.extend(corpus)
     return docs
 
 

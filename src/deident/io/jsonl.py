@@ -25,8 +25,12 @@ def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:
     """Stream documents from a JSONL file."""
     path = Path(path)
     seen: dict[str, int] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, start=1):
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                raw = line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise InputFormatError(path, f"line {number}, byte {err.start + 1}", "not valid UTF-8") from None
             if not raw.strip():
                 continue
             try:

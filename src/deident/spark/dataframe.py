@@ -17,6 +17,22 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 INPUT_FORMATS = ("parquet", "csv", "json")
+_EXTENSIONS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json"}
+_EXTENSIONS[".ndjson"] = "json"
+
+
+def spark_input_format(input_path: str) -> str:
+    """The input format named by the path's extension (a folder or no extension: Parquet, as Spark writes)."""
+    name = input_path.rstrip("/").rsplit("/", 1)[-1].lower()
+    suffix = name[name.rfind(".") :] if "." in name else ""
+    if not suffix:
+        return "parquet"
+    if suffix not in _EXTENSIONS:
+        raise ConfigurationError(
+            f"{input_path}: cannot tell the format from the extension; name it with --format "
+            f"({', '.join(INPUT_FORMATS)})"
+        )
+    return _EXTENSIONS[suffix]
 
 
 def spark_sql() -> Any:
@@ -72,10 +88,30 @@ def run_spark(
     job never leaves an output that looks finished. Returns the number of rows written."""
     if input_format not in INPUT_FORMATS:
         raise ConfigurationError(f"unknown input format {input_format!r}; choose one of {', '.join(INPUT_FORMATS)}")
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+
     reader = spark.read
     if input_format == "csv":
         reader = reader.option("header", True).option("multiLine", True).option("escape", '"')
-    df = reader.format(input_format).load(input_path)
-    result = deidentify_dataframe(df, job).cache()
-    result.write.mode("errorifexists").parquet(output_path)
-    return int(result.count())
+    try:
+        df = reader.format(input_format).load(input_path)
+        result = deidentify_dataframe(df, job).cache()
+        result.write.mode("errorifexists").parquet(output_path)
+        return int(result.count())
+    except (PySparkException, Py4JJavaError) as err:
+        # Spark's messages can quote column names and values (a headerless CSV's first record): only the
+        # error's class or condition is shown.
+        if isinstance(err, PySparkException):
+            kind = err.getCondition() or type(err).__name__
+        else:
+            kind = err.java_exception.getClass().getSimpleName()
+        known = {
+            "PATH_ALREADY_EXISTS": f"{output_path}: already exists",
+            "PATH_NOT_FOUND": f"{input_path}: no such file or folder",
+        }
+        problem = known.get(
+            kind,
+            f"{input_path}: the Spark job failed ({kind}); check --format ({input_format} was used) and Spark's log",
+        )
+        raise ConfigurationError(problem) from None
