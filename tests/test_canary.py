@@ -109,6 +109,9 @@ def test_commands_that_succeed_keep_canaries_out_of_messages_and_reports(
     assert_no_canary("version", invoke(["version"], caplog, ok=True))
     serve = ["serve", "--host", "0.0.0.0", "--pipeline", "rules", "--mode", "surrogate", "--key", str(key)]
     assert_no_canary("serve", invoke([*serve, "--token-file", str(corpus)], caplog, ok=False))
+    for output in (deid, tagged):  # de-identified outputs: ids, metadata and spans hold no canary either
+        for line in output.read_text(encoding="utf-8").splitlines():
+            assert_no_canary(f"run output {output.name}", json.dumps({**json.loads(line), "text": ""}))
     outputs = [deid, tagged, predicted, converted, variants]
     for path, content in side_files(out, outputs):
         assert_no_canary(f"side file {path.name}", content)

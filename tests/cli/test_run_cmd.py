@@ -101,3 +101,19 @@ def test_run_reconciles_a_patients_notes_with_the_switch(tmp_path: Path, switch:
     assert result.exit_code == 0, result.output
     assert ["QUILLFEATHER" not in d.text.upper() for d in read_corpus(out)] == replaced
     assert "quillfeather" not in result.output.lower()
+
+
+def test_table_columns_are_dropped_unless_kept(tmp_path: Path) -> None:
+    source = tmp_path / "in.csv"
+    source.write_text("id,mrn,admit_date,text\nZ-1,QX-4417-ZZ,2021-03-14,Seen by Dr. Kowalski.\n", encoding="utf-8")
+    base = ["run", str(source), "--pipeline", "rules", "--quiet"]
+    result = runner.invoke(app, [*base, "-o", str(tmp_path / "default.csv")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "default.csv").read_text().splitlines()[0] == "id,text,spans"
+    assert "QX-4417-ZZ" not in (tmp_path / "default.csv").read_text()
+    chosen = ["--keep-col", "admit_date", "--pseudonymise-col", "mrn", "--keep-col", "id"]
+    result = runner.invoke(app, [*base, "-o", str(tmp_path / "chosen.csv"), *chosen])
+    assert result.exit_code == 0, result.output
+    header, row = (tmp_path / "chosen.csv").read_text().splitlines()[:2]
+    assert header == "id,mrn,admit_date,text,spans"
+    assert row.startswith("Z-1,1,2021-03-14,Seen by Dr. [**DOCTOR**].")
