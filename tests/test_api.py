@@ -59,7 +59,8 @@ def test_deidentify_needs_key_for_surrogates(deid: Deidentifier, tmp_path: Path)
     with pytest.raises(ConfigurationError, match="key"):
         deid.deidentify("Dr Kowalski", mode="surrogate")
     key_file = tmp_path / "key"
-    key_file.write_text("a-file-key-of-enough-length")
+    key_file.write_text(SecretKey.new_key_text())
+    key_file.chmod(0o600)
     assert "Kowalski" not in deid.deidentify("Dr Kowalski", mode="surrogate", key=key_file).text
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from deident.cli.key_options import replace_options
 from deident.core.errors import ConfigurationError
-from deident.replace import Mode
+from deident.replace import Mode, SecretKey
 
 
 @pytest.mark.parametrize(
@@ -29,7 +29,8 @@ def test_replace_options(
     ephemeral_key: bool,
 ) -> None:
     key = tmp_path / "key"
-    key.write_text("0123456789abcdef0123")
+    key.write_text(SecretKey.new_key_text())
+    key.chmod(0o600)
     options = replace_options(mode, key if use_key else None, ephemeral)
     assert options.mode is expected_mode
     assert (options.key is not None) == has_key
@@ -47,7 +48,8 @@ def test_replace_options(
 )
 def test_replace_options_errors(tmp_path: Path, mode: str, use_key: bool, ephemeral: bool, message: str) -> None:
     key = tmp_path / "key"
-    key.write_text("0123456789abcdef0123")
+    key.write_text(SecretKey.new_key_text())
+    key.chmod(0o600)
     with pytest.raises(ConfigurationError, match=message):
         replace_options(mode, key if use_key else None, ephemeral)
 

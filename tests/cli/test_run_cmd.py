@@ -15,6 +15,7 @@ from deident.core.errors import ConfigurationError
 from deident.io import read_corpus
 
 runner = CliRunner()
+TEST_KEY = "f745c9da2db9fe2993e7a565e8a1769fedc504a998377dc9b7823ca5942ed188"  # from secrets.token_hex(32)
 
 
 def test_run_tag_with_phrase_spans(tmp_path: Path, fixtures: Path) -> None:
@@ -46,7 +47,8 @@ def test_surrogate_needs_a_key(tmp_path: Path, fixtures: Path) -> None:
 @pytest.mark.parametrize("mode", ["tag", "redact", "mask", "surrogate", "safe-harbor"])
 def test_every_mode_with_key_file(tmp_path: Path, fixtures: Path, mode: str) -> None:
     key = tmp_path / "key"
-    key.write_text("0123456789abcdef0123456789abcdef\n")
+    key.write_text(TEST_KEY + "\n")
+    key.chmod(0o600)
     out = tmp_path / "out.jsonl"
     source = tmp_path / "in.jsonl"
     from deident.io import write_corpus
@@ -135,4 +137,21 @@ def test_on_error_for_a_note_the_output_cannot_hold(tmp_path: Path, on_error: st
     assert result.exit_code == 0, result.output
     assert "1 notes skipped" in result.output
     assert [d.id for d in read_corpus(out)] == ["1"]
-    assert json.loads((tmp_path / "out.csv.report.json").read_text())["skipped"][0]["id"] == "2"
+    skipped = json.loads((tmp_path / "out.csv.report.json").read_text())["skipped"][0]
+    assert skipped["position"] == 2 and "id" not in skipped  # ids are not kept: the report names the position
+
+
+def test_table_columns_are_dropped_unless_kept(tmp_path: Path) -> None:
+    source = tmp_path / "in.csv"
+    source.write_text("id,mrn,admit_date,text\nZ-1,QX-4417-ZZ,2021-03-14,Seen by Dr. Kowalski.\n", encoding="utf-8")
+    base = ["run", str(source), "--pipeline", "rules", "--quiet"]
+    result = runner.invoke(app, [*base, "-o", str(tmp_path / "default.csv")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "default.csv").read_text().splitlines()[0] == "id,text,spans"
+    assert "QX-4417-ZZ" not in (tmp_path / "default.csv").read_text()
+    chosen = ["--keep-col", "admit_date", "--pseudonymise-col", "mrn", "--keep-col", "id"]
+    result = runner.invoke(app, [*base, "-o", str(tmp_path / "chosen.csv"), *chosen])
+    assert result.exit_code == 0, result.output
+    header, row = (tmp_path / "chosen.csv").read_text().splitlines()[:2]
+    assert header == "id,mrn,admit_date,text,spans"
+    assert row.startswith("Z-1,1,2021-03-14,Seen by Dr. [**DOCTOR**].")

@@ -13,7 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from deident.cli.app import app
+from deident.cli.serve_cmd import TOKEN_ENV, is_loopback, service_token
 from deident.core.errors import ConfigurationError
+from deident.core.secret_files import SecretFileWarning
 
 runner = CliRunner()
 
@@ -70,3 +72,47 @@ def test_serve_answers_http(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        *((host, True) for host in ("127.0.0.1", "127.3.4.5", "::1", "[::1]", "localhost")),
+        *((host, False) for host in ("0.0.0.0", "::", "10.1.2.3", "deid.example.org")),
+    ],
+)
+def test_is_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_a_non_loopback_host_needs_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    result = runner.invoke(app, ["serve", "--pipeline", "rules", "--host", "0.0.0.0"])
+    assert isinstance(result.exception, ConfigurationError)
+    assert "--token-file" in str(result.exception) and TOKEN_ENV in str(result.exception)
+    assert service_token("127.0.0.1", None) is None  # loopback: no token needed
+
+
+def test_the_token_comes_from_a_file_or_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(TOKEN_ENV, "  env-token-0123456789abcdef \n")
+    assert service_token("0.0.0.0", None) == "env-token-0123456789abcdef"
+    token_file = tmp_path / "token"
+    token_file.write_text("file-token-0123456789abcdef\n")
+    token_file.chmod(0o600)
+    assert service_token("0.0.0.0", token_file) == "file-token-0123456789abcdef"
+
+
+@pytest.mark.parametrize("token", ["short", "has spaces in the token text", "tab\tin-the-token-0123456"])
+def test_weak_tokens_are_refused(token: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(TOKEN_ENV, token)
+    with pytest.raises(ConfigurationError, match="at least 16 printable characters") as raised:
+        service_token("0.0.0.0", None)
+    assert token not in str(raised.value)
+
+
+def test_a_token_file_others_can_read_is_warned_about(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("file-token-0123456789abcdef\n")
+    token_file.chmod(0o644)
+    with pytest.warns(SecretFileWarning, match="chmod 600"):
+        service_token("127.0.0.1", token_file)

@@ -3,10 +3,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from tests.detect.crf.synthetic import synthetic_corpus
 from typer.testing import CliRunner
 
 from deident.cli.app import app
+from deident.core.errors import ConfigurationError
+from deident.detect.crf.train import train_model
 from deident.io import write_corpus
 
 runner = CliRunner()
@@ -86,3 +89,15 @@ def test_train_refuses_a_recall_target_that_is_no_rate(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(3), tmp_path / "train.jsonl")
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--filter-recall-target", "1.5"]
     assert runner.invoke(app, args).exit_code == 2
+
+
+def test_train_and_cv_refuse_a_corpus_without_gold_spans(tmp_path: Path) -> None:
+    corpus = tmp_path / "notes.jsonl"
+    write_corpus([item.with_spans([]) for item in synthetic_corpus(6)], corpus)
+    for args in (["train", str(corpus), "-o", str(tmp_path / "model")], ["cv", str(corpus), "--folds", "2"]):
+        result = runner.invoke(app, args)
+        assert isinstance(result.exception, ConfigurationError), args
+        assert "no gold spans" in str(result.exception) and str(corpus) in str(result.exception)
+    assert not (tmp_path / "model").exists()
+    with pytest.raises(ConfigurationError, match="no gold spans"):
+        train_model([item.with_spans([]) for item in synthetic_corpus(3)], tmp_path / "model2")

@@ -25,6 +25,7 @@ from deident.core.span import Span
 from deident.io.formats import ReadOptions, read_corpus, write_corpus
 from deident.replace import Mode, ReplaceOptions, SecretKey
 from deident.run import runner as runner_module
+from deident.run.output_policy import OutputPolicy
 from deident.run.partial import partial_dir_for
 from deident.run.runner import NoteFailedError, OnError, RunConfig, run
 
@@ -79,6 +80,9 @@ class ToyFactory:
         return toy_deidentifier(self.options)
 
 
+KEEP_IDS = OutputPolicy(keep=frozenset({"id", "patient_id", "note_id"}))
+
+
 def assert_no_phi(source: list[AnnotatedDocument], output: list[AnnotatedDocument]) -> None:
     assert [d.id for d in output] == [d.id for d in source]
     for item, out in zip(source, output, strict=True):
@@ -108,7 +112,8 @@ def test_every_format_keeps_format_and_order(tmp_path: Path, fmt: str, name: str
     given = read_corpus(source, fmt)
     output = tmp_path / "out" / name
     options = ReplaceOptions(mode, KEY if mode.needs_key else None)
-    report = run(RunConfig((source,), output, options, spans_file=source, chunk_size=2))
+    config = RunConfig((source,), output, options, spans_file=source, chunk_size=2, output_policy=KEEP_IDS)
+    report = run(config)
     assert report.documents == len(given) and report.spans_total == sum(len(d.spans) for d in given)
     out = read_corpus(output, fmt)
     assert_no_phi(given, out)
@@ -122,7 +127,9 @@ def test_phrase_spans_file_and_jobs(tmp_path: Path, fixtures: Path) -> None:
     output = tmp_path / "out.text"
     options = ReplaceOptions(Mode.MASK)
     source = fixtures / "mini.text"
-    config = RunConfig((source,), output, options, spans_file=fixtures / "mini.phrase", jobs=2, chunk_size=1)
+    config = RunConfig(
+        (source,), output, options, spans_file=fixtures / "mini.phrase", jobs=2, chunk_size=1, output_policy=KEEP_IDS
+    )
     report = run(config)
     original = read_corpus(source)
     out = read_corpus(output)
@@ -340,7 +347,10 @@ def test_read_options_reach_the_reader(tmp_path: Path) -> None:
 def test_physionet_dev_run_with_gold_spans(tmp_path: Path, shared_corpus: Path, mode: Mode) -> None:
     output = tmp_path / "out.text"
     options = ReplaceOptions(mode, KEY if mode.needs_key else None)
-    report = run(RunConfig((shared_corpus,), output, options, spans_file=shared_corpus, jobs=2, chunk_size=100))
+    config = RunConfig(
+        (shared_corpus,), output, options, spans_file=shared_corpus, jobs=2, chunk_size=100, output_policy=KEEP_IDS
+    )
+    report = run(config)
     source = read_corpus(shared_corpus)
     out = read_corpus(output)
     assert report.documents == len(source) == len(out)
@@ -417,12 +427,11 @@ def test_a_patients_notes_are_reconciled_together_within_a_chunk(tmp_path: Path,
     _reconcile_corpus(source)
     options = ReplaceOptions(Mode.TAG)
     output = tmp_path / "out.jsonl"
-    config = RunConfig(
-        (source,), output, options, factory=ReconcilingFactory(options), chunk_size=chunk_size, jobs=jobs
-    )
+    factory = ReconcilingFactory(options)
+    config = RunConfig((source,), output, options, factory=factory, chunk_size=chunk_size, jobs=jobs)
     report = run(config)
     out = read_corpus(output)
-    assert [d.id for d in out] == [f"n{i}" for i in range(len(RECONCILE_NOTES))]
+    assert [d.id for d in out] == [str(i + 1) for i in range(len(RECONCILE_NOTES))]  # pseudonyms, in input order
     assert ["QUILLFEATHER" in d.text.upper() for d in out] == [False, True, False, False, True]
     assert [s.source for s in out[3].spans] == ["reconcile"]
     assert report.spans_by_label == {"DOCTOR": 2}
@@ -506,7 +515,15 @@ def test_on_error_skip_leaves_the_note_out_and_lists_it_in_the_report(tmp_path: 
     write_corpus(docs, source)
     options = ReplaceOptions(Mode.TAG)
     output = tmp_path / "out.jsonl"
-    config = RunConfig((source,), output, options, factory=FailingFactory(options), chunk_size=2, on_error=OnError.SKIP)
+    config = RunConfig(
+        (source,),
+        output,
+        options,
+        factory=FailingFactory(options),
+        chunk_size=2,
+        on_error=OnError.SKIP,
+        output_policy=KEEP_IDS,
+    )
     report = run(config)
     out = read_corpus(output)
     assert [d.id for d in out] == [d.id for i, d in enumerate(docs) if i != 4]
@@ -514,6 +531,9 @@ def test_on_error_skip_leaves_the_note_out_and_lists_it_in_the_report(tmp_path: 
     assert report.skipped == ({"input": "in.jsonl", "position": 5, "id": docs[4].id, "reason": "ValueError"},)
     saved = json.loads(output.with_name("out.jsonl.report.json").read_text())
     assert saved["skipped"] == [{"input": "in.jsonl", "position": 5, "id": docs[4].id, "reason": "ValueError"}]
+    # Without --keep-col id the report names the skipped note by position only (no key: no pseudonym to give).
+    hidden = run(replace(config, output_policy=OutputPolicy(), overwrite=True))
+    assert hidden.skipped == ({"input": "in.jsonl", "position": 5, "reason": "ValueError"},)
     # The other notes of the failing note's chunk (its patient) are still reconciled and replaced.
     assert all("Kowalski" not in d.text and "Brandt" not in d.text for d in out)
 

@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 import regex
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deident.api import Deidentifier
 from deident.core.document import Document
@@ -168,3 +173,83 @@ def test_the_author_reaches_the_pipeline() -> None:
         "/v1/deidentify/batch", json={"documents": [{"text": text, "author": "bramblefoot77"}], "mode": "redact"}
     ).json()
     assert "bramblefoot77" not in batch["documents"][0]["text"]
+
+
+TOKEN = "service-test-token-0123456789"
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        *(("get", path) for path in ("/health", "/v1/info", "/docs", "/openapi.json", "/redoc")),
+        *(("post", path) for path in ("/v1/detect", "/v1/deidentify", "/v1/deidentify/batch")),
+    ],
+)
+def test_a_token_guards_every_path(method: str, path: str) -> None:
+    deid = Deidentifier(Pipeline.of([ToyDetector()], name="toy"), ReplaceOptions(), "toy")
+    c = TestClient(create_app(deid, token=TOKEN))
+    body = {"documents": [{"text": NOTE}]} if path.endswith("batch") else {"text": NOTE}
+    kwargs: dict[str, object] = {"json": body} if method == "post" else {}
+    for headers in ({}, {"Authorization": "Bearer wrong-token-0123456789"}, {"Authorization": TOKEN}):
+        refused = getattr(c, method)(path, headers=headers, **kwargs)
+        assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
+        assert "Kowalski" not in refused.text
+    allowed = getattr(c, method)(path, headers={"Authorization": f"Bearer {TOKEN}"}, **kwargs)
+    assert allowed.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"text": NOTE, "key": "client-chosen-key-0123456789"},
+        {"text": NOTE, "Zebulon Quackenbush": 1},
+    ],
+)
+def test_unknown_fields_are_refused_without_echo(payload: dict[str, object]) -> None:
+    response = client().post("/v1/deidentify", json=payload)
+    assert response.status_code == 422 and "Extra inputs are not permitted" in response.text
+    assert "client-chosen" not in response.text and "Zebulon" not in response.text
+    batch = client().post("/v1/deidentify/batch", json={"documents": [payload]})
+    assert batch.status_code == 422 and "Zebulon" not in batch.text
+
+
+MODES = ("tag", "redact", "mask", "surrogate", "safe-harbor")
+
+
+def post_json(c: TestClient, path: str, body: object) -> Any:
+    """POST ``body`` as JSON text with ASCII escapes, as any client may send lone surrogates ("\\ud800")."""
+    return c.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("field", ["text", "patient_id"])
+def test_a_lone_surrogate_is_a_clear_400_in_every_mode(mode: str, field: str) -> None:
+    c = client(key=SecretKey.from_text("lone-surrogate-test-key-0123456789"))
+    note = {"text": NOTE, field: "Dr. Kowalski \ud800 on 3/14"}
+    for path, body in (
+        ("/v1/deidentify", {**note, "mode": mode}),
+        ("/v1/deidentify/batch", {"documents": [note], "mode": mode}),
+    ):
+        response = post_json(c, path, body)
+        assert response.status_code == 400, response.text
+        assert "lone surrogate" in response.text and "Kowalski" not in response.text
+
+
+_FRAGMENTS = st.sampled_from(
+    ["Dr. Kowalski", " on 3/14", " 617-555-0123", "\n", " ", "Mr.", "1/1/99", "\ud800", "\udfff"]
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.lists(_FRAGMENTS | st.text(st.characters(exclude_categories=()), max_size=6), max_size=8).map("".join),
+    mode=st.sampled_from(MODES),
+)
+def test_no_json_valid_input_gives_a_server_error(text: str, mode: str) -> None:
+    response = post_json(FUZZ_CLIENT, "/v1/deidentify", {"text": text, "mode": mode, "patient_id": text[:20]})
+    received = json.loads(json.dumps(text))  # as the server reads it: an escaped high + low surrogate is one character
+    encodable = all(not 0xD800 <= ord(ch) <= 0xDFFF for ch in received)
+    assert response.status_code == (200 if encodable else 400), response.text
+
+
+FUZZ_CLIENT = client(key=SecretKey.from_text("fuzz-test-key-0123456789abcdef"))

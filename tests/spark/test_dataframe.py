@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ pyspark_sql = pytest.importorskip("pyspark.sql")
 if shutil.which("java") is None:
     pytest.skip("Spark needs Java", allow_module_level=True)
 
-from deident.spark.dataframe import deidentify_dataframe, run_spark  # noqa: E402
+from deident.spark.dataframe import OutputColumns, deidentify_dataframe, run_spark  # noqa: E402
 
 KEY = SecretKey.from_text("spark-dataframe-test-key-01")
 ROWS = [
@@ -77,6 +78,21 @@ def test_run_spark_csv_to_parquet(spark: Any, tmp_path: Path) -> None:
     assert written[0]["text_deid"].startswith("Seen by Dr. [**DOCTOR**]")
     with pytest.raises(Exception, match="already exists"):
         run_spark(spark, str(source), str(out), job(), "csv")
+
+
+def test_output_columns_replace_the_text_in_place_and_keep_only_what_is_listed(spark: Any) -> None:
+    rows = [(note, pid, text, f"MRN-{pid}", "2021-03-14") for note, pid, text in ROWS]
+    df = spark.createDataFrame(rows, ["note", "pid", "text", "mrn", "admit_date"])
+    in_place = replace(job(), output_col="text")
+    keep = OutputColumns(KEY, keep=frozenset({"admit_date"}), pseudonymise=frozenset({"mrn"}))
+    out = deidentify_dataframe(df, in_place, keep).collect()
+    assert list(out[0].asDict()) == ["note", "pid", "text", "mrn", "admit_date", "phi_spans"]
+    assert all("Kowalski" not in r["text"] for r in out)  # the original text is gone, not beside a copy
+    assert {r["pid"] for r in out} == {KEY.digest(None, "pseudonym:patient", p).hex()[:16] for p in ("p1", "p2")}
+    assert all(r["note"] not in {"n1", "n2", "n3"} and r["mrn"].isalnum() and "MRN" not in r["mrn"] for r in out)
+    assert {r["admit_date"] for r in out} == {"2021-03-14"}
+    dropped = deidentify_dataframe(df, in_place, OutputColumns(KEY)).columns
+    assert dropped == ["note", "pid", "text", "phi_spans"]
 
 
 def test_cli_spark_command(spark: Any, tmp_path: Path) -> None:

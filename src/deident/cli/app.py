@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sys
+import warnings
+from typing import TextIO
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from deident import __version__
 from deident.cli import (
@@ -49,10 +52,43 @@ def version() -> None:
     typer.echo(__version__)
 
 
+# Exit statuses (README, "Exit statuses"): 0 done; 2 bad input, options, key or model (deident's own
+# errors, and the command line's usage errors); 3 a file or folder that cannot be read or written (the
+# operating system's error); 130 interrupted.
+EXIT_BAD_INPUT = 2
+EXIT_FILE_SYSTEM = 3
+EXIT_INTERRUPTED = 130
+
+
+def _one_line_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """Warnings as one line ("warning: ..."), without the source file and line of the code that warned."""
+    print(f"warning: {message}", file=sys.stderr if file is None else file)
+
+
+def _error(message: str) -> None:
+    Console(stderr=True, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True)
+
+
 def main() -> None:
-    """Entry point: deident's own errors print as one clear line and exit with status 2."""
+    """Entry point: errors print as one clear line (never a traceback) with the statuses above."""
+    warnings.showwarning = _one_line_warning
     try:
         app()
     except DeidentError as err:
-        Console(stderr=True).print(f"[bold red]error:[/] {err}", highlight=False, markup=True)
-        sys.exit(2)
+        _error(str(err))
+        sys.exit(EXIT_BAD_INPUT)
+    except OSError as err:
+        # The file name and the system's reason only (no traceback, no content).
+        where = f"{err.filename}: " if err.filename else ""
+        _error(f"{where}{err.strerror or type(err).__name__}")
+        sys.exit(EXIT_FILE_SYSTEM)
+    except KeyboardInterrupt:
+        _error("interrupted")
+        sys.exit(EXIT_INTERRUPTED)

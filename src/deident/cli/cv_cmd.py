@@ -22,7 +22,7 @@ from deident.cli.crf_options import (
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.core.atomic import atomic_write
-from deident.detect.crf.train import CvResult, cross_validate
+from deident.detect.crf.train import CvResult, cross_validate, require_gold_spans
 from deident.io.formats import read_corpus
 
 
@@ -94,6 +94,7 @@ def cv(
 ) -> None:
     """Cross-validate the CRF alone; prints figures per fold, pooled, and a threshold sweep."""
     docs = read_corpus(corpus, fmt, read_options(encoding, delimiter, quotechar))
+    require_gold_spans(docs, str(corpus))
     config = crf_train_config(
         tfidf=tfidf,
         split_models=split_models,

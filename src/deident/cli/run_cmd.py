@@ -22,6 +22,7 @@ from rich.text import Text
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.cli.key_options import replace_options
 from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE
+from deident.run.output_policy import OutputPolicy
 from deident.run.runner import DEFAULT_CHUNK_SIZE, OnError, RunConfig, report_paths
 from deident.run.runner import run as run_corpus
 
@@ -73,6 +74,23 @@ def run(
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
+    keep_col: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--keep-col",
+            help="Copy this column or metadata key as it is (repeat; 'id', 'patient_id' keep the ids). "
+            "Others are dropped, ids pseudonymised.",
+        ),
+    ] = None,
+    deid_col: Annotated[
+        list[str] | None, typer.Option("--deid-col", help="De-identify this free-text column or metadata key (repeat).")
+    ] = None,
+    pseudonymise_col: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pseudonymise-col", help="Replace this column's values by pseudonyms, HMAC of the key (repeat)."
+        ),
+    ] = None,
     tag_template: Annotated[str, typer.Option(help="Tag for mode tag; may use {label}, {category}.")] = (
         DEFAULT_TAG_TEMPLATE
     ),
@@ -135,6 +153,11 @@ def run(
         on_error=on_error,
         overwrite=overwrite,
         report_path=report,
+        output_policy=OutputPolicy(
+            keep=frozenset(keep_col or ()),
+            deidentify=frozenset(deid_col or ()),
+            pseudonymise=frozenset(pseudonymise_col or ()),
+        ),
         owns_process=True,
     )
     console = Console(stderr=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +12,45 @@ import typer
 from deident.cli.key_options import replace_options
 from deident.core.errors import ConfigurationError
 from deident.core.heap import settle_heap
+from deident.core.secret_files import read_secret_file
+
+TOKEN_ENV = "DEIDENT_TOKEN"
+MIN_TOKEN_CHARS = 16
+
+
+def is_loopback(host: str) -> bool:
+    """True when ``host`` names this machine only (localhost, 127.0.0.0/8, ::1)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def service_token(host: str, token_file: Path | None) -> str | None:
+    """The bearer token from ``--token-file`` or $DEIDENT_TOKEN; required unless ``host`` is loopback."""
+    if token_file is not None:
+        try:
+            token = read_secret_file(token_file, "token file").decode("utf-8")
+        except UnicodeDecodeError:
+            raise ConfigurationError(f"{token_file}: the token file must hold text") from None
+        source = str(token_file)
+    else:
+        token = os.environ.get(TOKEN_ENV, "").strip()
+        source = f"${TOKEN_ENV}"
+    if not token:
+        if is_loopback(host):
+            return None
+        raise ConfigurationError(
+            f"--host {host} is reachable from other machines: give a bearer token with --token-file or ${TOKEN_ENV}"
+        )
+    if len(token) < MIN_TOKEN_CHARS or not token.isprintable() or " " in token:
+        raise ConfigurationError(
+            f"{source}: the token must be at least {MIN_TOKEN_CHARS} printable characters without spaces "
+            "(make one with `deident keygen TOKENFILE`)"
+        )
+    return token
 
 
 def serve(
@@ -32,8 +73,18 @@ def serve(
     ] = False,
     max_chars: Annotated[int, typer.Option(help="Largest note accepted, in characters.")] = 1_000_000,
     max_documents: Annotated[int, typer.Option(help="Most notes per batch request.")] = 1_000,
+    token_file: Annotated[
+        Path | None,
+        typer.Option(
+            help=f"File holding the bearer token clients must send (default: ${TOKEN_ENV}); "
+            "required unless --host is loopback."
+        ),
+    ] = None,
 ) -> None:
     """Serve the de-identifier over HTTP (JSON). Request bodies are never logged.
+
+    With a token (--token-file or $DEIDENT_TOKEN) every request, /docs included, needs the header
+    "Authorization: Bearer TOKEN"; a --host other than loopback needs one.
 
     One process serves requests on a thread pool; for more throughput run several processes with the
     same --key file behind a load balancer (surrogates then agree across them)."""
@@ -45,10 +96,15 @@ def serve(
         raise ConfigurationError('the REST service needs fastapi and uvicorn: pip install "deident[service]"') from None
     from deident.api import Deidentifier
 
+    token = service_token(host, token_file)
     options = replace_options(mode, key, ephemeral_key)
     deidentifier = Deidentifier.load(model, pipeline, recall_target=recall_target, scheme=scheme, options=options)
     settle_heap()  # the service's process is ours: the loaded model leaves the collector's walks
-    app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents))
-    typer.echo(f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {options.mode.value})", err=True)
+    app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents), token=token)
+    access = "bearer token required" if token is not None else "no token: this machine only"
+    typer.echo(
+        f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {options.mode.value}; {access})",
+        err=True,
+    )
     # Access logs name method, path and status only; bodies are never logged.
     uvicorn.run(app, host=host, port=port, log_level="info")

@@ -15,9 +15,10 @@ from deident.cli.key_options import replace_options
 def spark(
     input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Table path or URI (a file or a folder).")],
     output: Annotated[str, typer.Option("-o", "--output", help="Output Parquet folder (must not exist).")],
-    input_format: Annotated[str, typer.Option("--format", help="parquet, csv (with header) or json (lines).")] = (
-        "parquet"
-    ),
+    input_format: Annotated[
+        str | None,
+        typer.Option("--format", help="parquet, csv (with header) or json (lines) (default: from the extension)."),
+    ] = None,
     text_col: Annotated[str, typer.Option(help="Column holding the note text.")] = "text",
     id_col: Annotated[str | None, typer.Option(help="Column holding the note id.")] = None,
     patient_col: Annotated[
@@ -26,7 +27,23 @@ def spark(
     author_col: Annotated[
         str | None, typer.Option(help="Column holding the note's author (poster): its handle is sought in the text.")
     ] = None,
-    output_col: Annotated[str, typer.Option(help="New column for the de-identified text.")] = "text_deid",
+    output_col: Annotated[
+        str | None,
+        typer.Option(help="Column for the de-identified text (default: the text column, replaced in place)."),
+    ] = None,
+    keep_col: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--keep-col",
+            help="Copy this column as it is (repeat). Others are dropped; the id and patient columns pseudonymised.",
+        ),
+    ] = None,
+    pseudonymise_col: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pseudonymise-col", help="Replace this column's values by pseudonyms, HMAC of the key (repeat)."
+        ),
+    ] = None,
     spans_col: Annotated[str, typer.Option(help="New column for the replaced spans ('' for none).")] = "phi_spans",
     mode: Annotated[str, typer.Option(help="tag, redact, mask, surrogate or safe-harbor.")] = "tag",
     key: Annotated[Path | None, typer.Option(help="Secret key file for surrogate modes.")] = None,
@@ -38,11 +55,14 @@ def spark(
         str | None, typer.Option(help="Spark master, e.g. local[4] (default: spark-submit's or local[*]).")
     ] = None,
 ) -> None:
-    """De-identify a table with Spark and write Parquet with the de-identified column added."""
-    from deident.spark.dataframe import run_spark, spark_sql
+    """De-identify a table with Spark and write Parquet: the text column replaced in place, the id and patient
+    columns pseudonymised, every other column dropped unless --keep-col or --pseudonymise-col names it."""
+    from deident.replace import SecretKey
+    from deident.spark.dataframe import OutputColumns, run_spark, spark_input_format, spark_sql
     from deident.spark.partition import SparkJob
 
     sql = spark_sql()
+    input_format = input_format or spark_input_format(input_path)
     options = replace_options(mode, key)
     job = SparkJob(
         options=options,
@@ -54,7 +74,7 @@ def spark(
         id_col=id_col,
         patient_col=patient_col,
         author_col=author_col,
-        output_col=output_col,
+        output_col=output_col or text_col,
         spans_col=spans_col or None,
         source=input_path,
     )
@@ -66,7 +86,13 @@ def spark(
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = builder.getOrCreate()
     try:
-        rows = run_spark(session, input_path, output, job, input_format)
+        # Without --key, pseudonyms come from a one-run key: consistent within this output only.
+        keep = OutputColumns(
+            key=options.key or SecretKey.generate(),
+            keep=frozenset(keep_col or ()),
+            pseudonymise=frozenset(pseudonymise_col or ()),
+        )
+        rows = run_spark(session, input_path, output, job, input_format, keep)
     finally:
         session.stop()
     typer.echo(f"{rows:,} rows de-identified ({options.mode.value}) -> {output}")

@@ -22,7 +22,7 @@ from deident.cli.crf_options import (
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
-from deident.detect.crf.train import train_model
+from deident.detect.crf.train import require_gold_spans, train_model
 from deident.io.formats import ReadOptions, read_corpus
 
 
@@ -34,7 +34,9 @@ class PipelineKind(StrEnum):
 def _read_all(paths: list[Path], fmt: str | None, options: ReadOptions) -> list:  # type: ignore[type-arg]
     docs = []
     for path in paths:
-        docs.extend(read_corpus(path, fmt, options))
+        corpus = read_corpus(path, fmt, options)
+        require_gold_spans(corpus, str(path))
+        docs.extend(corpus)
     return docs
 
 

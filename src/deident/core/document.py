@@ -101,10 +101,20 @@ class DocumentMetadata:
             note_id=opt("note_id"),
             author=opt("author"),
             thread=opt("thread"),
-            note_date=dt.date.fromisoformat(str(note_date)) if note_date else None,
+            note_date=_iso_date(note_date),
             known=known,
             extra=tuple(sorted(extra.items())),
         )
+
+
+def _iso_date(value: object) -> dt.date | None:
+    """``metadata.note_date`` as a date; the error does not quote the value (it may be a real date)."""
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise ValueError("metadata 'note_date' must be an ISO date (YYYY-MM-DD)") from None
 
 
 @dataclass(frozen=True, slots=True)

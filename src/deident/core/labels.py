@@ -97,7 +97,8 @@ class Label(StrEnum):
         try:
             return cls(key)
         except ValueError:
-            raise ValueError(f"unknown PHI label {value!r}") from None
+            # The value is not quoted: read from an input file it may be misplaced text (PHI).
+            raise ValueError("unknown PHI label") from None
 
 
 _CATEGORY: dict[Label, Category] = {

@@ -333,8 +333,8 @@ def evaluate_corpus(
 
 def _index(docs: Sequence[AnnotatedDocument], what: str) -> dict[str, AnnotatedDocument]:
     out: dict[str, AnnotatedDocument] = {}
-    for doc in docs:
-        if doc.id in out:
-            raise EvaluationInputError(f"document {doc.id!r} appears more than once in the {what}")
+    for position, doc in enumerate(docs, start=1):
+        if doc.id in out:  # the id is not quoted: ids are often MRNs
+            raise EvaluationInputError(f"document {position} of the {what} repeats an earlier document's id")
         out[doc.id] = doc
     return out

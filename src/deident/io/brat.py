@@ -36,7 +36,7 @@ def _label(name: str, path: Path, where: str) -> Label:
     try:
         return CATEGORY_DEFAULT[Category(name.upper())]
     except ValueError:
-        raise InputFormatError(path, where, f"unknown PHI label {name!r}") from None
+        raise InputFormatError(path, where, "unknown PHI label") from None
 
 
 def parse_ann(content: str, text: str, path: Path) -> list[Span]:

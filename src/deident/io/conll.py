@@ -103,7 +103,7 @@ class _DocumentBuilder:
             try:
                 label = Label.parse(label_name)
             except ValueError:
-                raise InputFormatError(path, where, f"unknown PHI label {label_name!r}") from None
+                raise InputFormatError(path, where, "unknown PHI label") from None
             if prefix == "B" or self.open is None or self.open[1] is not label:
                 self._close()
                 self.open = (start, label)

@@ -55,7 +55,7 @@ def file_for_id(folder: Path, doc_id: str, suffix: str) -> Path:
     """Where a document of a folder corpus goes; ids may hold "/" (sub-folders) but never escape."""
     parts = PurePosixPath(doc_id).parts
     if not parts or doc_id.startswith("/") or any(p in ("..", ".") for p in parts) or "\\" in doc_id:
-        raise ConfigurationError(f"document id {doc_id!r} cannot be used as a file name")
+        raise ConfigurationError("a document id cannot be used as a file name (empty, absolute, '.', '..' or '\\')")
     return folder.joinpath(*parts[:-1], parts[-1] + suffix)
 
 
@@ -69,12 +69,12 @@ def metadata_from_id(doc_id: str) -> DocumentMetadata:
 
 def require_disjoint(items: Sequence[AnnotatedDocument], format_name: str) -> None:
     """Inline and token formats cannot hold overlapping spans; say which document has them."""
-    for item in items:
+    for position, item in enumerate(items, start=1):
         previous_end = -1
         for span in item.spans:  # sorted by start
             if span.start < previous_end:
                 raise ConfigurationError(
-                    f"document {item.id!r}: overlapping spans at offset {span.start} cannot be written as "
+                    f"document {position}: overlapping spans at offset {span.start} cannot be written as "
                     f"{format_name}; resolve overlaps first or use a standoff format (i2b2-2014, brat, jsonl)"
                 )
             previous_end = max(previous_end, span.end)
@@ -126,8 +126,9 @@ def refuse_unwritable(
 
 
 def check_unique(ids: Sequence[str], path: Path) -> None:
-    seen: set[str] = set()
-    for doc_id in ids:
+    """Ids are unique; the error gives the documents' positions, never the id (often an MRN)."""
+    seen: dict[str, int] = {}
+    for position, doc_id in enumerate(ids, start=1):
         if doc_id in seen:
-            raise InputFormatError(path, None, f"duplicate document id {doc_id!r}")
-        seen.add(doc_id)
+            raise InputFormatError(path, None, f"duplicate document id (documents {seen[doc_id]} and {position})")
+        seen[doc_id] = position

@@ -302,6 +302,11 @@ def read_corpus(
     if not path.exists():
         raise ConfigurationError(f"{path}: no such file or folder")
     corpus_format = get_format(fmt) if fmt else detect_format(path)
+    # A single-file format given a folder (pyarrow reads a Parquet dataset folder, so Parquet may have one).
+    if path.is_dir() and not corpus_format.directory and corpus_format.name != "parquet":
+        raise ConfigurationError(
+            f"{path}: a folder, but format {corpus_format.name!r} reads one file; give the files themselves"
+        )
     return corpus_format.read(path, options or ReadOptions())
 
 

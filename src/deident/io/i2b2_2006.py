@@ -57,10 +57,10 @@ def _label(element: ET.Element, path: Path, where: str) -> Label:
         try:
             return Label.parse(subtype)
         except ValueError:
-            raise InputFormatError(path, where, f"unknown PHI SUBTYPE {subtype!r}") from None
+            raise InputFormatError(path, where, "unknown PHI SUBTYPE") from None
     label = I2B2_2006_TO_LABEL.get(type_name)
     if label is None:
-        raise InputFormatError(path, where, f"unknown i2b2 2006 PHI TYPE {type_name!r}")
+        raise InputFormatError(path, where, "unknown i2b2 2006 PHI TYPE")
     return label
 
 

@@ -93,7 +93,7 @@ def _label_of(element: ET.Element, path: Path | None, where: str) -> Label:
             return Label.parse(type_name)
         return CATEGORY_DEFAULT[Category(element.tag.upper())]
     except ValueError:
-        raise InputFormatError(path, where, f"unknown PHI type {type_name or element.tag!r}") from None
+        raise InputFormatError(path, where, "unknown PHI type") from None
 
 
 def parse_document(content: str, doc_id: str, path: Path | None = None) -> AnnotatedDocument:

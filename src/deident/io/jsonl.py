@@ -25,11 +25,17 @@ from deident.io.corpus_files import LONE_SURROGATE
 def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:
     """Stream documents from a JSONL file."""
     path = Path(path)
-    seen: set[str] = set()
-    # utf-8-sig: a byte order mark is accepted; newline="\n": a line ends at "\n" only (a stray "\r" is
-    # JSON whitespace or an error, never a line break).
-    with path.open(encoding="utf-8-sig", newline="\n") as handle:
-        for number, raw in enumerate(handle, start=1):
+    seen: dict[str, int] = {}
+    # Binary lines end at b"\n" only (a stray "\r" is JSON whitespace or an error, never a line break; U+2028
+    # and NEL stay inside their line); a byte order mark before the first record is accepted.
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            try:
+                raw = line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise InputFormatError(path, f"line {number}, byte {err.start + 1}", "not valid UTF-8") from None
             if not raw.strip():
                 continue
             try:
@@ -40,8 +46,8 @@ def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:
                 ) from None
             item = record_to_document(record, path, f"line {number}")
             if item.id in seen:
-                raise InputFormatError(path, f"line {number}", f"duplicate document id {item.id!r}")
-            seen.add(item.id)
+                raise InputFormatError(path, f"line {number}", f"duplicate document id (first at line {seen[item.id]})")
+            seen[item.id] = number
             yield item
 
 

@@ -59,7 +59,9 @@ def parse_text(content: str, path: Path | None = None) -> list[Document]:
         doc_id = document_id(patient, note)
         if doc_id in seen:
             line = content.count("\n", 0, pos) + 1
-            raise InputFormatError(path, f"line {line}", f"duplicate record for patient {patient} note {note}")
+            raise InputFormatError(
+                path, f"line {line}", "duplicate record (the same patient and note numbers as an earlier one)"
+            )
         seen.add(doc_id)
         docs.append(Document(doc_id, content[header.end() : end], DocumentMetadata(patient_id=patient, note_id=note)))
         pos = end + len(_END)
@@ -80,7 +82,7 @@ def parse_phrase(content: str, documents: dict[str, Document], path: Path | None
         words = fields[5:]
         doc = documents.get(document_id(patient, note))
         if doc is None:
-            raise InputFormatError(path, where, f"no record for patient {patient} note {note} in the .text file")
+            raise InputFormatError(path, where, "no record in the .text file has this line's patient and note numbers")
         try:
             start, end = int(start_s), int(end_s)
         except ValueError:
@@ -91,7 +93,7 @@ def parse_phrase(content: str, documents: dict[str, Document], path: Path | None
             )
         label = PHYSIONET_TO_LABEL.get(type_name)
         if label is None:
-            raise InputFormatError(path, where, f"unknown PhysioNet PHI type {type_name!r}")
+            raise InputFormatError(path, where, "unknown PhysioNet PHI type in field 5")
         if words and doc.text[start:end].split() != words:
             raise SpanAlignmentError(path, where, f"offsets [{start}, {end}) do not cover the phrase's words")
         spans[doc.id].append(Span(start, end, label, source="gold", evidence=(f"physionet:{type_name}",)))

@@ -43,6 +43,15 @@ class TableColumns:
     author: str | None = None  # kept as a column too (it is passed through); also read into metadata.author
 
 
+def missing_column_problem(wanted: str, column_count: int) -> str:
+    """The message for a missing column. The header's names are not quoted: a file without a header
+    row (or not a table at all) has its first record there, note text and identifiers included."""
+    return (
+        f"no column {wanted!r} among the header's {column_count} columns "
+        "(does the file have a header row? name the columns with --text-col, --id-col, --patient-col)"
+    )
+
+
 def choose_columns(
     names: Sequence[str],
     path: Path,
@@ -63,7 +72,7 @@ def choose_columns(
         seen.add(name)
     for wanted in (text_col, id_col, patient_col, author_col):
         if wanted is not None and wanted not in names:
-            raise InputFormatError(path, "header", f"no column {wanted!r} (columns: {', '.join(map(repr, names))})")
+            raise InputFormatError(path, "header", missing_column_problem(wanted, len(names)))
     if id_col is None and "id" in names and text_col != "id":
         id_col = "id"
     return TableColumns(tuple(names), text_col, id_col, patient_col, author_col)

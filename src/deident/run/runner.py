@@ -40,6 +40,7 @@ from deident.io import jsonl, physionet
 from deident.io.formats import CorpusFormat, ReadOptions, detect_format, get_format, read_corpus, write_corpus
 from deident.replace import ReplaceOptions
 from deident.replace.dates import date_offset
+from deident.run.output_policy import OutputPolicy, Pseudonyms, apply_output_policy
 from deident.run.partial import PartialStore
 from deident.run.report import RunReport
 
@@ -81,6 +82,8 @@ class RunConfig:
     # (deident.core.heap).
     owns_process: bool = False
     on_error: OnError = OnError.STOP
+    # What the output carries besides the de-identified text (deident.run.output_policy).
+    output_policy: OutputPolicy = field(default_factory=OutputPolicy)
     # Testing hook: stop with an error after this many chunks have been committed.
     fail_after_chunks: int | None = None
 
@@ -169,7 +172,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
                 on_progress(done_docs, total)
             if config.fail_after_chunks is not None and committed >= config.fail_after_chunks:
                 raise _InjectedFailure(f"injected failure after {committed} chunks")
-        _assemble(store, target, fmt_name, len(chunks), len(docs))
+        _assemble(store, target, fmt_name, len(chunks), len(docs), _finisher(config, deidentifier))
 
     finished_at = _now()
     key = config.options.key
@@ -196,7 +199,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
         finished_at=finished_at,
         duration_s=time.perf_counter() - started,
         notes=_notes(config),
-        skipped=tuple(stats.skipped),
+        skipped=tuple(_reported_skips(stats.skipped, config)),
     )
     json_path, html_path = report_paths(config)
     report.write(json_path, html_path)
@@ -221,7 +224,8 @@ def _notes(config: RunConfig) -> tuple[str, ...]:
     notes = []
     if config.options.mode.needs_key:
         notes.append("Surrogates and date shifts derive from HMAC(key, patient, value); no table of originals is kept.")
-    notes.append("Document and patient ids are copied from the input; author, known identifiers are dropped.")
+    notes.append(config.output_policy.summary())
+    notes.append("Authors and known identifiers are dropped from the metadata.")
     return tuple(notes)
 
 
@@ -522,7 +526,24 @@ def _process(
             raise failure
 
 
-def _assemble(store: PartialStore, target: Path, fmt: str, chunks: int, documents: int) -> None:
+Finisher = Callable[[Sequence[AnnotatedDocument]], list[AnnotatedDocument]]
+
+
+def _finisher(config: RunConfig, deidentifier: Deidentifier) -> Finisher:
+    """Applies the output policy to the assembled documents (ids, columns, metadata keys)."""
+
+    def deidentify_texts(documents: Sequence[Document]) -> list[str]:
+        return [result.text for result in deidentifier.deidentify_many(list(documents))]
+
+    texts = None if config.spans_file is not None or deidentifier.pipeline is None else deidentify_texts
+
+    def finish(items: Sequence[AnnotatedDocument]) -> list[AnnotatedDocument]:
+        return apply_output_policy(items, config.output_policy, config.options.key, texts)
+
+    return finish
+
+
+def _assemble(store: PartialStore, target: Path, fmt: str, chunks: int, documents: int, finish: Finisher) -> None:
     """Build the final output from the committed chunks and move it into place atomically."""
     present = store.done()
     missing = set(range(chunks)) - present
@@ -542,8 +563,23 @@ def _assemble(store: PartialStore, target: Path, fmt: str, chunks: int, document
         raise ConfigurationError(f"{store.path}: the chunks do not hold each document exactly once; pass --overwrite")
     stage = store.staging()
     staged = stage / target.name
-    write_corpus([doc for _, doc in records], staged, fmt)
+    write_corpus(finish([doc for _, doc in records]), staged, fmt)
     _move_into_place(stage, target)
+
+
+def _reported_skips(skipped: Sequence[dict[str, Any]], config: RunConfig) -> list[dict[str, Any]]:
+    """Skipped notes as the report may name them: by input and position, and by id only as the output would
+    write it (kept with --keep-col id, else its keyed pseudonym; without a key, by position alone)."""
+    if "id" in config.output_policy.keep:
+        return list(skipped)
+    pseudonyms = Pseudonyms(config.options.key) if config.options.key is not None else None
+    out = []
+    for item in skipped:
+        shown = {k: v for k, v in item.items() if k != "id"}
+        if pseudonyms is not None:
+            shown["id"] = pseudonyms.of("document", str(item["id"]))
+        out.append(shown)
+    return out
 
 
 def _move_into_place(stage: Path, target: Path) -> None:

@@ -13,19 +13,26 @@ Endpoints (JSON in, JSON out):
 
 Privacy: responses never echo the submitted text except as its de-identified form, and validation
 errors are reported without the offending input (FastAPI's default 422 body repeats it). The secret
-key of the surrogate modes is configured when the service starts; clients cannot send one.
+key of the surrogate modes is configured when the service starts; clients cannot send one, and a
+request with a field the service does not know is refused (422).
+
+Access: with a ``token``, every path (the OpenAPI pages ``/docs``, ``/redoc`` and ``/openapi.json``
+included) needs the header ``Authorization: Bearer <token>``; others get 401. Text that is not
+Unicode (a lone surrogate escape such as ``"\\ud800"``) is refused with 400.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hmac
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from deident import __version__
 from deident.api import Deidentifier
@@ -47,10 +54,30 @@ class ServiceLimits:
     max_documents: int = DEFAULT_MAX_DOCUMENTS
 
 
+LONE_SURROGATE = "lone_surrogate"
+
+
+def _unicode_only(value: str) -> str:
+    """Refuse lone surrogates (JSON escapes "\\ud800" to "\\udfff" unpaired): they are not Unicode text
+    and could be neither encoded for keys nor returned."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PydanticCustomError(LONE_SURROGATE, "a lone surrogate (\\ud800 to \\udfff) is not Unicode text") from None
+    return value
+
+
+UnicodeStr = Annotated[str, AfterValidator(_unicode_only)]
+
+
 class NoteIn(BaseModel):
-    text: str
-    patient_id: str | None = Field(default=None, max_length=200)
-    author: str | None = Field(default=None, max_length=200, description="the note's poster: its handle is sought")
+    model_config = ConfigDict(extra="forbid")
+
+    text: UnicodeStr
+    patient_id: UnicodeStr | None = Field(default=None, max_length=200)
+    author: UnicodeStr | None = Field(
+        default=None, max_length=200, description="the note's poster: its handle is sought"
+    )
 
     def document(self, note_id: str = "text") -> Document:
         return Document(note_id, self.text, DocumentMetadata(patient_id=self.patient_id, author=self.author))
@@ -61,16 +88,18 @@ class DetectIn(NoteIn):
 
 
 class DeidentifyIn(NoteIn):
-    mode: str | None = Field(default=None, description="tag, redact, mask, surrogate or safe-harbor")
+    mode: UnicodeStr | None = Field(default=None, description="tag, redact, mask, surrogate or safe-harbor")
 
 
 class BatchNoteIn(NoteIn):
-    id: str | None = Field(default=None, max_length=200)
+    id: UnicodeStr | None = Field(default=None, max_length=200)
 
 
 class BatchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     documents: list[BatchNoteIn]
-    mode: str | None = None
+    mode: UnicodeStr | None = None
 
 
 class SpanOut(BaseModel):
@@ -112,8 +141,21 @@ def _span_out(span: Span, with_explanation: bool = False) -> SpanOut:
     )
 
 
-def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None) -> FastAPI:
-    """A FastAPI application serving ``deidentifier`` (loaded once, shared by every request)."""
+def _safe_location(loc: Sequence[Any], known: set[str]) -> list[str | int]:
+    """An error location with only the service's own field names and list positions: an unknown
+    field's name is the client's and is not repeated."""
+    return [part if isinstance(part, int) or part in known else "<unknown field>" for part in loc]
+
+
+_FIELD_NAMES = {"body", "query", "path", "header"} | {
+    name for model in (DetectIn, DeidentifyIn, BatchNoteIn, BatchIn) for name in model.model_fields
+}
+
+
+def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None, token: str | None = None) -> FastAPI:
+    """A FastAPI application serving ``deidentifier`` (loaded once, shared by every request).
+
+    With ``token``, every request needs ``Authorization: Bearer <token>`` (401 otherwise)."""
     limits = limits or ServiceLimits()
     app = FastAPI(
         title="deident",
@@ -121,11 +163,29 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None) 
         summary="Find and remove protected health information in clinical free text.",
     )
 
+    if token is not None:
+        expected = f"Bearer {token}".encode()
+
+        @app.middleware("http")
+        async def _require_token(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+            given = request.headers.get("authorization", "").encode("utf-8", "replace")
+            if not hmac.compare_digest(given, expected):
+                return JSONResponse(
+                    status_code=401,
+                    content={"detail": "missing or wrong bearer token"},
+                    headers={"WWW-Authenticate": "Bearer"},
+                )
+            return await call_next(request)
+
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, err: RequestValidationError) -> JSONResponse:
         # Location and message only: the default body would repeat the submitted value (PHI).
-        problems = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in err.errors()]
-        return JSONResponse(status_code=422, content={"detail": problems})
+        errors = err.errors()
+        problems = [
+            {"loc": _safe_location(e.get("loc", ()), _FIELD_NAMES), "msg": str(e.get("msg", ""))} for e in errors
+        ]
+        status = 400 if any(e.get("type") == LONE_SURROGATE for e in errors) else 422
+        return JSONResponse(status_code=status, content={"detail": problems})
 
     def check_sizes(texts: Sequence[str]) -> None:
         if len(texts) > limits.max_documents:
@@ -139,8 +199,11 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None) 
             return None
         try:
             parsed = Mode.parse(mode)
-        except ValueError as err:
-            raise HTTPException(422, str(err)) from None
+        except ValueError:
+            # The submitted value is not quoted back (a client may have put anything there).
+            raise HTTPException(
+                422, f"field 'mode': unknown mode; choose one of {', '.join(m.value for m in Mode)}"
+            ) from None
         if parsed.needs_key and deidentifier.options.key is None:
             raise HTTPException(
                 422, f"mode {parsed.value!r} needs a secret key; start the service with --key or --ephemeral-key"

@@ -113,6 +113,15 @@ def _prepare_dir(out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
 
 
+def require_gold_spans(docs: Sequence[AnnotatedDocument], what: str) -> None:
+    """A corpus to learn from must hold gold spans: from notes without any, a model learns that nothing is PHI."""
+    if docs and not any(doc.spans for doc in docs):
+        raise ConfigurationError(
+            f"{what}: no gold spans in its {len(docs)} documents; a model trained on it would learn no PHI "
+            "(give an annotated corpus: a .phrase beside the .text, spans in JSONL, an i2b2 or BRAT corpus)"
+        )
+
+
 def train_model(
     train_docs: Sequence[AnnotatedDocument],
     out_dir: str | Path,
@@ -132,6 +141,7 @@ def train_model(
     common. ``mixture`` (see :class:`deident.detect.crf.mixture.Mixture`) is recorded in the manifest."""
     if not train_docs:
         raise ConfigurationError("no training documents")
+    require_gold_spans(train_docs, "the training corpus")
     out_dir = Path(out_dir)
     _prepare_dir(out_dir)
     started = time.perf_counter()
