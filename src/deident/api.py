@@ -20,6 +20,7 @@ from deident.core.span import Span, remove_overlaps
 from deident.model.operating_point import OperatingPoint, operating_point
 from deident.pipelines import MODEL_PIPELINES, build_pipeline, read_bundle
 from deident.replace import Mode, ReplaceOptions, Replacer, SecretKey
+from deident.text.visible import VisibleText, visible_view
 
 
 @dataclass(frozen=True)
@@ -88,20 +89,33 @@ class Deidentifier:
         return replace(self, options=options)
 
     def detect(self, text: str | Document, patient_id: str | None = None) -> tuple[Span, ...]:
-        """PHI spans of a text or document."""
+        """PHI spans of a text or document (detected in its visible text, see :meth:`detect_many`)."""
         if self.pipeline is None:
             raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
-        return self.pipeline(_as_document(text, patient_id))
+        document = _as_document(text, patient_id)
+        view = visible_view(document.text)
+        if view is None:
+            return self.pipeline(document)
+        return _original_spans(self.pipeline(replace(document, text=view.text)), view)
 
     def detect_many(self, documents: Sequence[Document]) -> list[tuple[Span, ...]]:
         """PHI spans of documents processed together, in order.
 
         Group stages see them all: reconciliation works across the notes of each patient
         (``patient_id``) among them; notes without a patient id are reconciled alone.
+
+        Detection runs on each note's visible text (:mod:`deident.text.visible`: invisible characters skipped, Unicode
+        digits read as digits), and the spans are mapped back to the original offsets, covering the invisible
+        characters inside a value; a note without such characters is detected as it is.
         """
         if self.pipeline is None:
             raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
-        return self.pipeline.run_many(documents)
+        views = [visible_view(document.text) for document in documents]
+        if all(view is None for view in views):
+            return self.pipeline.run_many(documents)
+        visible = [d if v is None else replace(d, text=v.text) for d, v in zip(documents, views, strict=True)]
+        found = self.pipeline.run_many(visible)
+        return [s if v is None else _original_spans(s, v) for s, v in zip(found, views, strict=True)]
 
     def deidentify(
         self,
@@ -148,6 +162,16 @@ class Deidentifier:
 
 # A synthetic note (no real person) that wakes every stage: a title and name, a date, a place.
 _WARM_UP = "Seen by Dr. Kowalski on 3/14/2019 at Mercy Hospital; call 617-555-0143. Pt is 67 yo."
+
+
+def _original_spans(spans: tuple[Span, ...], view: VisibleText) -> tuple[Span, ...]:
+    """Spans found in ``view``'s text at their original offsets, their parts' too (the map keeps their order)."""
+    out = []
+    for span in spans:
+        start, end = view.original(span.start, span.end)
+        parts = tuple(replace(p, start=a, end=b) for p in span.parts for a, b in (view.original(p.start, p.end),))
+        out.append(replace(span, start=start, end=end, parts=parts))
+    return tuple(out)
 
 
 def _as_document(text: str | Document, patient_id: str | None) -> Document:
