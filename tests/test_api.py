@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import regex
 
 from deident.api import Deidentifier
 from deident.core.document import Document, DocumentMetadata
-from deident.core.errors import ConfigurationError
+from deident.core.errors import ConfigurationError, NoteTooLargeError
 from deident.core.labels import Label
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span
@@ -322,3 +323,15 @@ def test_invisible_characters_outside_values_are_kept(default_deid: Deidentifier
     # Detection alone gives the same offsets, into the original note.
     assert [(s.start, s.end) for s in default_deid.detect(note)] == [(s.start, s.end) for s in result.detected]
     assert [note[s.start : s.end] for s in result.detected] == ["617-555-01\u200b99", "5550\u00ad1234"]
+
+
+def test_notes_over_the_size_limit_are_refused_by_id(deid: Deidentifier) -> None:
+    limited = replace(deid, max_note_chars=20)
+    note = Document("n-7", "Seen by Dr. Kowalski on 3/14.")
+    with pytest.raises(NoteTooLargeError, match=r"note 'n-7': 29 characters, over the limit of 20") as raised:
+        limited.detect(note)
+    assert "Kowalski" not in str(raised.value)
+    with pytest.raises(NoteTooLargeError):
+        limited.deidentify_many([Document("a", "short"), note])
+    assert replace(deid, max_note_chars=29).detect(note) == deid.detect(note)  # at the limit: accepted
+    assert limited.deidentify(note, spans=[Span(12, 20, Label.DOCTOR)]).text.startswith("Seen by Dr. [**")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from deident.core.document import Document, DocumentMetadata
-from deident.core.errors import ConfigurationError
+from deident.core.errors import ConfigurationError, NoteTooLargeError
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span, remove_overlaps
 from deident.model.operating_point import OperatingPoint, operating_point
@@ -49,6 +49,8 @@ class Deidentifier:
     recall_target: float | None = None
     # The span filter's thresholds and the recall and precision expected there (default pipeline only).
     operating_point: OperatingPoint | None = None
+    # The longest note detection accepts (NoteTooLargeError beyond it); None: no limit.
+    max_note_chars: int | None = None
 
     @classmethod
     def load(
@@ -61,6 +63,7 @@ class Deidentifier:
         options: ReplaceOptions | None = None,
         stage2: dict[str, bool] | None = None,
         preload: bool = True,
+        max_note_chars: int | None = None,
     ) -> Deidentifier:
         """The bundled default model, or the model directory ``model``; ``scheme`` names the PHI
         convention of the output (default: the model's own, see :mod:`deident.schemes`).
@@ -83,7 +86,7 @@ class Deidentifier:
         point = None
         if bundle is not None and pipeline == "default" and (stage2 or {}).get("filter", True):
             point = operating_point(bundle, recall_target)
-        return cls(built, options or ReplaceOptions(), model_id, recall_target, point)
+        return cls(built, options or ReplaceOptions(), model_id, recall_target, point, max_note_chars)
 
     def with_options(self, options: ReplaceOptions) -> Deidentifier:
         return replace(self, options=options)
@@ -93,6 +96,7 @@ class Deidentifier:
         if self.pipeline is None:
             raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
         document = _as_document(text, patient_id)
+        self._check_sizes((document,))
         view = visible_view(document.text)
         if view is None:
             return self.pipeline(document)
@@ -110,6 +114,7 @@ class Deidentifier:
         """
         if self.pipeline is None:
             raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
+        self._check_sizes(documents)
         views = [visible_view(document.text) for document in documents]
         if all(view is None for view in views):
             return self.pipeline.run_many(documents)
@@ -150,6 +155,15 @@ class Deidentifier:
         results = replacer.replace_many(list(zip(documents, found, strict=True)))
         return [Deidentified(r.text, r.spans, remove_overlaps(s)) for r, s in zip(results, found, strict=True)]
 
+    def _check_sizes(self, documents: Sequence[Document]) -> None:
+        """Refuse a note over :attr:`max_note_chars` before any work starts (detection is near-linear, but a note of
+        gigabytes is a mistake: a whole export in one cell)."""
+        limit = self.max_note_chars
+        if limit is not None:
+            for document in documents:
+                if len(document.text) > limit:
+                    raise NoteTooLargeError(document.id, len(document.text), limit)
+
     def _options(self, mode: Mode | str | None, key: SecretKey | str | Path | None) -> ReplaceOptions:
         if mode is None and key is None:
             return self.options
@@ -159,6 +173,9 @@ class Deidentifier:
             new_key = key if isinstance(key, SecretKey) else SecretKey.from_file(key)
         return replace(self.options, mode=new_mode, key=new_key)
 
+
+# The per-note limit of `deident run` and `detect` (--max-note-chars): a megabyte note takes seconds.
+DEFAULT_MAX_NOTE_CHARS = 2_000_000
 
 # A synthetic note (no real person) that wakes every stage: a title and name, a date, a place.
 _WARM_UP = "Seen by Dr. Kowalski on 3/14/2019 at Mercy Hospital; call 617-555-0143. Pt is 67 yo."

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from deident.cli.app import app
-from deident.core.errors import ConfigurationError
+from deident.core.errors import ConfigurationError, NoteTooLargeError
 from deident.io import read_corpus
 
 runner = CliRunner()
@@ -99,3 +99,12 @@ def test_run_reconciles_a_patients_notes_with_the_switch(tmp_path: Path, switch:
     assert result.exit_code == 0, result.output
     assert ["QUILLFEATHER" not in d.text.upper() for d in read_corpus(out)] == replaced
     assert "quillfeather" not in result.output.lower()
+
+
+def test_run_stops_at_a_note_over_the_size_limit(tmp_path: Path, fixtures: Path) -> None:
+    out = tmp_path / "out.text"
+    args = ["run", str(fixtures / "mini.text"), "-o", str(out), "--pipeline", "rules", "--quiet"]
+    result = runner.invoke(app, [*args, "--max-note-chars", "50"])
+    assert isinstance(result.exception, NoteTooLargeError) and "over the limit of 50" in str(result.exception)
+    assert not out.exists()
+    assert runner.invoke(app, [*args, "--max-note-chars", "100000", "--overwrite"]).exit_code == 0

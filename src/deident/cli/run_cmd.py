@@ -19,6 +19,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from deident.api import DEFAULT_MAX_NOTE_CHARS
 from deident.cli.key_options import replace_options
 from deident.io.formats import ReadOptions
 from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE
@@ -80,6 +81,9 @@ def run(
         bool, typer.Option(help="safe-harbor: cut dates to the year instead of shifting them.")
     ] = False,
     chunk_size: Annotated[int, typer.Option(help="Documents per committed chunk.")] = DEFAULT_CHUNK_SIZE,
+    max_note_chars: Annotated[
+        int, typer.Option(min=1, help="Longest note accepted, in characters (a longer one stops with an error).")
+    ] = DEFAULT_MAX_NOTE_CHARS,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing output and discard a partial run.")] = False,
     report: Annotated[Path | None, typer.Option(help="Report JSON path (HTML beside it).")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
@@ -108,6 +112,7 @@ def run(
         spans_file=spans,
         jobs=jobs,
         chunk_size=chunk_size,
+        max_note_chars=max_note_chars,
         input_format=input_format,
         read_options=ReadOptions(text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col),
         overwrite=overwrite,

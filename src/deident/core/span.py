@@ -90,16 +90,25 @@ def check_within(spans: Sequence[Span], text_length: int) -> None:
 
 def remove_overlaps(spans: Iterable[Span]) -> tuple[Span, ...]:
     """Resolve overlaps: a longer span wins over the spans it overlaps; ties go to the higher score,
-    then to the earlier span. Used where output needs disjoint spans (replacement, BIO encoding)."""
+    then to the earlier span. Used where output needs disjoint spans (replacement, BIO encoding).
 
-    def rank(s: Span) -> tuple[int, float, int]:
-        return (-s.length, -(s.score if s.score is not None else 1.0), s.start)
-
+    Spans are taken in that order of preference and each is kept unless it overlaps one kept before. The characters
+    the kept spans cover are marked in a byte array, so a span overlaps one kept before when a mark lies in its range
+    (one search in C, as long as the span): time grows with the spans' total length, where comparing each span with
+    every kept one took quadratic time on a note with tens of thousands of spans."""
+    ordered = sorted(spans, key=_preference)
+    covered = bytearray(max((span.end for span in ordered), default=0))
     kept: list[Span] = []
-    for span in sorted(spans, key=rank):
-        if not any(span.overlaps(k) for k in kept):
+    for span in ordered:
+        if covered.find(1, span.start, span.end) < 0:
+            covered[span.start : span.end] = b"\x01" * span.length
             kept.append(span)
     return sort_spans(kept)
+
+
+def _preference(span: Span) -> tuple[int, float, int]:
+    """The order in which :func:`remove_overlaps` considers spans: longer first, then higher score, then earlier."""
+    return (-span.length, -(span.score if span.score is not None else 1.0), span.start)
 
 
 def merge_adjacent(spans: Sequence[Span], text: str, max_gap: str = " ") -> tuple[Span, ...]:
