@@ -103,7 +103,10 @@ def visible_view(text: str) -> VisibleText | None:
             skipped += end - start
             shifts.append(skipped)
         else:
-            pieces.append(str(unicodedata.decimal(match.group())))
+            digit = match.group()
+            # A digit of a Unicode version newer than Python's (the regex module's tables may be) stays as it is.
+            value = unicodedata.decimal(digit, None)
+            pieces.append(digit if value is None else str(value))
         last = end
     pieces.append(text[last:])
     return VisibleText("".join(pieces), tuple(breaks), tuple(shifts))
