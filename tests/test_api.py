@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import regex
 
 from deident.api import Deidentifier
 from deident.core.document import Document, DocumentMetadata
-from deident.core.errors import ConfigurationError
+from deident.core.errors import ConfigurationError, NoteTooLargeError
 from deident.core.labels import Label
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span
@@ -240,3 +241,98 @@ def test_loading_a_model_imports_no_training_or_corpus_format_module():
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == ""
+
+
+# Invisible characters inside a value (deident.text.visible): detection runs on the visible text, so the whole
+# original value, the invisible characters inside it included, is found and replaced. One invented value per detector
+# family, in a note where the default pipeline finds it whole.
+INVISIBLE_NOTES = [
+    ("date", "Admitted on ", "03/14/2019", " for chest pain."),
+    ("phone", "Call her at ", "617-555-0199", " tomorrow."),
+    ("mrn", "MRN: ", "55501234", " on file."),
+    ("email", "Email ", "jo.kowalski@example.org", " with results."),
+    ("ssn", "SSN ", "212-67-4431", " on file."),
+    ("name after trigger", "Seen by Dr. ", "Wobblestone", " today."),
+    ("age", "Patient is a ", "103", " year old man."),
+    ("zip", "Zip code: ", "02134", " on file."),
+    ("ip address", "Logged in from ", "10.0.12.7", " overnight."),
+]
+INVISIBLE_CHARACTERS = [
+    "\u200b",  # zero-width space
+    "\u200c",  # zero-width non-joiner
+    "\u200d",  # zero-width joiner
+    "\u00ad",  # soft hyphen
+    "\ufeff",  # byte order mark
+    "\u2060",  # word joiner
+    "\u200e",  # left-to-right mark
+    "\u202e",  # right-to-left override
+    "\u2066",  # left-to-right isolate
+    "\x00",  # NUL
+    "\x07",  # bell
+    "\x1b",  # escape
+    "\x7f",  # delete
+]
+
+
+@pytest.fixture(scope="module")
+def default_deid() -> Deidentifier:
+    return Deidentifier.load()
+
+
+def _injected(before: str, value: str, after: str, char: str, marks_on_digits: bool = False) -> list[str]:
+    """The note with ``char`` put at each inner position of the value (after a digit only, for combining marks)."""
+    positions = [i for i in range(1, len(value)) if not marks_on_digits or value[i - 1].isdigit()]
+    return [before + value[:i] + char + value[i:] + after for i in positions]
+
+
+@pytest.mark.parametrize("char", INVISIBLE_CHARACTERS, ids=lambda c: f"U+{ord(c):04X}")
+@pytest.mark.parametrize(("family", "before", "value", "after"), INVISIBLE_NOTES, ids=[n[0] for n in INVISIBLE_NOTES])
+def test_invisible_character_inside_a_value_is_covered_and_replaced(
+    default_deid: Deidentifier, family: str, before: str, value: str, after: str, char: str
+) -> None:
+    clean = default_deid.deidentify(before + value + after).text
+    assert value not in clean and clean.startswith(before) and clean.endswith(after), family
+    notes = _injected(before, value, after, char)
+    results = default_deid.deidentify_many([Document(f"n{i}", note) for i, note in enumerate(notes)])
+    for note, result in zip(notes, results, strict=True):
+        # The replaced text equals the clean note's: the span covered the value, invisible character included.
+        assert result.text == clean, family
+        assert any(s.start <= len(before) and len(note) - len(after) <= s.end for s in result.detected), family
+
+
+@pytest.mark.parametrize(("family", "before", "value", "after"), INVISIBLE_NOTES, ids=[n[0] for n in INVISIBLE_NOTES])
+def test_unicode_digits_and_marks_on_digits_are_read_as_digits(
+    default_deid: Deidentifier, family: str, before: str, value: str, after: str
+) -> None:
+    clean = default_deid.deidentify(before + value + after).text
+    notes = _injected(before, value, after, "\u0301", marks_on_digits=True)
+    full_width = before + "".join(chr(ord(c) + 0xFEE0) if c.isdigit() else c for c in value) + after
+    notes += [full_width] if full_width != before + value + after else []
+    notes += [n.replace("\u0301", "\u0302\u20dd") for n in notes[:2]]  # several marks
+    for note in notes:
+        assert default_deid.deidentify(note).text == clean, family
+
+
+@pytest.mark.parametrize("mode", [Mode.TAG, Mode.SURROGATE])
+def test_invisible_characters_outside_values_are_kept(default_deid: Deidentifier, mode: Mode) -> None:
+    note = "\ufeffCall her at 617-555-01\u200b99\u200b tomorrow,\x00 MRN 5550\u00ad1234.\u200e"
+    result = default_deid.deidentify(note, mode=mode, key=KEY)
+    assert result.text.startswith("\ufeffCall her at ") and result.text.endswith(".\u200e")
+    assert "\u200b tomorrow,\x00 MRN " in result.text
+    assert "0199" not in result.text and "1234" not in result.text
+    assert all(0 <= s.start < s.end <= len(result.text) for s in result.spans)
+    # Detection alone gives the same offsets, into the original note.
+    assert [(s.start, s.end) for s in default_deid.detect(note)] == [(s.start, s.end) for s in result.detected]
+    assert [note[s.start : s.end] for s in result.detected] == ["617-555-01\u200b99", "5550\u00ad1234"]
+
+
+def test_notes_over_the_size_limit_are_refused_by_id(deid: Deidentifier) -> None:
+    limited = replace(deid, max_note_chars=20)
+    note = Document("n-7", "Seen by Dr. Kowalski on 3/14.")
+    with pytest.raises(NoteTooLargeError, match=r"note 'n-7': 29 characters, over the limit of 20") as raised:
+        limited.detect(note)
+    assert "Kowalski" not in str(raised.value)
+    with pytest.raises(NoteTooLargeError):
+        limited.deidentify_many([Document("a", "short"), note])
+    assert replace(deid, max_note_chars=29).detect(note) == deid.detect(note)  # at the limit: accepted
+    assert limited.deidentify(note, spans=[Span(12, 20, Label.DOCTOR)]).text.startswith("Seen by Dr. [**")

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from deident.core.document import Document, DocumentMetadata
-from deident.core.errors import ConfigurationError
+from deident.core.errors import ConfigurationError, NoteTooLargeError
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span, remove_overlaps
 from deident.model.operating_point import OperatingPoint, operating_point
 from deident.pipelines import MODEL_PIPELINES, build_pipeline, read_bundle
 from deident.replace import Mode, ReplaceOptions, Replacer, SecretKey
+from deident.text.visible import VisibleText, visible_view
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,8 @@ class Deidentifier:
     recall_target: float | None = None
     # The span filter's thresholds and the recall and precision expected there (default pipeline only).
     operating_point: OperatingPoint | None = None
+    # The longest note detection accepts (NoteTooLargeError beyond it); None: no limit.
+    max_note_chars: int | None = None
 
     @classmethod
     def load(
@@ -60,6 +63,7 @@ class Deidentifier:
         options: ReplaceOptions | None = None,
         stage2: dict[str, bool] | None = None,
         preload: bool = True,
+        max_note_chars: int | None = None,
     ) -> Deidentifier:
         """The bundled default model, or the model directory ``model``; ``scheme`` names the PHI
         convention of the output (default: the model's own, see :mod:`deident.schemes`).
@@ -82,26 +86,41 @@ class Deidentifier:
         point = None
         if bundle is not None and pipeline == "default" and (stage2 or {}).get("filter", True):
             point = operating_point(bundle, recall_target)
-        return cls(built, options or ReplaceOptions(), model_id, recall_target, point)
+        return cls(built, options or ReplaceOptions(), model_id, recall_target, point, max_note_chars)
 
     def with_options(self, options: ReplaceOptions) -> Deidentifier:
         return replace(self, options=options)
 
     def detect(self, text: str | Document, patient_id: str | None = None) -> tuple[Span, ...]:
-        """PHI spans of a text or document."""
+        """PHI spans of a text or document (detected in its visible text, see :meth:`detect_many`)."""
         if self.pipeline is None:
             raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
-        return self.pipeline(_as_document(text, patient_id))
+        document = _as_document(text, patient_id)
+        self._check_sizes((document,))
+        view = visible_view(document.text)
+        if view is None:
+            return self.pipeline(document)
+        return _original_spans(self.pipeline(replace(document, text=view.text)), view)
 
     def detect_many(self, documents: Sequence[Document]) -> list[tuple[Span, ...]]:
         """PHI spans of documents processed together, in order.
 
         Group stages see them all: reconciliation works across the notes of each patient
         (``patient_id``) among them; notes without a patient id are reconciled alone.
+
+        Detection runs on each note's visible text (:mod:`deident.text.visible`: invisible characters skipped, Unicode
+        digits read as digits), and the spans are mapped back to the original offsets, covering the invisible
+        characters inside a value; a note without such characters is detected as it is.
         """
         if self.pipeline is None:
             raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
-        return self.pipeline.run_many(documents)
+        self._check_sizes(documents)
+        views = [visible_view(document.text) for document in documents]
+        if all(view is None for view in views):
+            return self.pipeline.run_many(documents)
+        visible = [d if v is None else replace(d, text=v.text) for d, v in zip(documents, views, strict=True)]
+        found = self.pipeline.run_many(visible)
+        return [s if v is None else _original_spans(s, v) for s, v in zip(found, views, strict=True)]
 
     def deidentify(
         self,
@@ -136,6 +155,15 @@ class Deidentifier:
         results = replacer.replace_many(list(zip(documents, found, strict=True)))
         return [Deidentified(r.text, r.spans, remove_overlaps(s)) for r, s in zip(results, found, strict=True)]
 
+    def _check_sizes(self, documents: Sequence[Document]) -> None:
+        """Refuse a note over :attr:`max_note_chars` before any work starts (detection is near-linear, but a note of
+        gigabytes is a mistake: a whole export in one cell)."""
+        limit = self.max_note_chars
+        if limit is not None:
+            for document in documents:
+                if len(document.text) > limit:
+                    raise NoteTooLargeError(document.id, len(document.text), limit)
+
     def _options(self, mode: Mode | str | None, key: SecretKey | str | Path | None) -> ReplaceOptions:
         if mode is None and key is None:
             return self.options
@@ -146,8 +174,21 @@ class Deidentifier:
         return replace(self.options, mode=new_mode, key=new_key)
 
 
+# The per-note limit of `deident run` and `detect` (--max-note-chars): a megabyte note takes seconds.
+DEFAULT_MAX_NOTE_CHARS = 2_000_000
+
 # A synthetic note (no real person) that wakes every stage: a title and name, a date, a place.
 _WARM_UP = "Seen by Dr. Kowalski on 3/14/2019 at Mercy Hospital; call 617-555-0143. Pt is 67 yo."
+
+
+def _original_spans(spans: tuple[Span, ...], view: VisibleText) -> tuple[Span, ...]:
+    """Spans found in ``view``'s text at their original offsets, their parts' too (the map keeps their order)."""
+    out = []
+    for span in spans:
+        start, end = view.original(span.start, span.end)
+        parts = tuple(replace(p, start=a, end=b) for p in span.parts for a, b in (view.original(p.start, p.end),))
+        out.append(replace(span, start=start, end=end, parts=parts))
+    return tuple(out)
 
 
 def _as_document(text: str | Document, patient_id: str | None) -> Document:

@@ -9,6 +9,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from deident.cli.app import app
+from deident.core.errors import NoteTooLargeError
 from deident.io import read_corpus
 
 runner = CliRunner()
@@ -109,3 +110,14 @@ def test_detect_settles_the_heap_of_its_process(
     )
     assert result.exit_code == 0, result.output
     assert calls == [None]
+
+
+def test_a_note_over_the_size_limit_stops_with_an_error_naming_it(tmp_path: Path, fixtures: Path) -> None:
+    out = tmp_path / "pred.text"
+    args = ["detect", str(fixtures / "mini.text"), "-o", str(out), "--pipeline", "rules"]
+    result = runner.invoke(app, [*args, "--max-note-chars", "50"])
+    assert isinstance(result.exception, NoteTooLargeError) and not out.exists()
+    message = str(result.exception)
+    assert "over the limit of 50" in message and "--max-note-chars" in message and "'1_1'" in message
+    assert "Kowalski" not in message
+    assert runner.invoke(app, [*args, "--max-note-chars", "100000"]).exit_code == 0

@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from deident.cli.app import app
-from deident.core.errors import ConfigurationError
+from deident.core.errors import ConfigurationError, NoteTooLargeError
 from deident.io import read_corpus
+from deident.run.runner import NoteFailedError
 
 runner = CliRunner()
 TEST_KEY = "f745c9da2db9fe2993e7a565e8a1769fedc504a998377dc9b7823ca5942ed188"  # from secrets.token_hex(32)
@@ -155,3 +156,14 @@ def test_table_columns_are_dropped_unless_kept(tmp_path: Path) -> None:
     header, row = (tmp_path / "chosen.csv").read_text().splitlines()[:2]
     assert header == "id,mrn,admit_date,text,spans"
     assert row.startswith("Z-1,1,2021-03-14,Seen by Dr. [**DOCTOR**].")
+
+
+def test_run_stops_at_a_note_over_the_size_limit(tmp_path: Path, fixtures: Path) -> None:
+    out = tmp_path / "out.text"
+    args = ["run", str(fixtures / "mini.text"), "-o", str(out), "--pipeline", "rules", "--quiet"]
+    result = runner.invoke(app, [*args, "--max-note-chars", "50"])
+    # --on-error stop (the default) names the note and the cause; the finished chunks are kept
+    assert isinstance(result.exception, NoteFailedError) and "note 1" in str(result.exception)
+    assert NoteTooLargeError.__name__ in str(result.exception)
+    assert not out.exists()
+    assert runner.invoke(app, [*args, "--max-note-chars", "100000", "--overwrite"]).exit_code == 0

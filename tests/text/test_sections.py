@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from deident.text.sections import SectionDetector, parse_heading_table, read_heading_table
+from deident.text.sections import SectionDetector, parse_heading_table, read_heading_table, section_at
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,16 @@ def test_default_sections_equal_the_default_detectors(text):
 
     assert default_sections(text) == tuple(SectionDetector.default().find(text))
     assert default_sections(text) == default_sections(text)
+
+
+def test_section_at_is_the_last_section_starting_at_or_before_the_offset():
+    text = "Intro. HPI: pain.\nPlan: rest; Meds: none\nAllergies: NKDA"
+    sections = SectionDetector.default().find(text)
+    assert len(sections) >= 3
+    for offset in range(len(text) + 1):
+        expected = None
+        for section in sections:  # document order: the last that starts at or before the offset
+            if section.start <= offset:
+                expected = section.name
+        assert section_at(sections, offset) == expected
+    assert section_at([], 5) is None

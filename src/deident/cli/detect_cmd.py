@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from deident.api import Deidentifier
+from deident.api import DEFAULT_MAX_NOTE_CHARS, Deidentifier
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.core.document import AnnotatedDocument, patient_chunks
 from deident.core.heap import settle_heap
@@ -57,6 +57,9 @@ def detect(
     chunk_size: Annotated[
         int, typer.Option(min=1, help="Notes detected together (whole patients; about this many).")
     ] = DEFAULT_CHUNK_SIZE,
+    max_note_chars: Annotated[
+        int, typer.Option(min=1, help="Longest note accepted, in characters (a longer one stops with an error).")
+    ] = DEFAULT_MAX_NOTE_CHARS,
 ) -> None:
     """Detect PHI and write the input documents with predicted spans.
 
@@ -71,7 +74,12 @@ def detect(
     switches = {"filter": use_filter, "trusted_phrases": trusted, "reconcile": reconcile}
     stage2 = {k: v for k, v in switches.items() if v is not None}
     deidentifier = Deidentifier.load(
-        model, pipeline=pipeline, scheme=scheme, recall_target=recall_target, stage2=stage2 or None
+        model,
+        pipeline=pipeline,
+        scheme=scheme,
+        recall_target=recall_target,
+        stage2=stage2 or None,
+        max_note_chars=max_note_chars,
     )
     settle_heap()  # this process is ours: the loaded model leaves the collector's walks
     if deidentifier.operating_point is not None:

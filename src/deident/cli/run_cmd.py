@@ -19,6 +19,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from deident.api import DEFAULT_MAX_NOTE_CHARS
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.cli.key_options import replace_options
 from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE
@@ -109,6 +110,9 @@ def run(
             "rerun to resume) or skip (left out of the output, listed by id in the report).",
         ),
     ] = OnError.STOP,
+    max_note_chars: Annotated[
+        int, typer.Option(min=1, help="Longest note accepted, in characters (a longer one stops with an error).")
+    ] = DEFAULT_MAX_NOTE_CHARS,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing output and discard a partial run.")] = False,
     report: Annotated[Path | None, typer.Option(help="Report JSON path (HTML beside it).")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
@@ -140,6 +144,7 @@ def run(
         spans_file=spans,
         jobs=jobs,
         chunk_size=chunk_size,
+        max_note_chars=max_note_chars,
         input_format=input_format,
         read_options=read_options(
             encoding,

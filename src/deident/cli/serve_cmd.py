@@ -71,7 +71,9 @@ def serve(
     ephemeral_key: Annotated[
         bool, typer.Option("--ephemeral-key", help="A random key for this service's lifetime.")
     ] = False,
-    max_chars: Annotated[int, typer.Option(help="Largest note accepted, in characters.")] = 1_000_000,
+    max_chars: Annotated[
+        int, typer.Option("--max-note-chars", "--max-chars", help="Largest note accepted, in characters (HTTP 413).")
+    ] = 1_000_000,
     max_documents: Annotated[int, typer.Option(help="Most notes per batch request.")] = 1_000,
     token_file: Annotated[
         Path | None,

@@ -32,3 +32,14 @@ class ModelError(DeidentError):
 
 class ConfigurationError(DeidentError):
     """Options that cannot work together, or a missing key for a surrogate mode."""
+
+
+class NoteTooLargeError(DeidentError):
+    """A note longer than the per-note limit (``--max-note-chars``): named by its id and size, never its text."""
+
+    def __init__(self, note_id: str, chars: int, limit: int) -> None:
+        self.note_id, self.chars, self.limit = note_id, chars, limit
+        super().__init__(
+            f"note {note_id!r}: {chars:,} characters, over the limit of {limit:,} per note "
+            "(raise it with --max-note-chars, or split the note)"
+        )

@@ -72,6 +72,7 @@ class RunConfig:
     spans_file: Path | None = None
     jobs: int = 1
     chunk_size: int = DEFAULT_CHUNK_SIZE
+    max_note_chars: int | None = None  # the longest note detection accepts (None: no limit)
     input_format: str | None = None
     read_options: ReadOptions = field(default_factory=ReadOptions)
     overwrite: bool = False
@@ -250,7 +251,15 @@ def _check_target(target: Path, overwrite: bool) -> None:
 def _default_factory(config: RunConfig) -> DeidentifierFactory:
     if config.spans_file is not None:
         return _SpansOnly(config.options)
-    return _Loader(config.model, config.pipeline, config.recall_target, config.scheme, config.options, config.reconcile)
+    return _Loader(
+        config.model,
+        config.pipeline,
+        config.recall_target,
+        config.scheme,
+        config.options,
+        config.reconcile,
+        config.max_note_chars,
+    )
 
 
 @dataclass(frozen=True)
@@ -269,6 +278,7 @@ class _Loader:
     scheme: str | None
     options: ReplaceOptions
     reconcile: bool | None = None
+    max_note_chars: int | None = None
 
     def __call__(self) -> Deidentifier:
         return Deidentifier.load(
@@ -278,6 +288,7 @@ class _Loader:
             scheme=self.scheme,
             options=self.options,
             stage2=None if self.reconcile is None else {"reconcile": self.reconcile},
+            max_note_chars=self.max_note_chars,
         )
 
 

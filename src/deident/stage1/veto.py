@@ -9,8 +9,12 @@ ZIP, STREET, ROOM) never are, and neither is a candidate right after a strong na
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
+from operator import itemgetter
 
 import regex
 
@@ -71,8 +75,32 @@ def _veto_phrase_matcher() -> LexiconMatcher:
     return LexiconMatcher({"veto": _veto_phrases()})
 
 
-def veto_reasons(document: Document, span: Span, phrases: list[tuple[int, int, str]] | None = None) -> tuple[str, ...]:
-    """Reasons to veto ``span`` (empty when it stays). ``phrases`` are multi-word veto term hits."""
+@dataclass(frozen=True, slots=True)
+class PhraseHits:
+    """A note's multi-word veto terms as (start, end, kind), by start, with what finds the first that contains a span
+    in one binary search: ``reach[i]`` is the furthest end among the first ``i + 1`` hits (a long note holds
+    thousands of such terms, and a look at every one for each candidate took quadratic time)."""
+
+    hits: tuple[tuple[int, int, str], ...]
+    starts: tuple[int, ...]
+    reach: tuple[int, ...]
+
+    @classmethod
+    def of(cls, hits: Sequence[tuple[int, int, str]]) -> PhraseHits:
+        ordered = tuple(sorted(hits, key=itemgetter(0)))  # stable: hits of one start keep their order
+        return cls(ordered, tuple(h[0] for h in ordered), tuple(accumulate((h[1] for h in ordered), max)))
+
+    def containing(self, start: int, end: int) -> str | None:
+        """The kind of the first hit (in order) that contains ``[start, end)``, None if none does."""
+        # Hits before ``starting`` start at or before ``start``; the first whose end reaches ``end`` is where the
+        # furthest end so far first reaches it.
+        starting = bisect_right(self.starts, start)
+        first = bisect_left(self.reach, end, 0, starting)
+        return self.hits[first][2] if first < starting else None
+
+
+def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = None) -> tuple[str, ...]:
+    """Reasons to veto ``span`` (empty when it stays). ``phrases`` are the note's multi-word veto term hits."""
     if span.label not in VETOABLE_LABELS or span.category not in (Category.NAME, Category.LOCATION):
         return ()
     text = document.text
@@ -88,11 +116,10 @@ def veto_reasons(document: Document, span: Span, phrases: list[tuple[int, int, s
             break
     if not reasons and (key in drug_names() or surface.lower() in drug_names()):
         reasons.append("veto:drug")
-    if not reasons and phrases:
-        for start, end, kind in phrases:
-            if start <= span.start and span.end <= end:
-                reasons.append(f"veto:{kind}_phrase")
-                break
+    if not reasons and phrases is not None:
+        kind = phrases.containing(span.start, span.end)
+        if kind is not None:
+            reasons.append(f"veto:{kind}_phrase")
     if not reasons:
         words = key.split()
         if len(words) > 1 and all(w in terms or w in drug_names() for w in words):
@@ -144,7 +171,7 @@ def _names_a_product(text: str, span: Span) -> bool:
 
 def _word_before(text: str, start: int, width: int) -> str | None:
     """The last word (lower case) in the ``width`` characters before ``start`` on the same line, if any."""
-    line_start = text.rfind("\n", 0, start) + 1
+    line_start = text.rfind("\n", max(0, start - width), start) + 1  # only the window counts: no scan of the line
     before = _WORD.findall(text[max(line_start, start - width) : start])
     return before[-1].lower() if before else None
 
@@ -163,15 +190,17 @@ def _strong_trigger_evidence(evidence: tuple[str, ...]) -> bool:
     )
 
 
-def phrase_hits(document: Document) -> list[tuple[int, int, str]]:
+def phrase_hits(document: Document) -> PhraseHits:
     """The note's multi-word veto terms, as (start, end, kind), for :func:`veto_reasons`."""
     phrases = _veto_phrases()
     text = document.text
     normalised = note_view(document).normalised
-    return [
-        (m.start, m.end, phrases.get(" ".join(normalised[m.start : m.end].split()), "clinical"))
-        for m in _veto_phrase_matcher().find_all(text, normalised)
-    ]
+    return PhraseHits.of(
+        [
+            (m.start, m.end, phrases.get(" ".join(normalised[m.start : m.end].split()), "clinical"))
+            for m in _veto_phrase_matcher().find_all(text, normalised)
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -182,7 +211,7 @@ class VetoStage:
 
     def explain(self, document: Document, spans: tuple[Span, ...]) -> tuple[VetoRecord, ...]:
         """The vetoes this stage would apply, with reasons."""
-        phrases = phrase_hits(document) if any(s.label in VETOABLE_LABELS for s in spans) else []
+        phrases = phrase_hits(document) if any(s.label in VETOABLE_LABELS for s in spans) else None
         records = []
         for span in spans:
             reasons = veto_reasons(document, span, phrases)

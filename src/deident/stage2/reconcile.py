@@ -24,9 +24,11 @@ It is on by default in the bundled model (its manifest's ``stage2``).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 
 import regex
 
@@ -34,7 +36,7 @@ from deident.core.document import Document, patient_groups
 from deident.core.labels import Category, Label
 from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names, load_veto_terms
-from deident.stage1.veto import phrase_hits, veto_reasons
+from deident.stage1.veto import PhraseHits, phrase_hits, veto_reasons
 from deident.text.normalise import normalise_key
 from deident.text.note_view import note_view
 from deident.text.wordfrequency import zipf_lowered
@@ -200,17 +202,22 @@ def _reconcile_group(
                 )
             relabelled.append(span)
         added: list[Span] = []
-        phrases: list[tuple[int, int, str]] | None = None  # the note's multi-word veto terms, found when first needed
+        phrases: PhraseHits | None = None  # the note's multi-word veto terms, found when first needed
+        # Whether a match overlaps a span: the spans that start before it ends, sorted by start, and the furthest
+        # end among the first i of them (one binary search per match, not a look at every span). The matches
+        # themselves never overlap one another (finditer), so the spans added here need no such check.
         occupied = sorted((s.start, s.end) for s in relabelled)
+        starts = [s for s, _ in occupied]
+        reach = list(accumulate((e for _, e in occupied), max))
         for m in matcher.finditer(text):
             start, end = m.span()
-            if any(s < end and start < e for s, e in occupied):
+            before_end = bisect_left(starts, end)
+            if before_end and reach[before_end - 1] > start:
                 continue
             found = m.group()
             if mixed_case and found.islower() and zipf_lowered(found) >= options.lower_case_max_zipf:
                 continue
-            index = next(int(name[1:]) for name, value in m.groupdict().items() if value is not None)
-            entry = keys_by_pattern[index]
+            entry = keys_by_pattern[int(str(m.lastgroup)[1:])]  # the one alternative k<i> that matched
             label = label_of.get(entry.key, entry.label)
             where = "patient's notes" if seed_notes[entry.key] and len(documents) > 1 else "note"
             evidence = (f"reconcile: same string tagged {label.value} elsewhere in the {where}",)
@@ -220,7 +227,6 @@ def _reconcile_group(
                 if veto_reasons(doc, span, phrases):
                     continue
             added.append(span)
-            occupied.append((start, end))
         results.append(sort_spans((*relabelled, *added)))
     return results
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -120,15 +122,15 @@ class SectionDetector:
         return sections
 
 
-def section_at(sections: list[Section], offset: int) -> str | None:
-    """Name of the section containing ``offset`` (None before the first heading)."""
-    name = None
-    for section in sections:
-        if section.start <= offset:
-            name = section.name
-        else:
-            break
-    return name
+def section_at(sections: Sequence[Section], offset: int) -> str | None:
+    """Name of the section containing ``offset`` (None before the first heading); ``sections`` in document order (as
+    :meth:`SectionDetector.find` gives them), found by binary search."""
+    index = bisect_right(sections, offset, key=_section_start)
+    return sections[index - 1].name if index else None
+
+
+def _section_start(section: Section) -> int:
+    return section.start
 
 
 def default_sections(text: str) -> tuple[Section, ...]:

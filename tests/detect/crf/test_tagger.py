@@ -5,6 +5,7 @@ import random
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from deident.core.document import Document
@@ -13,8 +14,15 @@ from deident.core.labels import Label
 from deident.core.pipeline import Stage
 from deident.core.span import Span, sort_spans
 from deident.detect.crf.align import runs
-from deident.detect.crf.features import crf_tokens
-from deident.detect.crf.tagger import CrfModel, CrfStage, GroupMarginals, TaggedDocument, spans_from_marginals
+from deident.detect.crf.features import CrfToken, crf_tokens
+from deident.detect.crf.tagger import (
+    CrfModel,
+    CrfStage,
+    GroupMarginals,
+    TaggedDocument,
+    _group_spans,
+    spans_from_marginals,
+)
 from deident.model.manifest import write_manifest
 
 from .synthetic import TEST_DOCTORS, synthetic_corpus
@@ -139,3 +147,13 @@ def test_spans_from_marginals_split_at_tiers(phi, split_at, expected) -> None:
     tagged = TaggedDocument(tokens, (GroupMarginals(phi, labels),))
     got = spans_from_marginals(text, tagged, 0.005, split_at=split_at)
     assert [s.text_of(text) for s in got] == expected
+
+
+def test_crf_spans_from_numpy_probabilities_carry_plain_scores():
+    # The compiled tagger's probabilities are numpy arrays: round() of a numpy float stays numpy.
+    text = "Seen by Wobblestone today"
+    tokens = [CrfToken(0, 4, "Seen"), CrfToken(5, 7, "by"), CrfToken(8, 19, "Wobblestone"), CrfToken(20, 25, "today")]
+    phi = np.array([0.01, 0.02, 0.93, 0.01])
+    spans = _group_spans(text, tokens, phi, {2: {"DOCTOR": 0.93}}, [2], "crf")
+    assert [(s.start, s.end, s.score) for s in spans] == [(8, 19, 0.93)]
+    assert type(spans[0].score) is float

@@ -1,17 +1,23 @@
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Callable
+
 import pytest
 
 from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.span import Span
 from deident.stage2.filter.candidate_features import (
+    _at_line_start,
     build_contexts,
     candidate_features,
     case_class,
     crf_features,
     note_context,
     scaled_logit,
+    substring_counts,
     word_shape,
 )
 from deident.stage2.union import union_candidates
@@ -189,3 +195,52 @@ def test_context_words_memoised_equal_their_definition(monkeypatch: pytest.Monke
         assert cf._context_word(word) == cf._context_word_of(word)
         assert len(cf._context_words) <= 3
     assert cf._context_word("Quimby") == "<Xx>" and cf._context_word("the") == "the"
+
+
+def test_substring_counts_equal_str_count():
+    rng = random.Random(5)
+    for _ in range(2000):
+        alphabet = rng.choice(["ab", "abc", "a\u00e9 ", "a\U0001f600b"])
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+        needles = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(0, 8))}
+        assert substring_counts(text, needles) == {needle: text.count(needle) for needle in needles}
+
+
+def test_at_line_start_equals_a_look_at_the_whole_line():
+    rng = random.Random(6)
+    for _ in range(500):
+        pieces = ["a", " ", "\t", "\n", "\x0c", " " * 70, "b" * 70]
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        for position in range(len(text) + 1):
+            expected = not text[text.rfind("\n", 0, position) + 1 : position].strip()
+            assert _at_line_start(text, position) == expected
+
+
+def _one_line_of_names(count: int) -> tuple[Document, list[Span]]:
+    """A note of one line (no line break) with ``count`` distinct invented surnames, each a candidate."""
+    rng = random.Random(count)
+    syllables = ("".join(rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(4)) for _ in range(count))
+    words = [word.title() for word in syllables]
+    spans, position = [], 0
+    for word in words:
+        spans.append(Span(position + 3, position + 3 + len(word), Label.DOCTOR, "crf", 0.6))
+        position += len(word) + 8
+    return Document("d", " ".join(f"Dr {w} saw" for w in words)), spans
+
+
+def test_features_take_time_linear_in_the_candidates_of_a_long_line():
+    # Counting each candidate's repeats and finding its line's start used to scan the whole note per candidate:
+    # x11 for four times the candidates (of a one-line note four times longer); now about x4.
+    candidate_features(*_one_line_of_names(50))  # loads the word frequencies
+    seconds = []
+    for count in (4_000, 16_000):
+        document, spans = _one_line_of_names(count)
+        seconds.append(min(_seconds(candidate_features, document, spans) for _ in range(3)))
+    assert seconds[1] / seconds[0] < 7.0
+
+
+def _seconds(function: Callable[..., object], *args: object) -> float:
+    """CPU seconds of one call."""
+    start = time.process_time()
+    function(*args)
+    return time.process_time() - start

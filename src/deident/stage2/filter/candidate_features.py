@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import ahocorasick
 import regex
 
 from deident.core.document import Document, patient_groups
@@ -214,14 +215,15 @@ class FeatureExtractor:
         view = note_view(document)
         found_sections = list(view.sections if self.sections is None else self.sections.find(text))
         note_upper = view.case.upper_fraction()
-        lowered = text.lower()
+        # How often each candidate's string occurs in the note, all counted in one pass (not one scan per candidate).
+        repeats = substring_counts(text.lower(), {span.text_of(text).lower() for span in spans})
         scans = (_ASCII_WORD, _ASCII_TOKEN_TEXT) if ascii_like(text) else (_WORD, _TOKEN_TEXT)
-        return [self._features(text, lowered, span, found_sections, note_upper, context, scans) for span in spans]
+        return [self._features(text, repeats, span, found_sections, note_upper, context, scans) for span in spans]
 
     def _features(
         self,
         text: str,
-        lowered: str,
+        repeats: Mapping[str, int],
         span: Span,
         found_sections: list[Section],
         note_upper: float,
@@ -296,7 +298,7 @@ class FeatureExtractor:
             low = t.lower()
             if low in TRIGGERS:
                 f[f"trig={low}"] = 1.0
-        at_line_start = not text[text.rfind("\n", 0, span.start) + 1 : span.start].strip()
+        at_line_start = _at_line_start(text, span.start)
         f[f"line_start={int(at_line_start)}"] = 1.0
 
         section = section_at(found_sections, span.start) or "none"
@@ -310,10 +312,47 @@ class FeatureExtractor:
         in_patient = context.patient_notes.get(key, 0)
         f["same_in_patient"] = math.log1p(in_patient)
         f["same_in_patient_any"] = float(in_patient > 0)
-        # Case-insensitive substring count: cheap, and whole-word precision matters little here.
-        occurrences = lowered.count(surface.lower())
+        # Case-insensitive substring count (non-overlapping, as str.count): whole-word precision matters little here.
+        occurrences = repeats[surface.lower()]
         f["text_repeats"] = math.log1p(max(occurrences - 1, 0))
         return f
+
+
+def _at_line_start(text: str, position: int) -> bool:
+    """Whether only white space stands between the start of ``position``'s line and ``position``: read backwards
+    in short pieces, so the cost is the white space before it, not the length of the line (a note may be one
+    line of a megabyte)."""
+    end = position
+    while end > 0:
+        start = max(0, end - 64)
+        piece = text[start:end]
+        newline = piece.rfind("\n")
+        if newline >= 0:
+            return not piece[newline + 1 :].strip()
+        if piece.strip():
+            return False
+        end = start
+    return True
+
+
+def substring_counts(text: str, needles: Iterable[str]) -> dict[str, int]:
+    """``{needle: text.count(needle)}`` for non-empty needles (non-overlapping occurrences, found left to right, as
+    ``str.count`` counts them), all found in one Aho-Corasick pass over the text: counting each needle with its own
+    scan costs the note's length per candidate, quadratic on a long note dense with candidates."""
+    counts = dict.fromkeys(needles, 0)
+    if not counts:
+        return counts
+    automaton = ahocorasick.Automaton()
+    for needle in counts:
+        automaton.add_word(needle, needle)
+    automaton.make_automaton()
+    free = dict.fromkeys(counts, 0)  # per needle, where its next counted occurrence may start
+    for last, needle in automaton.iter(text):
+        start = last - len(needle) + 1
+        if start >= free[needle]:
+            counts[needle] += 1
+            free[needle] = start + len(needle)
+    return counts
 
 
 def candidate_features(

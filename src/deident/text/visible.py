@@ -1,0 +1,115 @@
+"""The visible view of a note: the text a reader sees, which detection runs on, with a map back to the original.
+
+Invisible characters inside a value hide it from every pattern: ``617-555-01<ZWSP>99`` is no phone number to a regular
+expression, and ``MRN 5550<SHY>1234`` matches only up to the soft hyphen. Copy-pasted, exported and OCR'd notes carry
+such characters, and so does anyone who wants PHI to slip through. The view:
+
+- skips format characters (Unicode category Cf: zero-width space and (non-)joiners, soft hyphen, byte order mark,
+  word joiner, bidirectional marks and isolates) and control characters (category Cc) other than white space
+  (tab, line feed, carriage return and the other line and page breaks stay: they separate as a newline does);
+- skips combining marks on a digit (``5\u0301``);
+- reads every Unicode decimal digit (full-width ``\uff15``, Arabic-Indic, Devanagari, ...) as its ASCII digit.
+
+A span found in the view maps back to the original (:meth:`VisibleText.original`) so that it covers the whole original
+value, the invisible characters inside it included. A note with none of these characters has no view
+(:func:`visible_view` returns None) and is detected as it is: same output, no cost beyond one scan in C.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+import regex
+
+# ASCII characters the view skips: controls other than white space (\t \n \x0b \x0c \r \x1c-\x1f).
+_ASCII_HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
+# Any character the view skips: format characters and non-space controls (regex's set difference, version 1).
+_HIDDEN = r"[\p{Cf}\p{Cc}--[\t\n\x0b\x0c\r\x1c-\x1f\x85]]"
+_OTHER_DIGIT = r"[\p{Nd}--[0-9]]"
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# The categories of the non-ASCII characters that may change: format, control, decimal digit, combining marks.
+_CHANGED_CATEGORIES = frozenset(("Cf", "Cc", "Nd", "Mn", "Mc", "Me"))
+# _maybe_changed's answers, memoised (a pure function of one character; few distinct ones occur).
+_maybe: dict[str, bool] = {}
+# Whether a text needs a view: a character to skip, a non-ASCII digit, or a combining mark on a digit.
+_NEEDS_VIEW = regex.compile(rf"(?V1){_HIDDEN}|{_OTHER_DIGIT}|\p{{Nd}}\p{{M}}")
+# What the view changes, left to right: after a digit, a run of hidden characters and marks (skipped); elsewhere a
+# run of hidden characters (skipped); a non-ASCII digit (read as its ASCII digit).
+_CHANGE = regex.compile(rf"(?V1)(?P<skip>(?<=\p{{Nd}})(?:{_HIDDEN}|\p{{M}})+|{_HIDDEN}+)|(?P<digit>{_OTHER_DIGIT})")
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleText:
+    """A note's visible text and where its characters come from.
+
+    ``breaks`` are the view positions before which characters were skipped, ascending; ``shifts[i]`` is how many
+    characters were skipped before view position ``breaks[i]`` in all, so the view character at ``p`` is the original
+    character at ``p + shifts[i]`` for the last ``breaks[i] <= p`` (``p`` itself before the first break).
+    """
+
+    text: str = field(repr=False)
+    breaks: tuple[int, ...]
+    shifts: tuple[int, ...]
+
+    def __repr__(self) -> str:  # never the text (PHI)
+        return f"VisibleText(chars={len(self.text)}, skipped={self.shifts[-1] if self.shifts else 0})"
+
+    def _position(self, view_position: int) -> int:
+        """The original position of the view character at ``view_position``."""
+        index = bisect_right(self.breaks, view_position) - 1
+        return view_position + (self.shifts[index] if index >= 0 else 0)
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        """The original offsets of the view's ``[start, end)`` (non-empty): from its first character to its last, the
+        skipped characters between them included."""
+        return self._position(start), self._position(end - 1) + 1
+
+
+def _maybe_changed(char: str) -> bool:
+    """Whether a non-ASCII character may be skipped or read as a digit (a mark only when it is on a digit)."""
+    known = _maybe.get(char)
+    if known is None:
+        known = _maybe[char] = unicodedata.category(char) in _CHANGED_CATEGORIES
+    return known
+
+
+def _needs_view(text: str) -> bool:
+    """Whether ``text`` has a character to skip or read as a digit: a search in C for ASCII text, else a look at the
+    few distinct non-ASCII characters of a note first (the regex module's search is ten times slower)."""
+    if _ASCII_HIDDEN.search(text) is not None:
+        return True
+    if text.isascii() or not any(map(_maybe_changed, set(_NON_ASCII.findall(text)))):
+        return False
+    return _NEEDS_VIEW.search(text) is not None
+
+
+def visible_view(text: str) -> VisibleText | None:
+    """The visible view of ``text``, or None when it has nothing to skip or read differently (the view would be the
+    text itself)."""
+    if not _needs_view(text):
+        return None
+    pieces: list[str] = []
+    breaks: list[int] = []
+    shifts: list[int] = []
+    last = skipped = 0
+    for match in _CHANGE.finditer(text):
+        start, end = match.span()
+        pieces.append(text[last:start])
+        if match.group("skip") is not None:
+            breaks.append(start - skipped)
+            skipped += end - start
+            shifts.append(skipped)
+        else:
+            digit = match.group()
+            # A digit of a Unicode version newer than Python's (the regex module's tables may be) stays as it is.
+            value = unicodedata.decimal(digit, None)
+            pieces.append(digit if value is None else str(value))
+        last = end
+    pieces.append(text[last:])
+    return VisibleText("".join(pieces), tuple(breaks), tuple(shifts))
+
+
+__all__ = ["VisibleText", "visible_view"]
