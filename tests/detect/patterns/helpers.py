@@ -81,7 +81,15 @@ DIGIT_PIECES = (
 
 def digit_texts() -> list[str]:
     rng = random.Random(20261122)
-    return [SAMPLE, SAMPLE.upper(), SAMPLE.lower()] + ["".join(rng.choices(DIGIT_PIECES, k=30)) for _ in range(1500)]
+    texts = [SAMPLE, SAMPLE.upper(), SAMPLE.lower()] + ["".join(rng.choices(DIGIT_PIECES, k=30)) for _ in range(1500)]
+    return texts + list(NATIONAL_PHONE_TEXTS)
+
+
+# Numbers written nationally (after the random texts, which stay as they were).
+NATIONAL_PHONE_TEXTS = (
+    "Tel 020 7946 0958, mob 07700900123 or 0412 345 678.", "(02) 9876 5432 and 01 234 5678; 0800 1200 1600",
+    "x0161 496 0000 /029 2018 3000 12 0113-496-0000",
+)  # fmt: skip
 
 
 def digit_led_patterns() -> list[Pattern]:
