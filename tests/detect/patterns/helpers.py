@@ -85,10 +85,14 @@ def digit_texts() -> list[str]:
     return texts + list(NATIONAL_PHONE_TEXTS)
 
 
-# Numbers written nationally (after the random texts, which stay as they were).
+# Numbers written nationally and checked IDs (after the random texts, which stay as they were).
 NATIONAL_PHONE_TEXTS = (
     "Tel 020 7946 0958, mob 07700900123 or 0412 345 678.", "(02) 9876 5432 and 01 234 5678; 0800 1200 1600",
     "x0161 496 0000 /029 2018 3000 12 0113-496-0000",
+    # checked IDs found by shape, each in three texts
+    "IBAN GB82 WEST 1234 5698 7654 32, xGB82 1234 5678", "DE89370400440532013000.", "(IE29 AIBK 9311 5212 3456 78)",
+    "DEA AB1234563, 5AB1234563", "BJ6125341; ZZ1234563", "x FB1234569 q",
+    "MBI 1EG4-TE5-MK73, x1EG4TE5MK73", "2AC3DF6GH78 or 1EG4-TE5MK73", "(9XY7-AC8-CD90)",
 )  # fmt: skip
 
 
