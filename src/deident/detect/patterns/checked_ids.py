@@ -158,6 +158,6 @@ def checked_id_patterns() -> tuple[Pattern, ...]:
             0.8,
             _mbi,
             ignore_case=False,
-            hints=ScanHints(digit_run=(1, 1), run_prev=r"[^\w-]"),
+            hints=ScanHints(digit_run=(1, 1), run_next=_MBI_ALPHA, run_prev=r"[^\w-]"),
         ),
     )

@@ -128,6 +128,11 @@ def _international(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)] if phonenumbers.is_possible_number(number) else []
 
 
+def _trunk_zero(text: str, start: int, end: int) -> bool:
+    """False only where phone.national cannot match at the digit run [start, end): it starts with the trunk 0."""
+    return text[start] == "0"
+
+
 def _national(regions: tuple[str, ...]) -> Validator:
     """A trunk-prefixed number: confirmed where phonenumbers finds it a valid number of one of ``regions``;
     kept unconfirmed where it is of possible length there and has 10 or 11 digits (fictional ranges such as the
@@ -270,7 +275,7 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             TRUNK + _NA,
             0.85,
             _national(regions),
-            hints=ScanHints(digit_run=(2, 11), run_prev=_T0_PREV),
+            hints=ScanHints(digit_run=(2, 11), run_prev=_T0_PREV, run_check=_trunk_zero),
         ),
         Pattern("phone.national_parentheses", P, TRUNK_PAREN + _NA, 0.85, _national(regions)),
         Pattern(

@@ -542,6 +542,8 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.8,
             _cased_title,
             ignore_case=False,
+            # By hand: the derivation does not read case-sensitive alternations; every match starts at one of them.
+            hints=ScanHints(anchors=tuple(t.lower() for t in CASED_TITLES_WORDS)),
         ),
         Pattern(
             # "Jane Smith, DO": as a credential "DO" needs its capitals and a comma ("do" is a verb).

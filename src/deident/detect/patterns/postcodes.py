@@ -12,7 +12,7 @@ import regex
 
 from deident.core.labels import Label
 from deident.detect.patterns.names import STOP_WORDS
-from deident.detect.patterns.rules import Hit, Pattern, ScanHints, Validator, compile_source, unit_follows
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, Validator, compile_source, unit_follows, words
 
 # UK postcode, outward code then inward code ("SW1A 1AA", "M60 1NW", "EC1A 1BB", "B33 8TH"): the area's first letter
 # is never Q, V or X, its second never I, J or Z; the letter after the district digit is one of ABEHMNPRVWXY (or
@@ -31,7 +31,7 @@ ZIP_PLUS4 = r"\d(?<![\w.,/-]\d)\d{4}-\d{4}(?![\w]|[.,/-]\d)"
 UNIT_WORDS = ("flat", "apt", "apartment", "unit", "suite", "ste", "maisonette")
 # "Flat 3, ", "Apt. 4B ", "Unit 2/": a flat or unit and its number before the street address.
 _UNIT_LEAD = (
-    r"\b(?:" + "|".join(UNIT_WORDS) + r")\.?[ \t]{0,2}(?:no\.?[ \t]{0,2}|#[ \t]{0,2})?"
+    r"\b" + words(*UNIT_WORDS) + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?:no\.?[ \t]{0,2}|#[ \t]{0,2})?"
     r"(?:\d{1,4}[A-Za-z]?|[A-Za-z]\d{0,3})[ \t]{0,2}[,/]?[ \t]{1,2}(?=\d)"
 )
 
