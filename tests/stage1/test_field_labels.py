@@ -24,6 +24,8 @@ def _span(piece: str, label: Label, source: str) -> Span:
         ("03/04/1956", Label.DATE, Label.DATE),  # not a name: left alone
         ("Kim", Label.DOCTOR, Label.DOCTOR),  # no field before it
         ("Maria Lopez", Label.USERNAME, Label.USERNAME),  # a user name stays one
+        ("Maria Lopez   DOB", Label.LOCATION_OTHER, Label.PATIENT),  # no place either
+        ("Maria Lopez", Label.PHONE, Label.PHONE),  # contacts, IDs and dates keep theirs
     ],
 )
 def test_names_after_a_field_take_its_label(piece: str, label: Label, expected: Label) -> None:

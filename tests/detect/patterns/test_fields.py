@@ -16,6 +16,7 @@ POSITIVES: list[Case] = [
     ("Patient: Maria Lopez | DOB: 03/04/1956", "Maria Lopez", P),
     ("Patient Name: Rosa K.  MRN 1234567", "Rosa K.", P),
     ("Name: Smith, John", "Smith, John", P),
+    ("Patient: Tremblay, Jean-Luc   DOB: 1958-03-09", "Tremblay, Jean-Luc", P),
     ("Re: LOPEZ, Maria M.\nDear Dr Shah,", "LOPEZ, Maria M.", P),
     ("PATIENT: MARIA LOPEZ\nDOB: 1/2/1950", "MARIA LOPEZ", P),
     ("Name: José García Pérez DOB: 1/2/80", "José García Pérez", P),

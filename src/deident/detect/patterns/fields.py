@@ -95,7 +95,7 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
         if len(bare) == 1:
             ok = bare.isupper()  # an initial: "A. Patel", "Rosa K"
         elif after_comma:
-            ok = lower in known_names()
+            ok = all(part in known_names() for part in lower.split("-") if part)  # "Tremblay, Jean-Luc"
         else:
             parts = [part for part in bare.replace("’", "'").split("-") if part]
             # The first word must be a name on its own (a known name or a rare word): "Patient: Stable overnight"
