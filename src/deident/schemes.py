@@ -11,6 +11,9 @@ against (or deliver to) that convention:
   "GH" of "GH EW").
 - ``safe-harbor``: HIPAA Safe Harbor: only labels whose removal the rule requires (see
   :attr:`deident.core.Label.safe_harbor`); ages only over 89; weekdays alone are not dates.
+- ``hipaa``: for users who remove PHI rather than score a corpus: everything ``i2b2-2014`` marks (names,
+  professions, every place including states and countries, whole facility names with "Hospital", dates with
+  weekdays, every contact and ID) except ages of 89 and under, which HIPAA lets stay.
 """
 
 from __future__ import annotations
@@ -93,6 +96,11 @@ SCHEMES: dict[str, Scheme] = {
         weekdays_are_dates=False,
         labels=frozenset(label for label in Label if label not in {Label.PROFESSION, Label.STATE, Label.COUNTRY}),
         facility_head_nouns=False,
+    ),
+    "hipaa": Scheme(
+        "hipaa",
+        "every identifier i2b2-2014 marks, whole facility names included, except ages of 89 and under",
+        max_unreported_age=89,
     ),
     "safe-harbor": Scheme(
         "safe-harbor",
