@@ -27,6 +27,10 @@ POSITIVES: list[Case] = [
     ("lives at H2X1Y4", "H2X1Y4", Z),
     ("Montreal QC H2X-1Y4", "H2X-1Y4", Z),
     ("Baltimore 21201-3456", "21201-3456", Z),
+    # a multi-line address ending in its post town and postcode
+    ("Address:\n18 Clarence Road\nHeadingley\nLeeds\nLS6 3AB\n", "Leeds", Label.CITY),
+    ("Address:\n18 Clarence Road\nHeadingley\nLeeds\nLS6 3AB\n", "LS6 3AB", Z),
+    ("Flat 2\n7 Mill Lane\nNewcastle upon Tyne\nNE1 4XF", "NE1 4XF", Z),
 ]
 # (text, a piece that must not be tagged with the label)
 NEGATIVES: list[tuple[str, str, Label]] = [
@@ -45,6 +49,8 @@ NEGATIVES: list[tuple[str, str, Label]] = [
     ("A1C 7.2 and H2O 5L", "A1C 7", Z),
     ("ph 7.35 CO2 40 at 0800", "0800", Z),
     ("sw1a 1aa in lower case is no postcode", "sw1a 1aa", Z),
+    ("Plan:\nContinue\nT1 2DM review", "Continue", Label.CITY),
+    ("and then\nLS6 3AB", "and then", Label.CITY),
 ]
 
 

@@ -37,12 +37,18 @@ _UNIT_LEAD = (
 
 _CAPITALISED = r"[A-Z][A-Za-z'\-]{1,24}"
 _TOWN_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _CAPITALISED + r"(?:[ \t]" + _CAPITALISED + r")?),?[ \t]{1,2}\Z"
+# A multi-line address: the post town alone on the line above the postcode ("12 High Street\nLeeds\nLS1 4AP").
+_TOWN_LINE_BEFORE = (
+    r"(?r)(?:\A|\n)[ \t]{0,4}(?P<c>" + _CAPITALISED + r"(?:[ \t]" + _CAPITALISED + r")?),?[ \t]{0,4}\n[ \t]{0,4}\Z"
+)
 
 
 def _town_before(text: str, start: int) -> list[Hit]:
-    """The town written right before a postcode on its line ("Leeds LS1 4AP", "Ottawa, ON K1A 0B1" has its own
-    rule): one or two capitalised words that are no function words."""
+    """The town written right before a postcode on its line ("Leeds LS1 4AP") or alone on the line above it: one or
+    two capitalised words that are no function words."""
     town = compile_source(_TOWN_BEFORE, False).search(text, max(0, start - 52), start)
+    if town is None:
+        town = compile_source(_TOWN_LINE_BEFORE, False).search(text, max(0, start - 62), start)
     if town is None or any(w.lower() in STOP_WORDS for w in town["c"].split()):
         return []
     return [Hit(town.start("c"), town.end("c"), Label.CITY, score=0.6)]
