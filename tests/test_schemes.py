@@ -27,6 +27,11 @@ def _span(word: str, label: Label) -> Span:
         ("i2b2-2014", "nurse", Label.PROFESSION, True),
         ("hipaa-identifiers", "Anna", Label.DOCTOR, False),
         ("hipaa-identifiers", "Anna", Label.RELATIVE, True),
+        ("hipaa", "58 yo", Label.AGE, False),
+        ("hipaa", "91 yo", Label.AGE, True),
+        ("hipaa", "Monday", Label.DATE, True),
+        ("hipaa", "nurse", Label.PROFESSION, True),
+        ("hipaa", "Anna", Label.DOCTOR, True),
     ],
 )
 def test_scheme_keeps(scheme, word, label, kept):
@@ -73,6 +78,9 @@ FACILITY_TEXT = "From Holy Cross Hospital: to GH EW, then Greater Baltimore Med 
         ("i2b2-2014", "Holy Cross Hospital", Label.HOSPITAL, "Holy Cross Hospital"),
         ("i2b2-2014", "Hospital:", Label.HOSPITAL, "Hospital:"),
         ("i2b2-2014", "Ohio", Label.STATE, "Ohio"),
+        ("hipaa", "Holy Cross Hospital", Label.HOSPITAL, "Holy Cross Hospital"),  # the whole name
+        ("hipaa", "Ohio", Label.STATE, "Ohio"),
+        ("hipaa", "Peru", Label.COUNTRY, "Peru"),
     ],
 )
 def test_scheme_facility_names_states_countries(scheme, piece, label, expected):

@@ -118,6 +118,7 @@ def stage1_pipeline(bundle: ModelBundle, scheme: str, crf_threshold: float = CAN
     counts as PHI (it was trained that way: see deident.model.train_pipeline).
     """
     from deident.detect.crf.tagger import CrfModel, CrfStage
+    from deident.stage1.field_labels import correct_field_labels
     from deident.stage1.name_edges import trim_name_edges
     from deident.stage1.place_labels import correct_place_labels
     from deident.stage1.veto import veto_stage
@@ -128,6 +129,7 @@ def stage1_pipeline(bundle: ModelBundle, scheme: str, crf_threshold: float = CAN
         crf,
         veto_stage(),
         FunctionStage("place_labels", correct_place_labels),
+        FunctionStage("field_labels", correct_field_labels),
         FunctionStage("name_edges", trim_name_edges),
         SchemeStage(get_scheme(scheme)),
     )

@@ -17,6 +17,9 @@ How identifiers are written out under Safe Harbor (dates to the year, ages over 
 codes to three digits) is the replacement mode ``safe-harbor`` (:class:`deident.replace.Mode`), the
 one thing called Safe Harbor. The scheme was once called ``safe-harbor`` too; that spelling still works,
 with a warning.
+- ``hipaa``: for users who remove PHI rather than score a corpus: everything ``i2b2-2014`` marks (names,
+  professions, every place including states and countries, whole facility names with "Hospital", dates with
+  weekdays, every contact and ID) except ages of 89 and under, which HIPAA lets stay.
 """
 
 from __future__ import annotations
@@ -100,6 +103,11 @@ SCHEMES: dict[str, Scheme] = {
         weekdays_are_dates=False,
         labels=frozenset(label for label in Label if label not in {Label.PROFESSION, Label.STATE, Label.COUNTRY}),
         facility_head_nouns=False,
+    ),
+    "hipaa": Scheme(
+        "hipaa",
+        "every identifier i2b2-2014 marks, whole facility names included, except ages of 89 and under",
+        max_unreported_age=89,
     ),
     "hipaa-identifiers": Scheme(
         "hipaa-identifiers",

@@ -81,7 +81,23 @@ DIGIT_PIECES = (
 
 def digit_texts() -> list[str]:
     rng = random.Random(20261122)
-    return [SAMPLE, SAMPLE.upper(), SAMPLE.lower()] + ["".join(rng.choices(DIGIT_PIECES, k=30)) for _ in range(1500)]
+    texts = [SAMPLE, SAMPLE.upper(), SAMPLE.lower()] + ["".join(rng.choices(DIGIT_PIECES, k=30)) for _ in range(1500)]
+    return texts + list(NATIONAL_PHONE_TEXTS)
+
+
+# Numbers written nationally, checked IDs and postcodes (after the random texts, which stay as they were).
+NATIONAL_PHONE_TEXTS = (
+    "Tel 020 7946 0958, mob 07700900123 or 0412 345 678.", "(02) 9876 5432 and 01 234 5678; 0800 1200 1600",
+    "x0161 496 0000 /029 2018 3000 12 0113-496-0000",
+    # checked IDs found by shape, each in three texts
+    "IBAN GB82 WEST 1234 5698 7654 32, xGB82 1234 5678", "DE89370400440532013000.", "(IE29 AIBK 9311 5212 3456 78)",
+    "DEA AB1234563, 5AB1234563", "BJ6125341; ZZ1234563", "x FB1234569 q",
+    "MBI 1EG4-TE5-MK73, x1EG4TE5MK73", "2AC3DF6GH78 or 1EG4-TE5MK73", "(9XY7-AC8-CD90)",
+    # postcodes
+    "Leeds LS1 4AP, xSW1A 1AA", "London SW1A 1AA and EC1A 1BB", "M60 1NW; B33 8TH; L4 5 disc",
+    "Ottawa, ON K1A 0B1", "T2N1N4 or xK1A 0B1", "(H2X-1Y4)", "ZIP 21201-3456", "21201-3456.",
+    "10000-2000 ml 02134-1234",
+)  # fmt: skip
 
 
 def digit_led_patterns() -> list[Pattern]:

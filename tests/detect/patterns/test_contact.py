@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from deident.core.document import Document
 from deident.core.labels import Label
+from deident.core.provenance import Confirmation
 from deident.detect.patterns import contact_detector
 
 from .helpers import Case, check_negative, check_positive, params
@@ -57,6 +59,49 @@ CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POS
 KNOWN_FAILURES: frozenset[str] = frozenset()
 HARD: list[Case] = [("(301 273 45166) both have", "(301 273 45166)", P)]
 
+# Numbers written nationally (UK, Irish, Australian) and numbers of any shape right after a phone word.
+NATIONAL: list[Case] = [
+    ("Tel: 020 7946 0958.", "020 7946 0958", P),
+    ("her mobile 07700 900 123 after six", "07700 900 123", P),
+    ("07700900123 is the daughter's", "07700900123", P),
+    ("mob +44 7700 900123", "+44 7700 900123", P),
+    ("GP surgery +44 (0)20 7946 0958 today", "+44 (0)20 7946 0958", P),
+    ("son on (020) 7946 0958", "(020) 7946 0958", P),
+    ("Leeds office 0113 496 0000", "0113 496 0000", P),
+    ("Cardiff 029 2018 3000", "029 2018 3000", P),
+    ("Dublin 01 234 5678 or", "01 234 5678", P),
+    ("wife 087 123 4567 mob", "087 123 4567", P),
+    ("Sydney (02) 9876 5432 home", "(02) 9876 5432", P),
+    ("AU mobile 0412 345 678.", "0412 345 678", P),
+    ("+61 2 9876 5432 (clinic)", "+61 2 9876 5432", P),
+    ("+353 87 123 4567", "+353 87 123 4567", P),
+    ("phone: 123-456-7890", "123-456-7890", P),
+    ("cell (123) 456-7890 any time", "(123) 456-7890", P),
+    ("call her on 012-345-6789 please", "012-345-6789", P),
+    ("Tel no. 0123 456", "0123 456", P),
+    ("bleep 1234567", "1234567", P),
+    ("mobile: 0400 000 000", "0400 000 000", P),
+    ("contact number 9876 5432", "9876 5432", P),
+    ("fax 12 3456 7890", "12 3456 7890", Label.FAX),
+]
+NATIONAL_NEGATIVES: list[Case] = [
+    ("given at 0800 1200 1600 and 2000", None, None),
+    ("0700-1900 shift uneventful", None, None),
+    ("call 0700-1900 if needed", None, None),
+    ("4/5 strength in the left arm", None, None),
+    ("3/6 murmur at the apex", None, None),
+    ("BP 120/80 HR 0800", None, None),
+    ("room 0123 bed 2", None, None),
+    ("ratio 1:2 and 0.5 mg", None, None),
+    ("furosemide 040 mg", None, None),
+    ("called 2020-01-12 at 0900", None, None),
+    ("home 0.9 NS 1000 ml", None, None),
+    ("INR 01.2 on 0300 labs", None, None),
+    ("lot 0023 0045 0067 0089 expired", None, None),
+    ("phone 123 456", None, None),
+    ("work 1000-2000 ml output", None, None),
+]
+
 
 @pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES + CASE_VARIANTS + HARD, KNOWN_FAILURES))
 def test_finds_contacts(text: str, expected: str, label: Label) -> None:
@@ -66,3 +111,30 @@ def test_finds_contacts(text: str, expected: str, label: Label) -> None:
 @pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES))
 def test_ignores_clinical_numbers(text: str, forbidden: str | None, label: Label | None) -> None:
     check_negative(contact_detector(), text, forbidden, label)
+
+
+@pytest.mark.parametrize(("text", "expected", "label"), params(NATIONAL))
+def test_finds_national_and_phone_shaped_numbers(text: str, expected: str, label: Label) -> None:
+    check_positive(contact_detector(), text, expected, label)
+
+
+@pytest.mark.parametrize(("text", "forbidden", "label"), params(NATIONAL_NEGATIVES))
+def test_ignores_times_doses_and_ratios_that_look_national(
+    text: str, forbidden: str | None, label: Label | None
+) -> None:
+    check_negative(contact_detector(), text, forbidden, label)
+
+
+@pytest.mark.parametrize(
+    ("text", "confirmed"),
+    [("Tel: 020 7946 0958", True), ("Dublin 01 234 5678", True), ("her mobile 07700 900 123", False)],
+)
+def test_valid_national_numbers_are_confirmed(text: str, confirmed: bool) -> None:
+    (span,) = contact_detector().detect(Document("t", text))
+    assert (span.confirmed is Confirmation.PHONE) is confirmed
+
+
+def test_regions_are_configurable() -> None:
+    # A Dublin number is no valid UK or US number: read in GB and US alone it is rejected.
+    text = "Dublin 01 234 5678 or"
+    assert contact_detector(("US", "GB")).detect(Document("t", text)) == []

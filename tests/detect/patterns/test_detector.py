@@ -29,6 +29,7 @@ def test_pattern_detectors_are_detectors_with_family_names() -> None:
         "patterns.age",
         "patterns.location",
         "patterns.name",
+        "patterns.field",
         "patterns.profession",
     ]
     assert all(isinstance(d, Detector) for d in detectors)

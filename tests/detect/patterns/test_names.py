@@ -11,7 +11,7 @@ from deident.detect.patterns import name_detector
 from deident.detect.patterns.names import CHAIN, TOKEN, _chain_tokens
 from deident.detect.patterns.rules import rx
 
-from .helpers import Case, check_negative, check_positive, params, random_texts
+from .helpers import Case, check_negative, check_positive, found, params, random_texts
 
 DR, PT, REL = Label.DOCTOR, Label.PATIENT, Label.RELATIVE
 
@@ -217,3 +217,51 @@ def test_chain_tokens_are_what_a_token_scan_finds() -> None:
                 assert _chain_tokens(chain, offset) == expected, chain
                 chains += 1
     assert chains > 1000
+
+
+# Name forms and titles beyond "Dr."/"Mr.": cased titles, other countries' credentials, a first name with a surname
+# initial, names in other scripts' letters. Mixed case only (the cased rules need their capitals).
+NAME_FORMS: list[Case] = [
+    ("Seen by Prof. Helen Zhou today", "Helen Zhou", Label.DOCTOR),
+    ("discussed with Professor Okafor", "Okafor", Label.DOCTOR),
+    ("I spoke with Sister Okafor on the ward.", "Okafor", Label.DOCTOR),
+    ("Fr. Byrne visited this evening", "Byrne", Label.DOCTOR),
+    ("Matron Dlamini agreed", "Dlamini", Label.DOCTOR),
+    ("Rev. Adaeze Nwosu prayed with the family", "Adaeze Nwosu", Label.DOCTOR),
+    ("Rosa K. wrote back on the portal", "Rosa K.", Label.PATIENT),
+    ("thanks, Maribel T. for the tip", "Maribel T.", Label.PATIENT),
+    ("Jane Smith, DO", "Jane Smith", Label.DOCTOR),
+    ("letter from Ravi Menon, MBBS", "Ravi Menon", Label.DOCTOR),
+    ("Emily Chen, PA-C", "Emily Chen", Label.DOCTOR),
+    ("Tom Reyes, NP", "Tom Reyes", Label.DOCTOR),
+    ("Dr. José García saw her", "José García", Label.DOCTOR),
+    ("Mr. Łukasz Wójcik is stable", "Łukasz Wójcik", Label.PATIENT),
+    ("Dr. Aoife O'Brien-Walsh reviewed", "Aoife O'Brien-Walsh", Label.DOCTOR),
+    ("Mrs. Zoë Müller-Schmidt walked", "Zoë Müller-Schmidt", Label.PATIENT),
+]
+NAME_FORM_NEGATIVES: list[Case] = [
+    ("Sister Anna called about the visit.", "Anna", Label.DOCTOR),  # a relative opening the sentence
+    ("14 fr catheter placed, 4/5 strength", None, None),
+    ("Vitamin K. given, 3/6 murmur", None, None),
+    ("Hepatitis B. vaccine series", None, None),
+    ("Plan A. discussed; ratio 1:2", None, None),
+    ("Will B. follow up at 0800", None, None),
+    ("what do they do, DO you know", None, None),
+    ("Group B. strep negative, room 12", None, None),
+    ("Heme/onc (Karen R. Canales) recommends", "Karen R.", Label.PATIENT),  # a middle initial
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "label"), params(NAME_FORMS))
+def test_finds_name_forms_and_titles(text: str, expected: str, label: Label) -> None:
+    check_positive(name_detector(), text, expected, label)
+
+
+@pytest.mark.parametrize(("text", "forbidden", "label"), params(NAME_FORM_NEGATIVES))
+def test_ignores_letters_and_words_shaped_like_name_forms(
+    text: str, forbidden: str | None, label: Label | None
+) -> None:
+    if label is None:
+        check_negative(name_detector(), text, forbidden, label)
+    else:
+        assert (forbidden, label) not in found(name_detector(), text)

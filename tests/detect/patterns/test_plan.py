@@ -36,6 +36,7 @@ from deident.detect.patterns.rules import Pattern, ScanHints, compile_source
 
 from .helpers import (
     DIGIT_PIECES,
+    NATIONAL_PHONE_TEXTS,
     SAMPLE,
     all_patterns,
     anchors_of,
@@ -544,7 +545,8 @@ def test_rules_tried_at_run_tails_find_what_finditer_finds() -> None:
 
 _REQUIRED_CHAR_TEXTS = (
     "mail john.doe@example.com now", "acct # 1234567", "call +44 20 7946 0958", "call (617) 555-0100 x12",
-    "CABG '92", "host fe80::1 and 2001:db8::ff00:42:8329", "lives in Austin, TX 78701", SAMPLE,
+    "CABG '92", "host fe80::1 and 2001:db8::ff00:42:8329", "lives in Austin, TX 78701", "on (02) 9876 5432",
+    "Rosa K. wrote", SAMPLE,
 )  # fmt: skip
 
 
@@ -580,9 +582,9 @@ _STREET_PIECES = (
 def test_run_checks_never_drop_a_match() -> None:
     """A rule's ``run_check`` is false only where its regex finds no match at the run (the street shape here)."""
     checked = [p for p in digit_led_patterns() if p.hints.run_check is not None]
-    assert [p.name for p in checked] == ["location.street_address", "location.street_address_usps"]
+    assert [p.name for p in checked] == ["phone.national", "location.street_address", "location.street_address_usps"]
     rng = random.Random(29)
-    texts = [*digit_texts()[:300]]
+    texts = [*digit_texts()[:300], *NATIONAL_PHONE_TEXTS]
     texts += random_texts(rng, _STREET_PIECES, 3000, 2, 16)
     # Address shapes, with a random piece put anywhere: near misses of every part of the regex.
     for _ in range(3000):
@@ -598,6 +600,7 @@ def test_run_checks_never_drop_a_match() -> None:
         ]
         parts.insert(rng.randrange(len(parts) + 1), rng.choice(_STREET_PIECES))
         texts.append("".join(parts))
+    texts += random_texts(rng, _NATIONAL_PIECES, 1500, 2, 9)  # near misses of nationally written numbers
     for pattern in checked:
         plan = build_plan((pattern,))
         matched = 0
@@ -606,6 +609,12 @@ def test_run_checks_never_drop_a_match() -> None:
             assert [m.span() for _, m in digit_run_matches(plan, text)] == slow, text
             matched += bool(slow)
         assert matched >= 100, pattern.name
+
+
+_NATIONAL_PIECES = (
+    "0", "020", "07700", "0412", "01", "7946", "0958", "900", "123", "345", "678", " ", "  ", "-", "\t", "x", "(", ")",
+    ".", "/", "+", "12", "5", "mg", "020 7946 0958", "0412 345 678", "07700900123", "(02) 9876 5432",
+)  # fmt: skip
 
 
 _GATE_PIECES = (

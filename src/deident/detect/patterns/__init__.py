@@ -12,6 +12,7 @@ from deident.detect.patterns.ages import age_detector
 from deident.detect.patterns.contact import contact_detector
 from deident.detect.patterns.dates import date_detector
 from deident.detect.patterns.detector import CombinedPatternDetector, PatternDetector
+from deident.detect.patterns.fields import field_detector
 from deident.detect.patterns.ids import id_detector
 from deident.detect.patterns.locations import location_detector
 from deident.detect.patterns.names import name_detector
@@ -20,7 +21,7 @@ from deident.detect.patterns.rules import Hit, Pattern, ScanHints
 
 
 def pattern_detectors() -> tuple[Detector, ...]:
-    """All pattern detectors, in a fixed order: date, contact, id, age, location, name, profession."""
+    """All pattern detectors, in a fixed order: date, contact, id, age, location, name, field, profession."""
     return (
         date_detector(),
         contact_detector(),
@@ -28,6 +29,7 @@ def pattern_detectors() -> tuple[Detector, ...]:
         age_detector(),
         location_detector(),
         name_detector(),
+        field_detector(),
         profession_detector(),
     )
 
@@ -48,6 +50,7 @@ __all__ = [
     "combined_pattern_detector",
     "contact_detector",
     "date_detector",
+    "field_detector",
     "id_detector",
     "location_detector",
     "name_detector",

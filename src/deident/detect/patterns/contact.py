@@ -11,7 +11,16 @@ import regex
 from deident.core.labels import Label
 from deident.core.provenance import Confirmation
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.rules import Hit, Pattern, ScanHints, search_before, unit_follows, words
+from deident.detect.patterns.rules import (
+    Hit,
+    Pattern,
+    ScanHints,
+    Validator,
+    rx,
+    search_before,
+    unit_follows,
+    words,
+)
 
 PHONE_TRIGGER_WORDS = (
     "phone", "ph", "tel", "telephone", "cell", "cell phone", "cellphone", "mobile", "home", "work", "office",
@@ -19,6 +28,15 @@ PHONE_TRIGGER_WORDS = (
 )  # fmt: skip
 PAGER_TRIGGER_WORDS = ("pager", "beeper", "page", "paged", "pg", "bpr", "beep", "pgr", "pager number", "beeper number")
 FAX_TRIGGER_WORDS = ("fax", "facsimile", "fax number", "fax no", "fx")
+# More ways a form or letter introduces a number (UK and Australian usage included: "mob", "bleep", "switchboard").
+MORE_PHONE_TRIGGER_WORDS = (
+    "mob", "mob no", "mobile no", "mobile number", "cell no", "cell number", "tel no", "telephone no",
+    "telephone number", "phone no", "phone number", "ph no", "contact no", "contact number", "landline",
+    "direct line", "switchboard", "bleep", "extension", "whatsapp", "text", "texted", "ring", "rang",
+)  # fmt: skip
+# Regions whose national numbering a number written without its country code is read in, in turn (ISO 3166
+# codes, as phonenumbers spells them). Pass others to contact_detector().
+DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "CA", "GB", "IE", "AU")
 
 PHONE_TRIGGERS = words(*PHONE_TRIGGER_WORDS)
 PAGER_TRIGGERS = words(*PAGER_TRIGGER_WORDS)
@@ -38,6 +56,14 @@ NANP_COUNTRY = (
     r"[+1](?<![\w+.][+1])1?" + _SEP + r"(?:\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}|\d{3}" + _SEP + ")" + _NANP_TAIL
 )
 LOCAL = _D1 + r"\d{2}[ \t]{0,2}[-.][ \t]{0,2}\d{4}" + _EXT
+# A number written nationally after its trunk prefix "0", as in the UK, Ireland and Australia ("020 7946 0958",
+# "07700 900 123", "01 234 5678"), in groups or unbroken; the area code may stand in parentheses ("(02) 9876 5432").
+_T0 = r"0(?<![\w+.,/:-]0)"
+_T0_PREV = r"[^\w+.,/:-]"
+TRUNK = r"(?:" + _T0 + r"\d{1,4}(?:[ \t-]{1,2}\d{2,4}){1,3}|" + _T0 + r"\d{8,10})"
+TRUNK_PAREN = r"(?<![\w(])\(0\d{1,4}\)[ \t]{0,2}\d{2,4}(?:[ \t-]{1,2}\d{2,4}){0,2}"
+# Any phone-shaped run of digit groups (shape only, for numbers right after a phone word).
+PHONE_SHAPE = r"\+?\(?\d{1,6}\)?(?:[ \t]{0,2}[-.]?[ \t]{0,2}\(?\d{1,6}\)?){0,5}"
 
 
 def _phone_hit(text: str, start: int, end: int, confirmed: Confirmation | None = None) -> Hit:
@@ -86,7 +112,10 @@ def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
     if not possible and not (len(core) >= 10 and core[0] in "23456789"):
         return []
     if core[0] in "01":
-        return []
+        # No area code starts with 0 or 1, but after a phone word a number of this shape is a phone all the same
+        # (a placeholder "123-456-7890", a mistyped one).
+        in_context = search_before(_TRIGGER_BEFORE, text, m.start(), 40) is not None
+        return [_phone_hit(text, m.start(), m.end())] if in_context else []
     # Confirmed: phonenumbers parsed it as a number of possible length, with an area code that can exist.
     return [_phone_hit(text, m.start(), m.end(), Confirmation.PHONE if possible else None)]
 
@@ -97,6 +126,59 @@ def _international(text: str, m: regex.Match[str]) -> list[Hit]:
     except phonenumbers.NumberParseException:
         return []
     return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)] if phonenumbers.is_possible_number(number) else []
+
+
+def _trunk_zero(text: str, start: int, end: int) -> bool:
+    """False only where phone.national cannot match at the digit run [start, end): it starts with the trunk 0."""
+    return text[start] == "0"
+
+
+def _national(regions: tuple[str, ...]) -> Validator:
+    """A trunk-prefixed number: confirmed where phonenumbers finds it a valid number of one of ``regions``;
+    kept unconfirmed where it is of possible length there and has 10 or 11 digits (fictional ranges such as the
+    UK's "07700 900xxx" are no valid numbers); anything else is rejected (times in a row, "0800 1200")."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        raw = m[0]
+        digits = sum(c.isdigit() for c in raw)
+        if not 9 <= digits <= 11 or unit_follows(text, m.end()):
+            return []
+        for region in regions:
+            for found in phonenumbers.PhoneNumberMatcher(raw, region, leniency=phonenumbers.Leniency.VALID):
+                if found.start == 0 and found.end == len(raw):
+                    return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)]
+        if digits >= 10 and any(_possible(raw, region) for region in regions):
+            return [Hit(m.start(), m.end(), score=0.7)]
+        return []
+
+    return check
+
+
+def _possible(raw: str, region: str) -> bool:
+    try:
+        return bool(phonenumbers.is_possible_number(phonenumbers.parse(raw, region)))
+    except phonenumbers.NumberParseException:
+        return False
+
+
+_DATE_SHAPE = r"\d{1,4}[-./]\d{1,2}[-./]\d{1,4}"
+_CLOCK_RANGE = r"(?:[01]\d|2[0-3])[0-5]\d[ \t]{0,2}-[ \t]{0,2}(?:[01]\d|2[0-3])[0-5]\d"
+
+
+def _phone_shape(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A number right after a phone, pager or fax word, whatever its digits: 7 to 15 of them, not a date, a clock
+    range ("0700-1900") or a quantity."""
+    number = m["p"]
+    digits = sum(c.isdigit() for c in number)
+    if not 7 <= digits <= 15 or unit_follows(text, m.end("p")):
+        return []
+    if rx(_DATE_SHAPE).fullmatch(number) or rx(_CLOCK_RANGE).fullmatch(number):
+        return []
+    start, end = m.start("p"), m.end("p")
+    if number.count("(") != number.count(")"):
+        return []  # a parenthesis of the sentence, not of the number
+    label = Label.FAX if m["t"].lower() in FAX_TRIGGER_WORDS else None
+    return [Hit(start, end, label=label)]
 
 
 def _email(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -123,8 +205,9 @@ def _ip(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start(), m.end(), confirmed=Confirmation.IP)]
 
 
-@lru_cache(maxsize=1)
-def contact_patterns() -> tuple[Pattern, ...]:
+@lru_cache(maxsize=8)
+def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[Pattern, ...]:
+    """The contact rules; numbers written without a country code are read in ``regions`` in turn."""
     P = Label.PHONE
     return (
         Pattern(
@@ -149,7 +232,8 @@ def contact_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "phone.international",
             P,
-            r"(?<![\w+])\+(?:[1-9]\d{0,2})(?:[ \t.-]{1,2}\(?\d{1,5}\)?){2,5}(?![\w]|[.-]\d)",
+            # "+44 (0)20 7946 0958": a group may follow a closing parenthesis directly.
+            r"(?<![\w+])\+(?:[1-9]\d{0,2})(?:(?:[ \t.-]{1,2}|(?<=\)))\(?\d{1,6}\)?){2,5}(?![\w]|[.-]\d)",
             0.85,
             _international,
         ),
@@ -184,6 +268,29 @@ def contact_patterns() -> tuple[Pattern, ...]:
             None,
             group="p",
             hints=ScanHints(anchors=PHONE_TRIGGER_WORDS),
+        ),
+        Pattern(
+            "phone.national",
+            P,
+            TRUNK + _NA,
+            0.85,
+            _national(regions),
+            hints=ScanHints(digit_run=(2, 11), run_prev=_T0_PREV, run_check=_trunk_zero),
+        ),
+        Pattern("phone.national_parentheses", P, TRUNK_PAREN + _NA, 0.85, _national(regions)),
+        Pattern(
+            "phone.trigger_shape",
+            P,
+            r"\b(?P<t>"
+            + words(*PHONE_TRIGGER_WORDS, *MORE_PHONE_TRIGGER_WORDS, *PAGER_TRIGGER_WORDS, *FAX_TRIGGER_WORDS)
+            + r")(?![\w])[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[#:.]?[ \t]{0,2}(?:(?:is|at|on)[ \t]{1,2})?"
+            + r"(?P<p>"
+            + PHONE_SHAPE
+            + r")"
+            + _NA,
+            0.7,
+            _phone_shape,
+            group="p",
         ),
         Pattern(
             "phone.pager",
@@ -258,5 +365,6 @@ def contact_patterns() -> tuple[Pattern, ...]:
     )
 
 
-def contact_detector() -> PatternDetector:
-    return PatternDetector("patterns.contact", contact_patterns())
+def contact_detector(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> PatternDetector:
+    """The contact family; phone numbers written without a country code are read in ``regions`` in turn."""
+    return PatternDetector("patterns.contact", contact_patterns(regions))

@@ -15,6 +15,7 @@ from stdnum.us import ssn as us_ssn
 
 from deident.core.labels import Label
 from deident.core.provenance import Confirmation
+from deident.detect.patterns.checked_ids import checked_id_patterns
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
 from deident.text.wordfrequency import zipf
@@ -32,6 +33,9 @@ TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
     Label.HEALTHPLAN: (
         "member id", "member", "policy", "insurance id", "insurance number", "subscriber id", "subscriber",
         "group number", "medicare", "medicaid", "hicn", "mbi", "plan id", "beneficiary",
+        # insurance and health cards outside the US: Ontario's OHIP, British Columbia's PHN, Medicare Australia
+        "group no", "health card", "health card number", "ohip", "phn", "personal health number", "medicare card",
+        "insurance policy", "policy holder id",
     ),
     Label.LICENSE: ("license", "licence", "lic", "driver's license", "drivers license", "dl", "dea", "npi",
                          "certificate", "cert"),
@@ -41,6 +45,9 @@ TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
     Label.IDNUM: (
         "id", "identifier", "ref", "reference", "case", "claim", "confirmation", "accession", "specimen",
         "requisition", "ticket", "order number", "control number", "tracking number", "file number",
+        # insurance authorisations and travel documents
+        "prior auth", "prior authorization", "prior authorisation", "pre-auth", "preauth", "authorization",
+        "authorisation", "auth", "passport", "passport number",
         # a transcription footer: "Job #: 104943", "Job: M00760  Doc: 949630"
         "job", "doc",
     ),
@@ -200,6 +207,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             hints=ScanHints(anchors=("ssn", "ss#", "ss", "social")),
         ),
         *triggered,
+        *checked_id_patterns(),
         Pattern(
             "id.vin",
             Label.VEHICLE,

@@ -1,4 +1,5 @@
-"""LOCATION patterns: ZIP codes, street addresses, US states in context, cities before a state, rooms and beds."""
+"""LOCATION patterns: ZIP codes, street addresses, US states in context, cities before a state, rooms and beds (UK and
+Canadian postcodes and flat or unit addresses in :mod:`deident.detect.patterns.postcodes`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import us
 from deident.core.labels import Label
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.names import STOP_WORDS, clinical_terms
+from deident.detect.patterns.postcodes import postcode_patterns
 from deident.detect.patterns.rules import (
     Hit,
     Pattern,
@@ -604,7 +606,13 @@ def location_patterns() -> tuple[Pattern, ...]:
             _university,
             hints=ScanHints(anchors=("university", "univ", "univ.", "u")),
         ),
+        *postcode_patterns(_street_rules),
     )
+
+
+def _street_rules() -> tuple[Pattern, ...]:
+    """The street address rules, which a flat or unit lead ("Flat 3, ") joins."""
+    return tuple(p for p in location_patterns() if p.name.startswith("location.street_address"))
 
 
 def location_detector() -> PatternDetector:

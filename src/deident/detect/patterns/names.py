@@ -22,12 +22,18 @@ from deident.text.case import window_case
 from deident.text.wordfrequency import zipf as _zipf
 
 # One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
-TOKEN = r"[A-Za-z](?:[A-Za-z'\-]{0,24}[A-Za-z])?\.?"
+# A name word: letters of any script ("José", "Łukasz", "Ní"), inner apostrophes and hyphens ("O'Brien-Walsh").
+TOKEN = r"[^\W\d_](?:(?:[^\W\d_]|['’\-]){0,24}[^\W\d_])?\.?"
 CHAIN = TOKEN + r"(?:[ \t]{1,2}" + TOKEN + r"){0,2}"
 # Up to five chains joined by commas or "and": "Sons Smokey, Morris and Roger".
 NAME_LIST = CHAIN + r"(?:(?:[ \t]{0,2},[ \t]{0,2}(?:and[ \t]{1,2})?|[ \t]{1,2}(?:and|&)[ \t]{1,2})" + CHAIN + r"){0,4}"
 
-DOCTOR_TITLES_WORDS = ("dr", "drs", "doctor", "dr's", "rabbi", "reverend", "rev", "pastor", "chaplain")
+DOCTOR_TITLES_WORDS = (
+    "dr", "drs", "doctor", "dr's", "rabbi", "reverend", "rev", "revd", "pastor", "chaplain", "prof", "professor",
+)  # fmt: skip
+# Titles written capitalised before a clinician's or a cleric's name, which as lower-case words mean other things
+# ("Sister Okafor" on a UK ward, "sister Ann" a relative; "Fr. Byrne", "14 fr catheter"): matched in their own case.
+CASED_TITLES_WORDS = ("Sister", "Sr.", "Fr.", "Matron", "Charge Nurse", "Staff Nurse")
 DOCTOR_ROLES_WORDS = (
     "np", "rn", "md", "rrt", "cns", "crnp", "attending", "resident", "fellow", "intern", "pcp",
     "cardiologist", "surgeon", "nurse", "nurse practitioner", "social worker", "sw", "case manager", "case mgr",
@@ -37,6 +43,9 @@ DOCTOR_ROLES_WORDS = (
 ROLE_SUFFIXES_WORDS = (
     "rn", "r.n.", "r.n", "md", "m.d.", "m.d", "np", "pa-c", "rrt", "crnp", "cnp", "lpn", "msw", "licsw", "lcsw", "phd",
     "ph.d.", "pharmd", "cns", "sw", "rpt", "slp", "d.o.",
+    # and the degrees and post-nominals of other countries' clinicians
+    "mbbs", "mbchb", "frcp", "mrcp", "mrcgp", "frcs", "frcpc", "frcsc", "facp", "facs", "dnp", "crna", "cnm", "fnp",
+    "fnp-c", "aprn", "agacnp", "pa-s", "rgn", "rmn", "rscn",
 )  # fmt: skip
 PATIENT_TITLES_WORDS = ("mr", "mrs", "miss", "mister", "mssr")
 FAMILY_WORDS = (
@@ -336,6 +345,22 @@ def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     return [_close(text, [(m.start() - 1, m.end("s"))], Label.DOCTOR)]
 
 
+def _first_name_initial(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "Rosa K.", "Mary Ann B.": a known first name, capitalised, then a capital initial; not a common word before
+    a letter ("Vitamin K.", "Hepatitis B.", "Plan A.", "Will B.")."""
+    first = m["f"].split()[0].lower()
+    if first in NON_NAMES or first not in known_names() or _zipf(first) >= 4.5 or first in clinical_terms():
+        return []
+    return [Hit(m.start("f"), m.end("i"), Label.PATIENT)]
+
+
+def _cased_title(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A name after "Sister", "Matron", "Fr."; a capitalised "Sister" that opens a sentence may be a relative."""
+    if m["t"] == "Sister" and _SENTENCE_START.search(text, max(0, m.start() - 8), m.start()):
+        return []
+    return _names(Label.DOCTOR, strong=True)(text, m)
+
+
 # Verbs of agreeing, stating and reporting that follow a person who opens a sentence: "Tobiah agrees with plan."
 SUBJECT_VERB_WORDS = (
     "agrees", "agreed", "states", "stated", "reports", "reported", "denies", "denied", "called", "was seen",
@@ -509,6 +534,36 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + ROLE_SUFFIXES + r"(?![\w])",
             0.7,
             _names_before(Label.DOCTOR, False, r"[ \t]{0,2},?[ \t]{0,2}", min_words_without_comma=2),
+        ),
+        Pattern(
+            "name.cased_title",
+            Label.DOCTOR,
+            r"(?<![\w.])(?P<t>" + "|".join(regex.escape(t) for t in CASED_TITLES_WORDS) + r")[ \t]{1,2}" + after,
+            0.8,
+            _cased_title,
+            ignore_case=False,
+            # By hand: the derivation does not read case-sensitive alternations; every match starts at one of them.
+            hints=ScanHints(anchors=tuple(t.lower() for t in CASED_TITLES_WORDS)),
+        ),
+        Pattern(
+            # "Jane Smith, DO": as a credential "DO" needs its capitals and a comma ("do" is a verb).
+            "name.role_suffix_do",
+            Label.DOCTOR,
+            r"(?<=,[ \t]{0,2})DO(?![\w.])",
+            0.7,
+            _names_before(Label.DOCTOR, False, r"[ \t]{0,2},[ \t]{0,2}"),
+            ignore_case=False,
+        ),
+        Pattern(
+            "name.first_name_initial",
+            Label.PATIENT,
+            # Searched from the initial's full stop (a literal scan); the name before it is checked by lookbehind.
+            r"\.(?<=(?<![\w.'’-])(?P<f>[A-Z][a-z]{1,24}(?:[ \t][A-Z][a-z]{1,24})?)[ \t](?P<i>[A-Z]\.))"
+            # (not a middle initial: "Karen R. Canales" is another rule's)
+            r"(?![\w]|[ \t]?[A-Z]\.|[ \t]{1,2}[A-Z][a-z])",
+            0.5,
+            _first_name_initial,
+            ignore_case=False,
         ),
         Pattern(
             "name.initial_surname",

@@ -210,9 +210,17 @@ def _repeating(keys: dict[str, tuple[int, ...]]) -> set[tuple[str, int]]:
     return out
 
 
-@lru_cache(maxsize=64)
 def build_plan(patterns: tuple[Pattern, ...]) -> ScanPlan:
-    """The plan of a table of rules (remembered: the detectors share one plan per table)."""
+    """The plan of a table of rules (remembered: the detectors share one plan per table).
+
+    Remembered per table and validators: rules compare equal whatever their validator, and two tables that differ
+    only there (phone numbers read in other regions) need plans of their own."""
+    return _build_plan(patterns, tuple(p.validator for p in patterns))
+
+
+@lru_cache(maxsize=64)
+def _build_plan(patterns: tuple[Pattern, ...], validators: tuple[object, ...]) -> ScanPlan:
+    del validators  # part of the cache key only
     hints = {p: scan_hints(p) for p in patterns}
     anchored = tuple(p for p in patterns if hints[p].anchors)
     automaton = None

@@ -1,0 +1,163 @@
+"""ID numbers whose published format has a validator, one rule per kind: a regex proposes, a validator confirms.
+
+IBAN (ISO 13616 mod 97), UK NHS number (mod 11), Canadian SIN (Luhn), US NPI (Luhn over the "80840" prefix), DEA
+registration number (its check digit) and the US Medicare Beneficiary Identifier (its positional format). Those
+that need a trigger ("NHS No", "SIN", "NPI") keep a number of the right shape after it even when its check digit
+fails (a mistyped number is as identifying), only unconfirmed and weaker; those found by shape alone need the
+check to hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import regex
+from stdnum import iban, luhn
+from stdnum.ca import sin as ca_sin
+from stdnum.gb import nhs as gb_nhs
+
+from deident.core.labels import Label
+from deident.core.provenance import Confirmation
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, Validator, unit_follows, words
+
+# What may stand between a trigger and its number: "NHS No: ", "SIN #", "NPI number is ".
+_GAP = r"(?![\w])[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number)?[ \t]{0,2}[:#=.]?[ \t]{0,2}(?:is[ \t]{1,2})?"
+_END = r"(?![\w]|[-./][A-Za-z0-9])"
+
+NHS_TRIGGERS = ("nhs", "nhs number", "nhs no", "new nhs number")
+SIN_TRIGGERS = ("sin", "social insurance", "social insurance number", "social ins")
+NPI_TRIGGERS = ("npi", "national provider identifier", "national provider id")
+
+# DEA registrant types (the first letter) as the DEA publishes them.
+_DEA_FIRST = "ABCDEFGHJKLMPRSTUX"
+# MBI letters: A-Z without S, L, O, I, B and Z (CMS MBI format specification).
+_MBI_ALPHA = "[AC-HJKMNP-RT-Y]"
+_MBI_ALNUM = "[AC-HJKMNP-RT-Y0-9]"
+
+
+def nhs_number_ok(digits: str) -> bool:
+    """A UK NHS number: ten digits whose last is the mod 11 check digit of the first nine."""
+    return len(digits) == 10 and bool(gb_nhs.is_valid(digits))
+
+
+def sin_ok(digits: str) -> bool:
+    """A Canadian Social Insurance Number: nine digits, a first digit that is issued, a valid Luhn digit."""
+    return bool(ca_sin.is_valid(digits))
+
+
+def npi_ok(digits: str) -> bool:
+    """A US National Provider Identifier: ten digits starting 1 or 2, Luhn-valid with the prefix 80840."""
+    return len(digits) == 10 and digits.isdigit() and digits[0] in "12" and bool(luhn.is_valid("80840" + digits))
+
+
+def dea_ok(number: str) -> bool:
+    """A DEA registration number: a registrant letter, a letter (or 9), seven digits; the last digit is the last
+    digit of (d1 + d3 + d5) + 2 * (d2 + d4 + d6)."""
+    if len(number) != 9 or number[0] not in _DEA_FIRST or not (number[1].isalpha() or number[1] == "9"):
+        return False
+    digits = number[2:]
+    if not digits.isdigit():
+        return False
+    d = [int(c) for c in digits]
+    return (d[0] + d[2] + d[4] + 2 * (d[1] + d[3] + d[5])) % 10 == d[6]
+
+
+def iban_ok(number: str) -> bool:
+    """An IBAN: a country code, two check digits and that country's BBAN length, passing mod 97."""
+    return bool(iban.is_valid(number))
+
+
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
+
+
+def _triggered(is_valid: Callable[[str], bool]) -> Validator:
+    """A number after its trigger: confirmed when its check holds, else kept weaker and unconfirmed."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        if unit_follows(text, m.end("p")):
+            return []
+        if is_valid(_digits(m["p"])):
+            return [Hit(m.start("p"), m.end("p"), score=0.95, confirmed=Confirmation.CHECKSUM)]
+        return [Hit(m.start("p"), m.end("p"), score=0.7, evidence=("check-digit-failed",))]
+
+    return check
+
+
+def _iban(text: str, m: regex.Match[str]) -> list[Hit]:
+    # Matched from its check digits (a digit-led scan); the country code is the two capitals before them.
+    start = m.start() - 2
+    number = text[start : m.end()].replace(" ", "")
+    return [Hit(start, m.end(), confirmed=Confirmation.CHECKSUM)] if iban_ok(number) else []
+
+
+def _dea(text: str, m: regex.Match[str]) -> list[Hit]:
+    # Matched from its seven digits; the two letters before them are added here.
+    start = m.start() - 2
+    return [Hit(start, m.end(), confirmed=Confirmation.CHECKSUM)] if dea_ok(text[start : m.end()]) else []
+
+
+def _mbi(text: str, m: regex.Match[str]) -> list[Hit]:
+    if m[0].count("-") == 1:
+        return []  # written whole or as 4-3-4, never with one dash
+    return [Hit(m.start(), m.end())]
+
+
+def _trigger_rule(
+    name: str, label: Label, triggers: tuple[str, ...], number: str, is_valid: Callable[[str], bool]
+) -> Pattern:
+    return Pattern(
+        name,
+        label,
+        r"\b" + words(*triggers) + _GAP + r"(?P<p>" + number + r")" + _END,
+        0.9,
+        _triggered(is_valid),
+        group="p",
+    )
+
+
+@lru_cache(maxsize=1)
+def checked_id_patterns() -> tuple[Pattern, ...]:
+    """The rules of this module, in a fixed order."""
+    return (
+        _trigger_rule("id.nhs_number", Label.MEDICALRECORD, NHS_TRIGGERS, r"\d{3}[ -]?\d{3}[ -]?\d{4}", nhs_number_ok),
+        _trigger_rule("id.sin", Label.SSN, SIN_TRIGGERS, r"\d{3}[ -]?\d{3}[ -]?\d{3}", sin_ok),
+        _trigger_rule("id.npi", Label.LICENSE, NPI_TRIGGERS, r"\d{10}", npi_ok),
+        Pattern(
+            "id.iban",
+            Label.ACCOUNT,
+            # Two check digits right after a country code, then the account number, unbroken or in groups of four.
+            r"\d{2}(?<=(?<![\w])[A-Z]{2}\d{2})(?:[A-Z0-9]{10,30}|(?:[ ][A-Z0-9]{4}){2,7}(?:[ ][A-Z0-9]{1,3})?)(?![\w])",
+            0.9,
+            _iban,
+            ignore_case=False,
+            hints=ScanHints(digit_run=(2, 32), run_prev="[A-Z]"),
+        ),
+        Pattern(
+            "id.dea",
+            Label.LICENSE,
+            r"\d{7}(?<=(?<![\w])[" + _DEA_FIRST + r"][A-Z]\d{7})(?![\w])",
+            0.85,
+            _dea,
+            ignore_case=False,
+            hints=ScanHints(digit_run=(7, 7), run_prev="[A-Z]"),
+        ),
+        Pattern(
+            "id.mbi",
+            Label.HEALTHPLAN,
+            r"[1-9](?<![\w-][1-9])"
+            + _MBI_ALPHA
+            + _MBI_ALNUM
+            + r"\d-?"
+            + _MBI_ALPHA
+            + _MBI_ALNUM
+            + r"\d-?"
+            + _MBI_ALPHA
+            + r"{2}\d{2}(?![\w]|-\w)",
+            0.8,
+            _mbi,
+            ignore_case=False,
+            hints=ScanHints(digit_run=(1, 1), run_next=_MBI_ALPHA, run_prev=r"[^\w-]"),
+        ),
+    )

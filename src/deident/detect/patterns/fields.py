@@ -1,0 +1,180 @@
+"""FIELD patterns: header and form lines "Field: value" whose field name says what PHI the value is.
+
+"Patient: Maria Lopez | DOB: ...", "Re: LOPEZ, Maria M.", "Next of kin: Jose Lopez", "Signed: Dr A. Patel",
+"Employer: Acme Freight Ltd" (Lee 2017's attribute-value pairs, Szarvas's structured parts). The field vocabulary and
+the label each field gives its value are data (``resources/fields.tsv``). A field counts where it starts a line or
+follows a separator ("|", ";", a tab, two blanks) and a colon follows it; the value runs to the end of the line or
+the next separator, and is kept only when it looks like what the field announces (a name, an address, a name of an
+organisation).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+import regex
+
+from deident.core.labels import Category, Label
+from deident.detect.patterns.detector import PatternDetector
+from deident.detect.patterns.names import STOP_WORDS, clinical_terms, is_name_word, known_names
+from deident.detect.patterns.rules import Hit, Pattern, search_before, words
+from deident.text.case import window_case
+
+# Titles and honorifics that may open a name value: "Dr A. Patel", "Sister Mary Jones", "Rev. J. Okafor".
+NAME_TITLES = frozenset(
+    "dr doctor mr mrs ms miss mx master prof professor sister sr nurse rev reverend fr father pastor rabbi sir dame"
+    " lady lord dr.".split()
+)
+# Values that say there is none: no PHI to remove.
+EMPTY_VALUES = frozenset(
+    "none n/a na nil unknown not known not applicable not stated declined retired unemployed self self-employed"
+    " student housewife homemaker same as above see above tbc tbd pending".split()
+)
+# Fields whose value names a person only when it has two words at least: a reply's subject line ("Re: sunny_daze")
+# holds a user name, a letter's ("Re: Maria Lopez") the patient.
+ONE_WORD_NOT_ENOUGH = frozenset({"re"})
+_FIELD_START = r"(?r)(?:\A|\n|[|;\t]|[ ]{2})[ \t]{0,4}\Z"
+# Fields that often follow a value on the same line ("Patient: Maria Lopez DOB: ..."), besides the vocabulary's own.
+OTHER_FIELDS = ("dob", "d.o.b", "date of birth", "mrn", "nhs no", "nhs number", "hospital no", "age", "sex", "gender",
+                "date", "tel", "phone", "mobile", "email", "ward", "room", "bed", "ref")  # fmt: skip
+_NAME_TOKEN = regex.compile(r"[^\W\d_](?:[\w'’\-]{0,30}[^\W\d_])?\.?|,")
+_MAX_NAME_WORDS = 5
+
+
+@lru_cache(maxsize=1)
+def field_labels() -> dict[str, Label]:
+    """The packaged field vocabulary: field name (lower case) -> the label of its value."""
+    table: dict[str, Label] = {}
+    raw = resources.files("deident.resources").joinpath("fields.tsv").read_text(encoding="utf-8")
+    for line in raw.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        field, label = line.split("\t")
+        table[field.strip().lower()] = Label[label.strip()]
+    return table
+
+
+@lru_cache(maxsize=1)
+def _value_end() -> regex.Pattern[str]:
+    """Where a value ends: a separator, two blanks, or the next "Field:" on the line."""
+    fields = words(*field_labels(), *OTHER_FIELDS)
+    return regex.compile(r"[ ]{2,}|[|;\t]|[ ](?=" + fields + r"[ \t]{0,2}:)", regex.IGNORECASE)
+
+
+def _value_span(text: str, m: regex.Match[str]) -> tuple[int, int] | None:
+    """The value's offsets: up to the first separator, without the blanks and punctuation around it."""
+    start, end = m.start("v"), m.end("v")
+    cut = _value_end().search(text, start, end)
+    if cut is not None:
+        end = cut.start()
+    while end > start and text[end - 1] in " \t,:-":
+        end -= 1  # (a full stop may be an initial's: each kind of value decides)
+    if end <= start or text[start:end].lower() in EMPTY_VALUES:
+        return None
+    return start, end
+
+
+def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
+    """The name a value opens with, titles skipped: "Maria Lopez", "LOPEZ, Maria M.", "K. Rosa", "Dr A. Patel".
+    A comma continues the name only after a lone surname, and then only with known first names or initials."""
+    mode = window_case(text, start)
+    kept: list[tuple[int, int]] = []
+    after_comma = False
+    for tok in _NAME_TOKEN.finditer(text, start, end):
+        piece = tok[0]
+        if piece == ",":
+            if after_comma or len(kept) != 1:
+                break
+            after_comma = True
+            continue
+        bare = piece.rstrip(".")
+        lower = bare.lower()
+        if not kept and not after_comma and (lower in NAME_TITLES or piece.lower() in NAME_TITLES):
+            continue
+        if len(bare) == 1:
+            ok = bare.isupper()  # an initial: "A. Patel", "Rosa K"
+        elif after_comma:
+            ok = all(part in known_names() for part in lower.split("-") if part)  # "Tremblay, Jean-Luc"
+        else:
+            parts = [part for part in bare.replace("’", "'").split("-") if part]
+            # The first word must be a name on its own (a known name or a rare word): "Patient: Stable overnight"
+            # is a status, not a name; after it the shape is evidence enough.
+            strong = bool(kept)
+            ok = (
+                lower not in STOP_WORDS
+                and (strong or lower not in clinical_terms())  # "Name: Tylenol 500 mg"
+                and all(is_name_word(part, mode, strong) for part in parts)
+            )
+        if not ok:
+            break
+        kept.append((tok.start(), tok.end()))
+        if len(kept) >= _MAX_NAME_WORDS:
+            break
+    if not kept or all(e - s <= 2 for s, e in kept):
+        return None  # initials alone name no one
+    first, last = kept[0][0], kept[-1][1]
+    if text[last - 1] == "." and last - kept[-1][0] > 2:
+        last -= 1  # a full stop after a word, not an initial's
+    return Hit(first, last, label)
+
+
+def _without_full_stop(text: str, start: int, end: int) -> int:
+    return end - 1 if end - start > 1 and text[end - 1] == "." else end
+
+
+def _organisation_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
+    end = _without_full_stop(text, start, end)
+    value = text[start:end]
+    value_words = value.split()
+    if not 1 <= len(value_words) <= 6 or not any(c.isalpha() for c in value):
+        return None
+    if all(w.lower() in STOP_WORDS for w in value_words):
+        return None
+    if window_case(text, start) == "mixed" and not value_words[0][:1].isupper():
+        return None  # "Employer: local council" is a description, not a name
+    return Hit(start, end, label)
+
+
+def _address_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
+    end = _without_full_stop(text, start, end)
+    value = text[start:end]
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)) or len(value) > 100:
+        return None
+    return Hit(start, end, label)
+
+
+def _field_value(text: str, m: regex.Match[str]) -> list[Hit]:
+    if search_before(_FIELD_START, text, m.start(), 12) is None:
+        return []  # "Drug name: ...": a field only where it opens the line or follows a separator
+    label = field_labels().get(" ".join(m["f"].lower().split()))
+    value = _value_span(text, m)
+    if label is None or value is None:
+        return []
+    start, end = value
+    if label.category is Category.NAME:
+        hit = _name_hit(text, start, end, label)
+        if hit is not None and m["f"].lower() in ONE_WORD_NOT_ENOUGH and len(text[hit.start : hit.end].split()) < 2:
+            hit = None  # "Re: DealWorker" on a message board answers a user; a letter's "Re:" names the patient
+    elif label is Label.STREET:
+        hit = _address_hit(text, start, end, label)
+    else:
+        hit = _organisation_hit(text, start, end, label)
+    return [] if hit is None else [hit]
+
+
+@lru_cache(maxsize=1)
+def field_patterns() -> tuple[Pattern, ...]:
+    return (
+        Pattern(
+            "field.value",
+            Label.PATIENT,
+            r"\b(?P<f>" + words(*field_labels()) + r")[ \t]{0,2}:[ \t]{0,4}(?P<v>[^\n]{1,120})",
+            0.8,
+            _field_value,
+        ),
+    )
+
+
+def field_detector() -> PatternDetector:
+    return PatternDetector("patterns.field", field_patterns())

@@ -1,0 +1,132 @@
+"""Postcodes outside the US and addresses led by a flat or unit: UK postcodes (the Royal Mail / GOV.UK format), Canadian
+postal codes (Canada Post's "A1A 1A1"), a bare ZIP+4, and "Flat 3, 12 High Street" / "Apt 4B, 221 Baker St".
+
+Part of the location family (:func:`deident.detect.patterns.locations.location_patterns` lists these rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import regex
+
+from deident.core.labels import Label
+from deident.detect.patterns.names import STOP_WORDS
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, Validator, compile_source, unit_follows, words
+
+# UK postcode, outward code then inward code ("SW1A 1AA", "M60 1NW", "EC1A 1BB", "B33 8TH"): the area's first letter
+# is never Q, V or X, its second never I, J or Z; the letter after the district digit is one of ABEHMNPRVWXY (or
+# ABCDEFGHJKPSTUW in one-letter areas); the inward letters never include C, I, K, M, O or V. Matched from the district
+# digits (a digit-run scan); the area letters before them are checked behind and added by the validator.
+UK_POSTCODE = (
+    r"\d(?<=(?<![\w])[A-PR-UWYZ][A-HK-Y]?\d)(?:\d|[A-HJKPSTUW]|[ABEHMNPRVWXY])?"
+    r"[ \t]{1,2}\d[ABD-HJLNP-UW-Z]{2}(?![\w])"
+)
+# Canadian postal code ("K1A 0B1"): forward sortation area (a letter of ABCEGHJ-NPRSTVXY, a digit, a letter) and local
+# delivery unit (digit, letter, digit); D, F, I, O, Q and U are never used, W and Z never first.
+CA_POSTAL_CODE = r"\d(?<=(?<![\w])[ABCEGHJ-NPRSTVXY]\d)[ABCEGHJ-NPRSTV-Z](?:[ \t-]{1,2})?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w])"
+# A ZIP+4 on its own ("21201-3456"): five digits, a hyphen, four digits.
+ZIP_PLUS4 = r"\d(?<![\w.,/-]\d)\d{4}-\d{4}(?![\w]|[.,/-]\d)"
+
+UNIT_WORDS = ("flat", "apt", "apartment", "unit", "suite", "ste", "maisonette")
+# "Flat 3, ", "Apt. 4B ", "Unit 2/": a flat or unit and its number before the street address.
+_UNIT_LEAD = (
+    r"\b" + words(*UNIT_WORDS) + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?:no\.?[ \t]{0,2}|#[ \t]{0,2})?"
+    r"(?:\d{1,4}[A-Za-z]?|[A-Za-z]\d{0,3})[ \t]{0,2}[,/]?[ \t]{1,2}(?=\d)"
+)
+
+_CAPITALISED = r"[A-Z][A-Za-z'\-]{1,24}"
+_TOWN_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _CAPITALISED + r"(?:[ \t]" + _CAPITALISED + r")?),?[ \t]{1,2}\Z"
+# A multi-line address: the post town alone on the line above the postcode ("12 High Street\nLeeds\nLS1 4AP").
+_TOWN_LINE_BEFORE = (
+    r"(?r)(?:\A|\n)[ \t]{0,4}(?P<c>" + _CAPITALISED + r"(?:[ \t]" + _CAPITALISED + r")?),?[ \t]{0,4}\n[ \t]{0,4}\Z"
+)
+
+
+def _town_before(text: str, start: int) -> list[Hit]:
+    """The town written right before a postcode on its line ("Leeds LS1 4AP") or alone on the line above it: one or
+    two capitalised words that are no function words."""
+    town = compile_source(_TOWN_BEFORE, False).search(text, max(0, start - 52), start)
+    if town is None:
+        town = compile_source(_TOWN_LINE_BEFORE, False).search(text, max(0, start - 62), start)
+    if town is None or any(w.lower() in STOP_WORDS for w in town["c"].split()):
+        return []
+    return [Hit(town.start("c"), town.end("c"), Label.CITY, score=0.6)]
+
+
+def _letters_before(lead: int) -> Validator:
+    """A postcode matched from its first digit: the ``lead`` letters (at most) before it belong to it."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        start = m.start()
+        while start > m.start() - lead and start > 0 and text[start - 1].isupper():
+            start -= 1
+        return [Hit(start, m.end()), *_town_before(text, start)]
+
+    return check
+
+
+def _zip_plus4(text: str, m: regex.Match[str]) -> list[Hit]:
+    if unit_follows(text, m.end()):
+        return []
+    first, second = m[0].split("-")
+    if first.endswith("00") and second.endswith("00"):
+        return []  # a range of round values ("15000-2500" written loosely, "10000-9000"), not a ZIP+4
+    return [Hit(m.start(), m.end())]
+
+
+def _unit_then_street(street_rules: Callable[[], tuple[Pattern, ...]]) -> Validator:
+    """A flat or unit lead joined to the street address that follows it, when one of ``street_rules`` finds one
+    there."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        for rule in street_rules():
+            street = rule.compiled.match(text, m.end())
+            if street is None or rule.validator is None:
+                continue
+            hits = rule.validator(text, street)
+            if hits and hits[0].start == m.end():
+                return [Hit(m.start(), hits[0].end)]
+        return []
+
+    return check
+
+
+def postcode_patterns(street_rules: Callable[[], tuple[Pattern, ...]]) -> tuple[Pattern, ...]:
+    """The rules of this module; ``street_rules`` gives the street address rules that a unit lead joins."""
+    return (
+        Pattern(
+            "location.uk_postcode",
+            Label.ZIP,
+            UK_POSTCODE,
+            0.85,
+            _letters_before(2),
+            ignore_case=False,
+            hints=ScanHints(digit_run=(1, 2), run_prev="[A-Z]"),
+        ),
+        Pattern(
+            "location.ca_postal_code",
+            Label.ZIP,
+            CA_POSTAL_CODE,
+            0.85,
+            _letters_before(1),
+            ignore_case=False,
+            hints=ScanHints(digit_run=(1, 1), run_prev="[A-Z]"),
+        ),
+        Pattern(
+            "location.zip_plus4",
+            Label.ZIP,
+            ZIP_PLUS4,
+            0.7,
+            _zip_plus4,
+            ignore_case=False,
+            hints=ScanHints(digit_run=(5, 5), run_next="-", run_prev=r"[^\w.,/-]"),
+        ),
+        Pattern(
+            "location.unit_street_address",
+            Label.STREET,
+            _UNIT_LEAD,
+            0.8,
+            _unit_then_street(street_rules),
+        ),
+    )

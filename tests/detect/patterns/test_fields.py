@@ -1,0 +1,72 @@
+"""FIELD pattern table: header and form lines "Field: value" labelled from the field name; hard negatives (clinical
+fields, statuses, drugs, doses, empty values). All invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from deident.core.labels import Label
+from deident.detect.patterns import field_detector
+from deident.detect.patterns.fields import field_labels
+
+from .helpers import Case, check_negative, check_positive, params
+
+P, R, D = Label.PATIENT, Label.RELATIVE, Label.DOCTOR
+POSITIVES: list[Case] = [
+    ("Patient: Maria Lopez | DOB: 03/04/1956", "Maria Lopez", P),
+    ("Patient Name: Rosa K.  MRN 1234567", "Rosa K.", P),
+    ("Name: Smith, John", "Smith, John", P),
+    ("Patient: Tremblay, Jean-Luc   DOB: 1958-03-09", "Tremblay, Jean-Luc", P),
+    ("Re: LOPEZ, Maria M.\nDear Dr Shah,", "LOPEZ, Maria M.", P),
+    ("PATIENT: MARIA LOPEZ\nDOB: 1/2/1950", "MARIA LOPEZ", P),
+    ("Name: José García Pérez DOB: 1/2/80", "José García Pérez", P),
+    ("Patient: K. Rosa", "K. Rosa", P),
+    ("Surname: O'Connell; Forename: Siobhan", "O'Connell", P),
+    ("Next of kin: Jose Lopez (son)", "Jose Lopez", R),
+    ("Parent/Guardian: Aoife O'Brien-Walsh", "Aoife O'Brien-Walsh", R),
+    ("Emergency contact: Tomasz Nowak, 07700 900 123", "Tomasz Nowak", R),
+    ("Signed: Dr A. Patel, Consultant", "A. Patel", D),
+    ("cc: Prof. Helen Zhou", "Helen Zhou", D),
+    ("GP: Dr Fiona MacLeod | Practice: Riverside", "Fiona MacLeod", D),
+    ("Dictated by: Sister Mary Jones, RN", "Mary Jones", D),
+    ("Employer: Acme Freight Ltd.", "Acme Freight Ltd", Label.ORGANIZATION),
+    ("Insurer: Bupa", "Bupa", Label.ORGANIZATION),
+    ("Address: Flat 3, 12 High Street, Leeds LS1 4AP", "Flat 3, 12 High Street, Leeds LS1 4AP", Label.STREET),
+    ("Name: Ana  |  Age: 34", "Ana", P),
+]
+NEGATIVES: list[Case] = [
+    ("Patient: Stable overnight, 4/5 strength", None, None),
+    ("Patient: Alert and oriented x3", None, None),
+    ("Name: Tylenol 500 mg", None, None),
+    ("Drug name: Aspirin 75 mg", None, None),
+    ("Nurse: Will monitor", None, None),
+    ("Patient: 65 yo male, 3/6 murmur", None, None),
+    ("Name: n/a", None, None),
+    ("Employer: retired", None, None),
+    ("Employer: unemployed since 2019", None, None),
+    ("Address: see above", None, None),
+    ("Address: unknown", None, None),
+    ("the patient: ratio 1:2 at 0800", None, None),
+    ("Re: your referral of 12/3", None, None),
+    ("cc: 2 units PRBC", None, None),
+    ("Signed: 0800, room 12", None, None),
+    # a reply's subject line on a message board names a user, not the patient
+    ("Re: DealWorker\nhave u tried it?", None, None),
+    ("re: Marigold\nsame here", None, None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES))
+def test_finds_values_of_fields(text: str, expected: str, label: Label) -> None:
+    check_positive(field_detector(), text, expected, label)
+
+
+@pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES))
+def test_ignores_fields_whose_value_is_no_phi(text: str, forbidden: str | None, label: Label | None) -> None:
+    check_negative(field_detector(), text, forbidden, label)
+
+
+def test_the_field_vocabulary_is_data_with_labels() -> None:
+    table = field_labels()
+    assert table["patient"] is P and table["next of kin"] is R and table["signed"] is D
+    assert table["employer"] is Label.ORGANIZATION

@@ -1,0 +1,65 @@
+"""UK and Canadian postcodes, a bare ZIP+4 and flat or unit addresses: positives and hard negatives (spinal levels,
+lab values, doses, ratios, rooms), all invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from deident.core.labels import Label
+from deident.detect.patterns import location_detector
+
+from .helpers import Case, check_positive, found, params
+
+Z = Label.ZIP
+POSITIVES: list[Case] = [
+    ("Flat 3, 12 High Street, Leeds LS1 4AP", "Flat 3, 12 High Street", Label.STREET),
+    ("Flat 3, 12 High Street, Leeds LS1 4AP", "LS1 4AP", Z),
+    ("Flat 3, 12 High Street, Leeds LS1 4AP", "Leeds", Label.CITY),
+    ("Apt 4B, 221 Baker St", "Apt 4B, 221 Baker St", Label.STREET),
+    ("Unit 7 14 Mill Lane", "Unit 7 14 Mill Lane", Label.STREET),
+    ("London SW1A 1AA", "SW1A 1AA", Z),
+    ("Manchester M60 1NW.", "M60 1NW", Z),
+    ("EC1A 1BB (work)", "EC1A 1BB", Z),
+    ("Birmingham B33 8TH", "B33 8TH", Z),
+    ("postcode CR2 6XH", "CR2 6XH", Z),
+    ("Ottawa, ON K1A 0B1", "K1A 0B1", Z),
+    ("T2N 1N4 Calgary", "T2N 1N4", Z),
+    ("lives at H2X1Y4", "H2X1Y4", Z),
+    ("Montreal QC H2X-1Y4", "H2X-1Y4", Z),
+    ("Baltimore 21201-3456", "21201-3456", Z),
+    # a multi-line address ending in its post town and postcode
+    ("Address:\n18 Clarence Road\nHeadingley\nLeeds\nLS6 3AB\n", "Leeds", Label.CITY),
+    ("Address:\n18 Clarence Road\nHeadingley\nLeeds\nLS6 3AB\n", "LS6 3AB", Z),
+    ("Flat 2\n7 Mill Lane\nNewcastle upon Tyne\nNE1 4XF", "NE1 4XF", Z),
+]
+# (text, a piece that must not be tagged with the label)
+NEGATIVES: list[tuple[str, str, Label]] = [
+    ("L4 5 disc bulge, C5 6 fusion", "L4 5", Z),
+    ("4/5 strength, 3/6 murmur", "4/5", Z),
+    ("G2 P1 at 38 weeks", "G2 P1", Z),
+    ("T1 2DM poorly controlled", "T1 2DM", Z),
+    ("UO 10000-2000 ml", "10000-2000", Z),
+    ("plt 15000-2500 range", "15000-2500", Z),
+    ("ratio 1:2, 0.9 NS", "1:2", Z),
+    ("room 12B bed 3", "12B", Z),
+    ("unit 2, 12 mg given", "unit 2", Label.STREET),
+    ("suite 4, 3 doses", "suite 4", Label.STREET),
+    ("flat 2 days, 3 L NC", "flat 2", Label.STREET),
+    ("B12 1000 mcg", "B12 1000", Z),
+    ("A1C 7.2 and H2O 5L", "A1C 7", Z),
+    ("ph 7.35 CO2 40 at 0800", "0800", Z),
+    ("sw1a 1aa in lower case is no postcode", "sw1a 1aa", Z),
+    ("Plan:\nContinue\nT1 2DM review", "Continue", Label.CITY),
+    ("and then\nLS6 3AB", "and then", Label.CITY),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES))
+def test_finds_postcodes_and_unit_addresses(text: str, expected: str, label: Label) -> None:
+    check_positive(location_detector(), text, expected, label)
+
+
+@pytest.mark.parametrize(("text", "piece", "label"), NEGATIVES, ids=[n[0][:40] for n in NEGATIVES])
+def test_ignores_clinical_codes_that_look_like_postcodes(text: str, piece: str, label: Label) -> None:
+    spans = found(location_detector(), text)
+    assert not any(label is got and (piece in covered or covered in piece) for covered, got in spans), spans
