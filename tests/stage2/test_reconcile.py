@@ -174,3 +174,15 @@ def test_reconciliation_takes_time_linear_in_the_spans_of_a_note():
         seconds.append(time.process_time() - start)
         assert len(found) == count + 1 and found[-1].source == "reconcile"
     assert seconds[1] / seconds[0] < 7.0
+
+
+def test_a_weak_name_sharing_a_word_with_a_confident_one_spreads_its_other_words():
+    text = "zeanaintova chiferko is 67. zeanaintova reports no pain. mrs chiferko will continue."
+    weak = Span(0, 20, Label.PATIENT, "crf", 0.23)  # below the seed score: alone it would spread nothing
+    start = text.index("chiferko will")
+    confident = Span(start, start + 8, Label.PATIENT, "patterns.name", 0.92)
+    found = {text[s.start : s.end] for s in reconcile_document(Document("d", text), (weak, confident))}
+    assert "zeanaintova" in found
+    # without a confident name sharing a word, the weak one stays a non-seed
+    alone = {text[s.start : s.end] for s in reconcile_document(Document("d", text), (weak,))}
+    assert alone == {"zeanaintova chiferko"}

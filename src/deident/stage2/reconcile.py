@@ -162,6 +162,7 @@ def _reconcile_group(
                         entries[entry.key] = entry
                     seen.add(entry.key)
         seed_notes.update(seen)
+    _add_anchored_names(documents, spans_per_document, entries, options)
     if not entries:
         return [sort_spans(spans) for spans in spans_per_document]
 
@@ -229,6 +230,32 @@ def _reconcile_group(
             added.append(span)
         results.append(sort_spans((*relabelled, *added)))
     return results
+
+
+def _add_anchored_names(
+    documents: Sequence[Document],
+    spans_per_document: Sequence[Sequence[Span]],
+    entries: dict[str, _Entry],
+    options: ReconcileOptions,
+) -> None:
+    """A kept name below the seed score that shares a word with a confident name is that person's name too
+    ("zeanaintova chiferko" where "Mrs Chiferko" was confident): its other words join the dictionary at the
+    confident name's score, so its first name's other mentions are tagged as well."""
+    confident = {key: e for key, e in entries.items() if e.label.category is Category.NAME}
+    if not confident:
+        return
+    for doc, spans in zip(documents, spans_per_document, strict=True):
+        for span in spans:
+            if span.category is not Category.NAME or _is_seed(span, options):
+                continue
+            words = _WORDS.findall(normalise_key(span.text_of(doc.text)))
+            anchors = [confident[w] for w in words if w in confident]
+            if len(words) < 2 or not anchors:
+                continue
+            score = max(anchor.score for anchor in anchors)
+            for entry in _seed_entries(doc.text, span, options):
+                if entry.key not in entries and not (options.veto and _clinical_string(entry.key)):
+                    entries[entry.key] = replace(entry, score=score)
 
 
 @dataclass(frozen=True)
