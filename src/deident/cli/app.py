@@ -15,6 +15,7 @@ from deident.cli import (
     evaluate_cmd,
     keygen_cmd,
     reidentify_cmd,
+    review_cmd,
     run_cmd,
     serve_cmd,
     spark_cmd,
@@ -41,6 +42,7 @@ app.command("reidentify")(reidentify_cmd.reidentify)
 app.command("keygen")(keygen_cmd.keygen)
 app.command("serve")(serve_cmd.serve)
 app.command("spark")(spark_cmd.spark)
+app.command("review")(review_cmd.review)
 
 
 @app.command("version")
