@@ -135,3 +135,14 @@ def test_order_by_uncertainty_puts_uncertain_notes_first():
 def test_spans_file_is_matched_by_note_id(tmp_path, notes_file):
     notes = load_notes(notes_file, None, notes_file)
     assert [len(n.spans) for n in notes] == [3, 2]
+
+
+def test_note_lists_residual_risks_outside_its_spans(tmp_path):
+    client = _client(tmp_path)
+    risks = client.get("/api/notes/0").json()["risks"]
+    assert {NOTE_A[r["start"] : r["end"]] for r in risks} >= {"617", "555", "0143"}
+    call = NOTE_A.index("617")
+    answer = client.post(
+        "/api/actions", json={"note": "note-a", "action": "add", "start": call, "end": call + 12, "label": "PHONE"}
+    )
+    assert not {NOTE_A[r["start"] : r["end"]] for r in answer.json()["risks"]} & {"617", "555", "0143"}

@@ -9,6 +9,7 @@ from rich.console import Console
 
 from deident import __version__
 from deident.cli import (
+    audit_cmd,
     convert_cmd,
     cv_cmd,
     detect_cmd,
@@ -43,6 +44,7 @@ app.command("keygen")(keygen_cmd.keygen)
 app.command("serve")(serve_cmd.serve)
 app.command("spark")(spark_cmd.spark)
 app.command("review")(review_cmd.review)
+app.command("audit")(audit_cmd.audit)
 
 
 @app.command("version")

@@ -7,7 +7,8 @@ page on another site cannot reach the server through DNS rebinding. Nothing here
 - ``GET /``: the page; ``GET /static/{name}``: its CSS and JavaScript (package data, no CDN).
 - ``GET /api/session``: reviewer, number of notes, the note to resume at, labels by category.
 - ``GET /api/notes/{index}``: one note's text and its spans after the corrections so far, each with its
-  status, whether it is uncertain and a PHI-free explanation (no other note's text is ever sent).
+  status, whether it is uncertain and a PHI-free explanation (no other note's text is ever sent), and the
+  residual-risk audit's riskiest tokens that no span covers.
 - ``POST /api/actions``: one correction (accept, reject, relabel, add, resize), logged before the answer.
 - ``GET /api/uncertain?after=I&offset=O``: the next uncertain span after a position, across notes.
 - ``POST /api/export``: write the corrected corpus to the output path.
@@ -29,12 +30,14 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from deident.core.errors import DeidentError
 from deident.core.labels import Category, Label
+from deident.review.audit import audit_document
 from deident.review.corrections import Action, Correction, now
 from deident.review.session import ReviewSession, is_uncertain
 from deident.stage2.explain import explain
 
 TOKEN_COOKIE = "deident_review_token"
 TOKEN_HEADER = "X-Review-Token"
+RISKS_SHOWN = 10
 _STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
 
@@ -153,7 +156,18 @@ def create_review_app(session: ReviewSession, config: ReviewConfig) -> FastAPI:
                     "explain": explain(span) if item.status != "added" else f"added by {session.reviewer}",
                 }
             )
-        return {"index": index, "id": note.id, "count": len(session.notes), "text": note.text, "spans": spans}
+        # the residual-risk audit of what the current spans leave (words in no dictionary, identifier-shaped
+        # digits, known identifiers): the page lists them so that a reviewer can add a missed one
+        risks, _ = audit_document(note.with_spans([r.span for r in session.reviewed(index)]))
+        ranked = sorted(risks, key=lambda r: (-r.risk, r.start))[:RISKS_SHOWN]
+        return {
+            "index": index,
+            "id": note.id,
+            "count": len(session.notes),
+            "text": note.text,
+            "spans": spans,
+            "risks": [{"start": r.start, "end": r.end, "risk": round(r.risk, 3), "classes": r.classes} for r in ranked],
+        }
 
     @app.get("/api/notes/{index}")
     def get_note(index: int) -> dict[str, Any]:

@@ -70,6 +70,7 @@
     });
     pre.appendChild(document.createTextNode(note.text.slice(cursor)));
     renderPanel();
+    renderRisks();
   }
 
   function renderPanel() {
@@ -82,6 +83,26 @@
     $("span-status").textContent = span.status + (span.uncertain ? ", uncertain" : "");
     $("span-explain").textContent = span.explain;
     $("relabel-label").value = span.label;
+  }
+
+  function renderRisks() {
+    const list = $("risks");
+    list.textContent = "";
+    for (const risk of state.note.risks) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = "#";
+      link.textContent = state.note.text.slice(risk.start, risk.end);
+      link.title = risk.classes.join(", ") + " (risk " + risk.risk + ")";
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        state.pending = { start: risk.start, end: risk.end };
+        $("selection-info").textContent = "[" + risk.start + ", " + risk.end + ")";
+      });
+      item.appendChild(link);
+      item.appendChild(document.createTextNode(" " + risk.classes.join(", ")));
+      list.appendChild(item);
+    }
   }
 
   function select(i) {
