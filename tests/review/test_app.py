@@ -123,6 +123,15 @@ def test_export_is_read_back_with_the_corrections(tmp_path, output, fmt):
     assert [(s.start, s.label.value) for s in corpus["note-a"].spans if s.start == date] == [(date, "AGE")]
 
 
+def test_train_reads_the_export_as_is(tmp_path):
+    from deident.cli.train_cmd import _read_all
+
+    client = _client(tmp_path, "brat", "brat")
+    client.post("/api/export", json={})
+    docs = {d.id: d for d in _read_all([tmp_path / "brat"], None)}
+    assert [s.label.value for s in docs["note-a"].spans] == ["DOCTOR", "DATE", "CITY"]
+
+
 def test_order_by_uncertainty_puts_uncertain_notes_first():
     notes = list(reversed(invented_notes()))
     assert [n.id for n in order_by_uncertainty(notes, 0.15)] == ["note-a", "note-b"]
