@@ -146,3 +146,29 @@ def test_review_page_end_to_end(tmp_path, notes_file, browser):
     # the export holds exactly the corrected spans: typed token scores against them are perfect
     assert report["typed_token"]["precision"] == report["typed_token"]["recall"] == 1.0
     assert report["documents"]["pred_spans"] == 5
+
+
+def test_keyboard_actions(tmp_path, notes_file, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    log = tmp_path / "corrections.jsonl"
+    for url in start_server(notes_file, tmp_path / "out.jsonl", log):
+        browser.get(url)
+        _wait_for(browser, lambda d: "DOCTOR" in _marks(d), "the note's spans")
+        body = browser.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.TAB)  # the first span: Kowalski
+        _wait_for(browser, lambda d: d.find_element(By.ID, "span-label").text == "DOCTOR", "the selected span")
+        body.send_keys("a")
+        _wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "mark.accepted"), "the accepted span")
+        body.send_keys("]")  # widen at the end: "Kowalski " then narrowed back with "}"
+        _wait_for(browser, lambda d: _marks(d).get("DOCTOR") == "Kowalski ", "the widened span")
+        body.send_keys("}")
+        _wait_for(browser, lambda d: _marks(d).get("DOCTOR") == "Kowalski", "the narrowed span")
+        body.send_keys("u")  # the uncertain span (filter p 0.42 against t 0.50)
+        _wait_for(browser, lambda d: d.find_element(By.ID, "span-label").text == "CITY", "the uncertain span")
+        body.send_keys("x")
+        _wait_for(browser, lambda d: "CITY" not in _marks(d), "the rejected span")
+        body.send_keys("n")
+        _wait_for(browser, lambda d: "note-b" in d.find_element(By.ID, "note-id").text, "the next note")
+    actions = [json.loads(line)["action"] for line in log.read_text().splitlines()]
+    assert actions == ["accept", "resize", "resize", "reject"]

@@ -7,6 +7,7 @@ predictions file (``--spans``). The corrected corpus is the detected spans after
 from __future__ import annotations
 
 import re
+import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,8 @@ class ReviewSession:
     corrections: dict[str, list[Correction]] = field(default_factory=lambda: defaultdict(list))
 
     def __post_init__(self) -> None:
+        # the server answers requests on a thread pool: one correction is checked, logged and applied at a time
+        self._lock = threading.Lock()
         ids = {note.id for note in self.notes}
         for item in self.log.read():
             if item.note in ids:
@@ -71,8 +74,9 @@ class ReviewSession:
         end = max(correction.end, correction.new_end or 0)
         if end > length:
             raise ValueError(f"offsets beyond the note's {length} characters")
-        self.log.append(correction)
-        self.corrections[correction.note].append(correction)
+        with self._lock:
+            self.log.append(correction)
+            self.corrections[correction.note].append(correction)
 
     def resume_index(self) -> int:
         """Where the review stopped: the last note that has a correction (0 when nothing was corrected yet)."""
