@@ -1,11 +1,13 @@
 """How well the residual-risk audit points at what the pipeline missed (issue 19).
 
     python bench/audit_residual.py [--corpus ../shared/corpora/physionet-dev/physionet-dev.text] [--share 0.01]
+        [--pipeline default]
 
-Runs the default pipeline on a gold corpus, treats its spans as the replaced text, and audits what is left
+Runs a pipeline on a gold corpus, treats its spans as the replaced text, and audits what is left
 (with the stage-1 candidates of the same notes). A *remaining true miss* is a token (deident's tokenizer) that
-overlaps a gold span and no detected span. Prints, as JSON, the number of audited tokens and misses and the
-share of the misses among the audit's top ``share`` of ranked tokens (a random ranking would give ``share``).
+overlaps a gold span and no detected span. Prints, as JSON, the number of audited tokens and misses, the share
+of the misses among the audit's top ``share`` of ranked tokens (a random ranking would give ``share``), and how
+many of the pipeline's false positives the review page marks uncertain.
 Read only the dev corpus with this; the evaluation corpus stays sealed.
 """
 
@@ -17,11 +19,18 @@ import time
 from pathlib import Path
 
 from deident.api import Deidentifier
+from deident.core.document import AnnotatedDocument
+from deident.core.span import Span
 from deident.io.formats import read_corpus
 from deident.review.audit import RiskClass, audit
+from deident.review.session import is_uncertain
 from deident.text.tokenize import tokenize
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "physionet-dev" / "physionet-dev.text"
+
+
+def _false_positive(note: AnnotatedDocument, span: Span) -> bool:
+    return not any(g.start < span.end and span.start < g.end for g in note.spans)
 
 
 def _shape(text: str, start: int) -> str:
@@ -77,6 +86,14 @@ def main() -> None:
     texts = {g.id: g.text for g in gold}
     out["miss_ranks"] = sorted(rank.get(m, -1) for m in misses)[:50]
     out["miss_shapes"] = sorted(_shape(texts[d], s) for d, s in misses)[:50]
+    # the review page's uncertain spans (filter probability within 0.15 of its threshold): how many are false
+    # positives (overlapping no gold span), against all false positives
+    kept = [(note, span) for note, found in zip(gold, detected, strict=True) for span in found]
+    uncertain = [(note, span) for note, span in kept if is_uncertain(span)]
+    out["spans"] = len(kept)
+    out["uncertain_spans"] = len(uncertain)
+    out["false_positives"] = sum(1 for note, span in kept if _false_positive(note, span))
+    out["uncertain_false_positives"] = sum(1 for note, span in uncertain if _false_positive(note, span))
     print(json.dumps(out, indent=2))
 
 
