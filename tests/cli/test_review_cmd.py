@@ -48,6 +48,7 @@ def test_is_loopback(host, loopback):
 
 def test_allowed_hosts_are_this_machine_and_the_bound_host():
     assert allowed_hosts("10.0.0.5") == frozenset({"127.0.0.1", "localhost", "::1", "10.0.0.5"})
+    assert allowed_hosts("0.0.0.0") == frozenset({"*"})  # every interface: any name, the token still needed
 
 
 def test_notes_are_detected_through_the_facade(notes_file):

@@ -46,6 +46,13 @@ def test_other_host_is_refused(tmp_path):
     assert client.get("/api/session", headers={"host": "evil.example:8765"}).status_code == 403
 
 
+def test_any_host_when_listening_on_every_interface(tmp_path):
+    session = ReviewSession(invented_notes(), CorrectionLog(tmp_path / "log.jsonl"), "ann")
+    client = TestClient(create_review_app(session, ReviewConfig(tmp_path / "o.jsonl", None, TOKEN, frozenset("*"))))
+    assert client.get("/api/session", headers={"host": "ward-pc.example:8765", TOKEN_HEADER: TOKEN}).status_code == 200
+    assert client.get("/api/session", headers={"host": "ward-pc.example:8765"}).status_code == 403
+
+
 def test_note_shows_spans_with_status_uncertainty_and_explanation(tmp_path):
     note = _client(tmp_path).get("/api/notes/0").json()
     assert note["id"] == "note-a" and note["text"] == NOTE_A

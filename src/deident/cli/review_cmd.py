@@ -23,9 +23,16 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+ANY_HOST = "*"
+
+
 def allowed_hosts(host: str) -> frozenset[str]:
-    """The Host header values the server answers: this machine's names, and the bound host itself."""
-    return frozenset({"127.0.0.1", "localhost", "::1", host.strip("[]").lower()})
+    """The Host header values the server answers: this machine's names and the bound host itself; any name when
+    it listens on every interface (then only the token guards it)."""
+    bound = host.strip("[]").lower()
+    if bound in {"0.0.0.0", "::"}:
+        return frozenset({ANY_HOST})
+    return frozenset({"127.0.0.1", "localhost", "::1", bound})
 
 
 def free_port(host: str) -> int:

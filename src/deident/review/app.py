@@ -78,7 +78,7 @@ class _Guard(BaseHTTPMiddleware):
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]").lower()
-        if host not in self.config.allowed_hosts:
+        if host not in self.config.allowed_hosts and "*" not in self.config.allowed_hosts:
             return JSONResponse({"detail": "host not allowed"}, status_code=403)
         given = (
             request.query_params.get("token")
