@@ -12,12 +12,14 @@ from rich.markup import escape
 
 from deident import __version__
 from deident.cli import (
+    audit_cmd,
     convert_cmd,
     cv_cmd,
     detect_cmd,
     evaluate_cmd,
     keygen_cmd,
     reidentify_cmd,
+    review_cmd,
     run_cmd,
     serve_cmd,
     spark_cmd,
@@ -44,6 +46,8 @@ app.command("reidentify")(reidentify_cmd.reidentify)
 app.command("keygen")(keygen_cmd.keygen)
 app.command("serve")(serve_cmd.serve)
 app.command("spark")(spark_cmd.spark)
+app.command("review")(review_cmd.review)
+app.command("audit")(audit_cmd.audit)
 
 
 @app.command("version")

@@ -1,0 +1,217 @@
+"""Residual-risk audit: what in de-identified text still looks like PHI, ranked for a reviewer.
+
+Every token outside the replaced spans is checked for four signs, each a risk class with a strength in [0, 1]:
+
+- ``known_identifier``: a known identifier of the patient (metadata: names, record numbers) is still present;
+- ``dropped_candidate``: a stage-1 detector proposed it and the final output kept it (the filter dropped it);
+- ``identifier_digits``: a digit run of identifier shape (five or more digits, a phone, SSN or full-date
+  layout, letters before four or more digits; not a measurement such as ``120/80``);
+- ``unknown_word``: a word in no dictionary (rare in English per wordfreq, not a drug, clinical or function
+  word, not an abbreviation without a vowel), stronger when capitalised in a mixed-case note or listed as a
+  given name or surname.
+
+A token's risk is its strongest class plus a little for each further class, so agreeing signs rank first.
+:meth:`AuditResult.summary` holds counts only (for a report); the ranked items carry offsets, never text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+
+from deident.core.document import AnnotatedDocument
+from deident.core.span import Span
+from deident.text.tokenize import tokenize
+from deident.text.wordfrequency import table_zipf
+
+
+class RiskClass(StrEnum):
+    KNOWN_IDENTIFIER = "known_identifier"
+    DROPPED_CANDIDATE = "dropped_candidate"
+    IDENTIFIER_DIGITS = "identifier_digits"
+    UNKNOWN_WORD = "unknown_word"
+
+
+# How much each class alone says about a token being PHI (a known identifier is PHI by definition).
+CLASS_WEIGHT: dict[RiskClass, float] = {
+    RiskClass.KNOWN_IDENTIFIER: 1.0,
+    RiskClass.DROPPED_CANDIDATE: 0.8,
+    RiskClass.IDENTIFIER_DIGITS: 0.6,
+    RiskClass.UNKNOWN_WORD: 0.5,
+}
+AGREEMENT_BONUS = 0.1  # per further class
+DICTIONARY_ZIPF = 2.5  # below this wordfreq value a word is "in no dictionary" for the audit
+# Identifier shapes: a long digit run, a phone, SSN or full date layout, letters before a number ("A1234567");
+# not a measurement ("120/80", "7.35"), which ICU notes are full of.
+_DIGIT_SHAPE = re.compile(
+    r"\d{5,}|\d{3}[-.]\d{3}[-.]\d{4}|\d{3}-\d{4}|\d{3}-\d{2}-\d{4}|\d{1,2}/\d{1,2}/\d{2,4}|[A-Za-z]{1,3}\d{4,}"
+)
+_MIN_IDENTIFIER_DIGITS = 4
+_VOWEL = re.compile(r"[aeiouy]")  # a word without one is an abbreviation ("MRN", "Hct"), not a name
+
+
+@dataclass(frozen=True, slots=True)
+class RiskItem:
+    """One token that looks like residual PHI: where it is, why, and how risky (no text)."""
+
+    document: str
+    start: int
+    end: int
+    risk: float
+    classes: tuple[RiskClass, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "document": self.document,
+            "start": self.start,
+            "end": self.end,
+            "risk": round(self.risk, 4),
+            "classes": [c.value for c in self.classes],
+        }
+
+
+@dataclass
+class AuditResult:
+    """Ranked risky tokens (highest risk first) and how many tokens were audited."""
+
+    items: list[RiskItem]
+    tokens_audited: int
+    documents: int
+    per_document: dict[str, int] = field(default_factory=dict)
+
+    def counts_by_class(self) -> dict[str, int]:
+        counts: Counter[str] = Counter()
+        for item in self.items:
+            counts.update(c.value for c in item.classes)
+        return {c.value: counts[c.value] for c in RiskClass}
+
+    def top(self, share: float) -> list[RiskItem]:
+        """The highest-ranked ``share`` of all audited tokens (at least one when any is risky)."""
+        count = max(1, round(self.tokens_audited * share)) if self.items else 0
+        return self.items[:count]
+
+    def summary(self) -> dict[str, Any]:
+        """Counts only (no offsets, no text): for a run report."""
+        return {
+            "documents": self.documents,
+            "tokens_audited": self.tokens_audited,
+            "risky_tokens": len(self.items),
+            "by_class": self.counts_by_class(),
+            "documents_with_risk": sum(1 for n in self.per_document.values() if n),
+        }
+
+
+@lru_cache(maxsize=1)
+def _dictionary() -> frozenset[str]:
+    from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_stop_words, load_veto_terms
+
+    return load_drug_names() | load_stop_words() | frozenset(load_veto_terms()) | load_lexicon("common_words")
+
+
+@lru_cache(maxsize=1)
+def _names() -> frozenset[str]:
+    from deident.detect.lexicon.data import load_lexicon
+
+    return load_lexicon("first_names") | load_lexicon("last_names")
+
+
+def _mixed_case(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    upper = sum(1 for c in letters if c.isupper())
+    return bool(letters) and 0.02 < upper / len(letters) < 0.5
+
+
+def _inside(spans: Sequence[Span], start: int, end: int) -> bool:
+    return any(s.start < end and start < s.end for s in spans)
+
+
+def _known_values(document: AnnotatedDocument) -> list[str]:
+    known = document.document.metadata.known
+    values = [*known.names, *known.mrns, *known.relatives, *known.addresses]
+    words = {w.lower() for value in values for w in re.findall(r"\w+", value) if len(w) >= 2}
+    return sorted(words)
+
+
+def audit_document(
+    document: AnnotatedDocument, candidates: Sequence[Span] = (), dictionary: frozenset[str] | None = None
+) -> tuple[list[RiskItem], int]:
+    """Risky tokens of one document outside its spans (the replaced text), and the number of tokens audited.
+
+    ``candidates`` are stage-1 candidates on the same text; those outside the replaced spans were dropped.
+    """
+    text = document.text
+    replaced = document.spans
+    known = set(_known_values(document))
+    words = dictionary if dictionary is not None else _dictionary()
+    names = _names()
+    mixed = _mixed_case(text)
+    dropped = [c for c in candidates if not _inside(replaced, c.start, c.end)]
+    items: list[RiskItem] = []
+    audited = 0
+    for token in tokenize(text):
+        if _inside(replaced, token.start, token.end):
+            continue
+        audited += 1
+        strengths: dict[RiskClass, float] = {}
+        lowered = token.text.lower()
+        if lowered in known:
+            strengths[RiskClass.KNOWN_IDENTIFIER] = 1.0
+        hits = [c for c in dropped if c.start < token.end and token.start < c.end]
+        if hits:
+            strengths[RiskClass.DROPPED_CANDIDATE] = max((c.score if c.score is not None else 0.5) for c in hits)
+        if any(ch.isdigit() for ch in token.text):
+            run = _digit_run(text, token.start, token.end)
+            digits = sum(ch.isdigit() for ch in run)
+            if digits >= _MIN_IDENTIFIER_DIGITS and _DIGIT_SHAPE.fullmatch(run):
+                strengths[RiskClass.IDENTIFIER_DIGITS] = min(1.0, digits / 8)
+        if token.text.isalpha() and len(token.text) >= 2 and lowered not in words and _VOWEL.search(lowered):
+            zipf = table_zipf(lowered)
+            if zipf < DICTIONARY_ZIPF:
+                strength = 0.5 * (1 - zipf / DICTIONARY_ZIPF)
+                if mixed and token.text[0].isupper():
+                    strength += 0.3
+                if lowered in names:
+                    strength += 0.2
+                strengths[RiskClass.UNKNOWN_WORD] = min(1.0, strength)
+        if strengths:
+            scores = sorted((CLASS_WEIGHT[c] * s for c, s in strengths.items()), reverse=True)
+            risk = scores[0] + AGREEMENT_BONUS * (len(scores) - 1)
+            classes = tuple(c for c in RiskClass if c in strengths)
+            items.append(RiskItem(document.id, token.start, token.end, risk, classes))
+    return items, audited
+
+
+def _digit_run(text: str, start: int, end: int) -> str:
+    """The token with the digit groups joined to it by ``-``, ``/`` or ``.`` (tokens split at punctuation)."""
+    left, right = start, end
+    while left >= 2 and text[left - 1] in "-/." and text[left - 2].isdigit():
+        left -= 2
+        while left > 0 and text[left - 1].isalnum():
+            left -= 1
+    while right + 1 < len(text) and text[right] in "-/." and text[right + 1].isdigit():
+        right += 2
+        while right < len(text) and text[right].isalnum():
+            right += 1
+    return text[left:right]
+
+
+def audit(documents: Sequence[AnnotatedDocument], candidates: Sequence[Sequence[Span]] | None = None) -> AuditResult:
+    """Audit de-identified documents (their spans: the replaced text); ``candidates``: stage-1 candidates per
+    document, when known. Items are ranked by risk, ties in document order."""
+    dictionary = _dictionary()
+    items: list[RiskItem] = []
+    audited = 0
+    per_document: dict[str, int] = {}
+    for index, document in enumerate(documents):
+        found, count = audit_document(document, candidates[index] if candidates is not None else (), dictionary)
+        items.extend(found)
+        audited += count
+        per_document[document.id] = len(found)
+    order = {d.id: i for i, d in enumerate(documents)}
+    items.sort(key=lambda item: (-item.risk, order[item.document], item.start))
+    return AuditResult(items, audited, len(documents), per_document)
