@@ -96,3 +96,20 @@ def test_a_digit_python_does_not_know_stays_as_it_is():
     view = visible_view(f"MRN {digit}5\u200b5")
     known = unicodedata.decimal(digit, None)
     assert view is not None and view.text == f"MRN {digit if known is None else known}55"
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2009", "\u2002", "\u2003", "\u202f", "\u3000"])
+def test_other_spaces_are_read_as_plain_spaces_in_place(space: str) -> None:
+    text = f"Her husband Stestundek{space}Thunaindski attended."
+    view = visible_view(text)
+    assert view is not None and view.text == text.replace(space, " ")
+    start = text.index("Stestundek")
+    assert view.original(start, start + len("Stestundek Thunaindski")) == (start, start + 22)
+
+
+def test_a_name_written_with_no_break_spaces_is_found_whole() -> None:
+    from deident.api import Deidentifier
+
+    text = "Her husband Stestundek\u00a0Thunaindski attended; Dr\u00a0Cojogrerek\u00a0Aetreane saw her."
+    found = [text[s.start : s.end] for s in Deidentifier.load(scheme="i2b2-2014").detect(text)]
+    assert "Stestundek\u00a0Thunaindski" in found and "Cojogrerek\u00a0Aetreane" in found

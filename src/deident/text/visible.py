@@ -8,7 +8,9 @@ such characters, and so does anyone who wants PHI to slip through. The view:
   word joiner, bidirectional marks and isolates) and control characters (category Cc) other than white space
   (tab, line feed, carriage return and the other line and page breaks stay: they separate as a newline does);
 - skips combining marks on a digit (``5\u0301``);
-- reads every Unicode decimal digit (full-width ``\uff15``, Arabic-Indic, Devanagari, ...) as its ASCII digit.
+- reads every Unicode decimal digit (full-width ``\uff15``, Arabic-Indic, Devanagari, ...) as its ASCII digit;
+- reads every other space character (Unicode category Zs: no-break, thin, en and em spaces, ...) as a plain space,
+  so that "Dr\u00a0Ann\u00a0Smith" is the name the trigger patterns know.
 
 A span found in the view maps back to the original (:meth:`VisibleText.original`) so that it covers the whole original
 value, the invisible characters inside it included. A note with none of these characters has no view
@@ -29,16 +31,19 @@ _ASCII_HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 # Any character the view skips: format characters and non-space controls (regex's set difference, version 1).
 _HIDDEN = r"[\p{Cf}\p{Cc}--[\t\n\x0b\x0c\r\x1c-\x1f\x85]]"
 _OTHER_DIGIT = r"[\p{Nd}--[0-9]]"
+_OTHER_SPACE = r"[\p{Zs}--[ ]]"
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # The categories of the non-ASCII characters that may change: format, control, decimal digit, combining marks.
-_CHANGED_CATEGORIES = frozenset(("Cf", "Cc", "Nd", "Mn", "Mc", "Me"))
+_CHANGED_CATEGORIES = frozenset(("Cf", "Cc", "Nd", "Mn", "Mc", "Me", "Zs"))
 # _maybe_changed's answers, memoised (a pure function of one character; few distinct ones occur).
 _maybe: dict[str, bool] = {}
 # Whether a text needs a view: a character to skip, a non-ASCII digit, or a combining mark on a digit.
-_NEEDS_VIEW = regex.compile(rf"(?V1){_HIDDEN}|{_OTHER_DIGIT}|\p{{Nd}}\p{{M}}")
+_NEEDS_VIEW = regex.compile(rf"(?V1){_HIDDEN}|{_OTHER_DIGIT}|{_OTHER_SPACE}|\p{{Nd}}\p{{M}}")
 # What the view changes, left to right: after a digit, a run of hidden characters and marks (skipped); elsewhere a
-# run of hidden characters (skipped); a non-ASCII digit (read as its ASCII digit).
-_CHANGE = regex.compile(rf"(?V1)(?P<skip>(?<=\p{{Nd}})(?:{_HIDDEN}|\p{{M}})+|{_HIDDEN}+)|(?P<digit>{_OTHER_DIGIT})")
+# run of hidden characters (skipped); a non-ASCII digit (read as its ASCII digit); another space (read as " ").
+_CHANGE = regex.compile(
+    rf"(?V1)(?P<skip>(?<=\p{{Nd}})(?:{_HIDDEN}|\p{{M}})+|{_HIDDEN}+)|(?P<digit>{_OTHER_DIGIT})|(?P<space>{_OTHER_SPACE})"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,8 @@ def visible_view(text: str) -> VisibleText | None:
             breaks.append(start - skipped)
             skipped += end - start
             shifts.append(skipped)
+        elif match.group("space") is not None:
+            pieces.append(" ")
         else:
             digit = match.group()
             # A digit of a Unicode version newer than Python's (the regex module's tables may be) stays as it is.

@@ -33,6 +33,9 @@ POSITIVES: list[Case] = [
     ("Insurer: Bupa", "Bupa", Label.ORGANIZATION),
     ("Address: Flat 3, 12 High Street, Leeds LS1 4AP", "Flat 3, 12 High Street, Leeds LS1 4AP", Label.STREET),
     ("Name: Ana  |  Age: 34", "Ana", P),
+    # "Last, First" with a first name no list knows, written as a name
+    ("Referring clinician: Camourett, Sykiotaint", "Camourett, Sykiotaint", D),
+    ("Patient: Smith, Stable overnight", "Smith", P),  # a status after the surname is no first name
 ]
 NEGATIVES: list[Case] = [
     ("Patient: Stable overnight, 4/5 strength", None, None),

@@ -77,7 +77,8 @@ def _value_span(text: str, m: regex.Match[str]) -> tuple[int, int] | None:
 
 def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
     """The name a value opens with, titles skipped: "Maria Lopez", "LOPEZ, Maria M.", "K. Rosa", "Dr A. Patel".
-    A comma continues the name only after a lone surname, and then only with known first names or initials."""
+    A comma continues the name only after a lone surname, and then only with first names (known, or rare words written
+    as names) or initials."""
     mode = window_case(text, start)
     kept: list[tuple[int, int]] = []
     after_comma = False
@@ -95,7 +96,11 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
         if len(bare) == 1:
             ok = bare.isupper()  # an initial: "A. Patel", "Rosa K"
         elif after_comma:
-            ok = all(part in known_names() for part in lower.split("-") if part)  # "Tremblay, Jean-Luc"
+            # "Tremblay, Jean-Luc": a known first name, or a word no dictionary knows written as a name (the weak
+            # test: "Smith, Stable" is a status after a surname, not a first name).
+            ok = all(
+                part.lower() in known_names() or is_name_word(part, mode, False) for part in bare.split("-") if part
+            ) and (mode != "mixed" or bare[0].isupper())
         else:
             parts = [part for part in bare.replace("’", "'").split("-") if part]
             # The first word must be a name on its own (a known name or a rare word): "Patient: Stable overnight"
