@@ -37,6 +37,8 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         # one-case notes: a pseudo-word or a known name next to the found one
         ("zeanaintova chiferko is a 67 year old. mrs chiferko will continue.", "chiferko", "zeanaintova chiferko"),
         ("SPOKE WITH WIFE MARY ZEMBROWSKI AT BEDSIDE", "MARY", "MARY ZEMBROWSKI"),
+        # a name in quotes
+        ("Contact 'Dubrierko Utraeski' (mother) if unwell.", "Utraeski", "Dubrierko Utraeski"),
         # Last, First
         ("Patient: Quorvane, Maria\nMRN 1234", "Quorvane", "Quorvane, Maria"),
         ("Patient: Garcia, Tobiah\nMRN 1234", "Tobiah", "Garcia, Tobiah"),

@@ -39,6 +39,7 @@ _GAP_BEFORE = regex.compile(r"[ \t\u00a0]{1,2}$")
 _COMMA_AFTER = regex.compile(r",[ \t\u00a0]{1,2}")
 _COMMA_BEFORE = regex.compile(r",[ \t\u00a0]{1,2}$")
 _BEFORE_WINDOW = 40
+_OPENING = "'\"‘“(["
 _VOWEL = regex.compile(r"[aeiouy\p{Mn}àáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
 _FIELD_LABEL_AFTER = regex.compile(r"[ \t\u00a0]*[:#]")
 _MONTHS_AND_DAYS = frozenset(
@@ -135,8 +136,9 @@ def _extend_left(text: str, start: int, judge: _Judge, single: bool, taken: byte
         if step is None:
             break
         word = regex.search(r"\p{L}[\p{L}'’\-]*$", before[: step.start()])
-        if word is None or (word.start() > 0 and not before[word.start() - 1].isspace()):
-            break
+        opening = word is not None and word.start() > 0 and before[word.start() - 1] in _OPENING
+        if word is None or (word.start() > 0 and not before[word.start() - 1].isspace() and not opening):
+            break  # a word glued to what precedes it ("x/Smith"), unless an opening quote or bracket
         if word.start() == 0 and window_start > 0:
             break  # a word longer than the window is no name
         if taken[window_start + word.start()]:

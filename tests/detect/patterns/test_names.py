@@ -16,6 +16,8 @@ from .helpers import Case, check_negative, check_positive, found, params, random
 DR, PT, REL = Label.DOCTOR, Label.PATIENT, Label.RELATIVE
 
 POSITIVES: list[Case] = [
+    ("Present: - Reazhiodisk Liehomski (patient)", "Reazhiodisk Liehomski", PT),
+    ("Contact 'Dubrierko Utraeski' (mother) if unwell", "Utraeski", REL),
     ("SPOKE WITH DR. KOWALSKI ABOUT BP", "KOWALSKI", DR),
     ("Dr. Griffin aware of the hct", "Griffin", DR),
     ("dr. o'halloran placed the aline", "o'halloran", DR),
@@ -73,6 +75,8 @@ POSITIVES: list[Case] = [
     ("thx Melanie, that helped", "Melanie", PT),
 ]
 NEGATIVES: list[Case] = [
+    ("Pain (pt) reports 3/10", None, None),
+    ("Diet (patient) tolerated well", None, None),
     ("Dr. aware of labs", None, None),
     ("MD AWARE. WILL CONTINUE TO MONITOR", None, None),
     ("per protocol and per team", None, None),

@@ -175,7 +175,7 @@ def field_patterns() -> tuple[Pattern, ...]:
             "field.value",
             Label.PATIENT,
             r"\b(?P<f>" + words(*field_labels()) + r")[ \t]{0,2}:[ \t]{0,4}(?P<v>[^\n]{1,120})",
-            0.8,
+            0.9,  # as strong as a name after "Dr.": the field says what the value is
             _field_value,
         ),
     )

@@ -643,8 +643,18 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.RELATIVE,
             r"\b" + FAMILY + r"\b",
             0.6,
-            _names_before(Label.RELATIVE, False, r"[ \t]{0,2}[(\-,][ \t]{0,2}(?:pt'?s[ \t]{1,2})?"),
+            # A closing quote may stand between the name and its role: "'Ann Smith' (mother)".
+            _names_before(Label.RELATIVE, False, r"['\"’”]?[ \t]{0,2}[(\-,][ \t]{0,2}(?:pt'?s[ \t]{1,2})?"),
             hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as for name.family
+        ),
+        Pattern(
+            # A list of people with their roles: "- Ann Smith (patient)", "Ann Smith (pt)".
+            "name.patient_after",
+            Label.PATIENT,
+            r"(?<=\()(?:patient|pt)(?=\))",
+            0.6,
+            _names_before(Label.PATIENT, False, r"['\"’”]?[ \t]{0,2}\("),
+            hints=ScanHints(anchors=("patient", "pt")),  # by hand: the role word, as for name.family_after
         ),
         Pattern(
             "name.contact_family",
