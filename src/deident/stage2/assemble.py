@@ -38,12 +38,13 @@ def stage2_stages(
         stages.append(SpanFilterStage(span_filter))
     if trusted:
         stages.append(TrustedPhraseStage())
-    rounds = 2 if completion is not None and reconcile else 1
-    for _ in range(rounds):
-        if completion is not None:
-            stages.append(completion)
-        if reconcile:
-            stages.append(ReconcileStage(reconcile_options or ReconcileOptions()))
+    options = reconcile_options or ReconcileOptions()
+    if completion is not None:
+        stages.append(completion)
+    if reconcile:
+        stages.append(ReconcileStage(options))
+    if completion is not None and reconcile:
+        stages += [completion, ReconcileStage(options, after_completion=True)]
     return tuple(stages)
 
 

@@ -29,6 +29,7 @@ from deident.core.span import Span
 from deident.detect.crf.learned import token_hash
 from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto_terms
 from deident.detect.patterns.names import is_name_word
+from deident.stage2.reconcile import COMPLETED
 from deident.text.case import window_case
 
 # At most this many words are added on each side of a span.
@@ -195,5 +196,5 @@ def complete_names(
             out.append(span)
         else:
             taken[start:end] = b"\x01" * (end - start)  # a word joins one name only
-            out.append(span.moved(start, end).with_evidence("completed: adjacent name words"))
+            out.append(span.moved(start, end).with_evidence(f"{COMPLETED} adjacent name words"))
     return tuple(out)

@@ -42,6 +42,7 @@ from deident.text.note_view import note_view
 from deident.text.wordfrequency import zipf_lowered
 
 SOURCE = "reconcile"
+COMPLETED = "completed:"  # the evidence name completion adds to a span it extends
 SEED_CATEGORIES: frozenset[Category] = frozenset({Category.NAME, Category.LOCATION})
 _LETTERS = regex.compile(r"\p{L}")
 _WORDS = regex.compile(r"[\p{L}][\p{L}'\-]*")
@@ -265,11 +266,28 @@ class ReconcileStage:
 
     options: ReconcileOptions = ReconcileOptions()
     name: str = "reconcile"
+    # The round after name completion (deident.stage2.assemble): only a patient one of whose reconciled mentions
+    # completion then extended has new strings to spread; the others are passed through, so the round costs
+    # nothing on most notes.
+    after_completion: bool = False
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-        return reconcile_document(document, spans, self.options)
+        return self.apply_many([document], [spans])[0]
 
     def apply_many(
         self, documents: Sequence[Document], spans_per_document: Sequence[tuple[Span, ...]]
     ) -> list[tuple[Span, ...]]:
-        return reconcile_documents(documents, spans_per_document, self.options)
+        if not self.after_completion:
+            return reconcile_documents(documents, spans_per_document, self.options)
+        out = [tuple(spans) for spans in spans_per_document]
+        for members in patient_groups(documents):
+            if any(_completed_mention(span) for i in members for span in spans_per_document[i]):
+                group = reconcile_documents([documents[i] for i in members], [out[i] for i in members], self.options)
+                for i, spans in zip(members, group, strict=True):
+                    out[i] = spans
+        return out
+
+
+def _completed_mention(span: Span) -> bool:
+    """A mention reconciliation added that name completion then extended (see deident.stage2.name_completion)."""
+    return span.source == SOURCE and any(note.startswith(COMPLETED) for note in span.evidence)
