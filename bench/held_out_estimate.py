@@ -102,7 +102,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "level": default["level"],
             "groups": default["groups"],
             "resamples": RESAMPLES,
-            "command": "python bench/held_out_estimate.py --gold GOLD --name NAME --about ABOUT --write",
+            "command": " ".join(
+                ["python bench/held_out_estimate.py", "--gold", str(args.gold), "--name", repr(args.name)]
+                + (["--about", repr(args.about)] if args.about else [])
+                + ["--write"]
+            ),
             "default": default,
             "sweep": sweep,
         }
