@@ -23,26 +23,9 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.heap import settle_heap
 from deident.core.span import Span
 from deident.replace import Mode, SecretKey
+from deident.synth.fuzz import CONTROL, NAMES, TEMPLATES
 
 KEY = SecretKey.from_text("fuzz-bench-key-00000000001")
-INVISIBLE = "\u200b\u200c\u200d\u00ad\ufeff\u2060\u200e\u200f\u202e\u2066\u0301"
-CONTROL = "".join(map(chr, range(32))) + "\x7f\x85\u2028\u2029" + INVISIBLE
-TEMPLATES = (
-    "Pt {name} seen {date}, MRN {mrn}. Call {phone} or {email}.",
-    "{name}\t{date}\t{phone}\n{mrn}",
-    "SEEN BY DR. {name} ON {date}; F/U {phone}",
-    "- {name}, {age} yo, zip {zip}\n- wife {name} at {phone}",
-    "Patient: {name}\u00a0({mrn})\r\nDOB: {date}",
-    "{name}, {name} ({age}) lives at {zip}; e-mail {email}",
-)
-NAMES = (
-    "Ignatius Wobblestone",
-    "Marisol Quillfeather",
-    "O'Brannigan",
-    "Zoë Łukasiewicz",
-    "li wei",
-    "WOBBLESTONE, IGNATIUS",
-)
 
 
 def _codepoint(rng: random.Random) -> str:

@@ -13,19 +13,13 @@ from deident.api import Deidentifier
 from deident.core.document import Document, DocumentMetadata
 from deident.core.span import Span
 from deident.replace import Mode, SecretKey
+from deident.synth.fuzz import CONTROL, TEMPLATES
+from deident.synth.fuzz import NAMES as FUZZ_NAMES
 
 KEY = SecretKey.from_text("fuzz-test-key-000000000001")
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 
-CONTROL = "".join(map(chr, range(32))) + "\x7f\x85\u2028\u2029\u200b\u200c\u200d\u00ad\ufeff\u2060\u202e\u2066"
-TEMPLATES = (
-    "Pt {name} seen {date}, MRN {mrn}. Call {phone} or {email}.",
-    "{name}\t{date}\t{phone}\n{mrn}",
-    "SEEN BY DR. {name} ON {date}; F/U {phone}",
-    "- {name}, {age} yo, zip {zip}\n- wife {name} at {phone}",
-    "Patient: {name}\u00a0({mrn})\r\nDOB: {date}",
-)
-NAMES = st.sampled_from(["Ignatius Wobblestone", "Marisol Quillfeather", "O'Brannigan", "Zoë Łukasiewicz", "li wei"])
+NAMES = st.sampled_from(FUZZ_NAMES)
 DATES = st.builds(lambda m, d, y: f"{m}/{d}/{y}", st.integers(1, 12), st.integers(1, 31), st.integers(1900, 2100))
 DIGITS = st.text(alphabet="0123456789", min_size=1, max_size=12)
 VALUES = {

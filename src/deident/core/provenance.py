@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from deident.core.labels import Label
-from deident.core.values import plain_offset, plain_score, plain_str
+from deident.core.values import make_plain
 
 if TYPE_CHECKING:  # span.py imports this module; the type alone is needed here
     from deident.core.span import Span
@@ -47,13 +47,7 @@ class Part:
 
     def __post_init__(self) -> None:
         # Plain Python values only, as in a span (deident.core.values).
-        if type(self.start) is not int or type(self.end) is not int:
-            object.__setattr__(self, "start", plain_offset(self.start))
-            object.__setattr__(self, "end", plain_offset(self.end))
-        if self.score is not None and type(self.score) is not float:
-            object.__setattr__(self, "score", plain_score(self.score))
-        if type(self.source) is not str:
-            object.__setattr__(self, "source", plain_str(self.source, "part source"))
+        make_plain(self, "part")
 
 
 def part_score(score: float | None) -> float | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from deident.core.labels import Category, Label
 from deident.core.provenance import Confirmation, Part
-from deident.core.values import plain_offset, plain_score, plain_str
+from deident.core.values import make_plain
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -35,13 +35,7 @@ class Span:
 
     def __post_init__(self) -> None:
         # Plain Python values only (deident.core.values): a numpy score or offset must not leave a stage.
-        if type(self.start) is not int or type(self.end) is not int:
-            object.__setattr__(self, "start", plain_offset(self.start))
-            object.__setattr__(self, "end", plain_offset(self.end))
-        if self.score is not None and type(self.score) is not float:
-            object.__setattr__(self, "score", plain_score(self.score))
-        if type(self.source) is not str:
-            object.__setattr__(self, "source", plain_str(self.source, "span source"))
+        make_plain(self, "span")
         if type(self.evidence) is not tuple:
             object.__setattr__(self, "evidence", tuple(self.evidence))
         if type(self.parts) is not tuple:

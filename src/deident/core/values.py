@@ -42,4 +42,19 @@ def plain_str(value: object, what: str) -> str:
     return str.__str__(value)
 
 
-__all__ = ["plain_offset", "plain_score", "plain_str"]
+def make_plain(record: object, what: str) -> None:
+    """Coerce, in place, the ``start``, ``end``, ``score`` and ``source`` of a frozen span-like dataclass (a span or
+    a part of one) to plain values; ``what`` names it in errors ("span", "part")."""
+    start, end = getattr(record, "start"), getattr(record, "end")  # noqa: B009 (two record types)
+    if type(start) is not int or type(end) is not int:
+        object.__setattr__(record, "start", plain_offset(start))
+        object.__setattr__(record, "end", plain_offset(end))
+    score = getattr(record, "score")  # noqa: B009
+    if score is not None and type(score) is not float:
+        object.__setattr__(record, "score", plain_score(score))
+    source = getattr(record, "source")  # noqa: B009
+    if type(source) is not str:
+        object.__setattr__(record, "source", plain_str(source, f"{what} source"))
+
+
+__all__ = ["make_plain", "plain_offset", "plain_score", "plain_str"]
