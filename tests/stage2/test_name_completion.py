@@ -37,6 +37,9 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         # one-case notes: a pseudo-word or a known name next to the found one
         ("zeanaintova chiferko is a 67 year old. mrs chiferko will continue.", "chiferko", "zeanaintova chiferko"),
         ("SPOKE WITH WIFE MARY ZEMBROWSKI AT BEDSIDE", "MARY", "MARY ZEMBROWSKI"),
+        # the rest of a hyphenated surname; "Last, First" with a first name no list knows
+        ("Next of kin:\tCibind\tShaidor-Gouchirk\tson", "Cibind\tShaidor", "Cibind\tShaidor-Gouchirk"),
+        ("Corrales, László was reviewed on the ward.", "Corrales", "Corrales, László"),
         # a name in quotes
         ("Contact 'Dubrierko Utraeski' (mother) if unwell.", "Utraeski", "Dubrierko Utraeski"),
         # Last, First

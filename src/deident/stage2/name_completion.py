@@ -31,6 +31,7 @@ from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto
 from deident.detect.patterns.names import is_name_word
 from deident.stage2.reconcile import COMPLETED
 from deident.text.case import window_case
+from deident.text.wordfrequency import zipf_lowered
 
 # At most this many words are added on each side of a span.
 MAX_WORDS_PER_SIDE = 2
@@ -40,6 +41,8 @@ _GAP_BEFORE = regex.compile(r"[ \t\u00a0]{1,2}$")
 _COMMA_AFTER = regex.compile(r",[ \t\u00a0]{1,2}")
 _COMMA_BEFORE = regex.compile(r",[ \t\u00a0]{1,2}$")
 _BEFORE_WINDOW = 40
+_RARE_ZIPF = 2.5
+_HYPHEN_PART = regex.compile(r"[-‐](\p{L}[\p{L}'’]*)")
 _OPENING = "'\"‘“(["
 _VOWEL = regex.compile(r"[aeiouy\p{Mn}àáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
 _FIELD_LABEL_AFTER = regex.compile(r"[ \t\u00a0]*[:#]")
@@ -77,8 +80,8 @@ class _Judge:
         key = _key(word)
         if len(key) < 2 or key in _MONTHS_AND_DAYS or key in load_veto_terms() or key in load_drug_names():
             return False
-        if known_only and key not in load_lexicon(known_only):
-            return False
+        if known_only and key not in load_lexicon(known_only) and zipf_lowered(key) >= _RARE_ZIPF:
+            return False  # the other half of "Last, First" is a listed name or a word no dictionary knows
         if not _VOWEL.search(key):
             return False  # "MRN", "DNR", "PCP": an abbreviation, not a name
         if self.mode == "mixed":
@@ -94,6 +97,10 @@ class _Judge:
 
 def _extend_right(text: str, end: int, limit: int, judge: _Judge, single: bool, taken: bytearray) -> int:
     added = 0
+    # The rest of a hyphenated surname the span stopped short of ("Shaidor" of "Shaidor-Gouchirk").
+    rest = _HYPHEN_PART.match(text, end, limit) if end and text[end - 1].isalpha() else None
+    if rest is not None and not taken[rest.start(1)] and judge.is_name(rest.group(1)):
+        end = rest.end()
     while added < MAX_WORDS_PER_SIDE:
         gap = _GAP_AFTER.match(text, end, limit)
         comma = None if gap else _COMMA_AFTER.match(text, end, limit) if single and added == 0 else None
