@@ -66,3 +66,15 @@ def test_bar_chart_scales_bars() -> None:
     svg = bar_chart_svg({"NAME": 10, "DATE": 5})
     assert 'width="340"' in svg and 'width="170"' in svg
     assert "No spans" in bar_chart_svg({})
+
+
+def test_residual_risk_section_shows_counts_only() -> None:
+    risk = {"documents_audited": 10, "tokens_audited": 900, "risky_tokens": 7, "documents_with_risk": 3,
+            "by_class": {"known_identifier": 1, "dropped_candidate": 0, "identifier_digits": 2, "unknown_word": 5},
+            "riskiest_documents": [{"input": "notes-ward-7.jsonl", "position": 4, "risky_tokens": 5}],
+            "scope": "Not assessed: dropped_candidate."}  # fmt: skip
+    assert "Residual risk" not in render_html(make_report())
+    page = render_html(dataclasses.replace(make_report(), residual_risk=risk))
+    assert "Residual risk" in page and ">900<" in page and "identifier_digits" in page
+    assert "notes-ward-7" not in page  # documents are named in the JSON report only
+    assert make_report().as_dict()["residual_risk"] is None

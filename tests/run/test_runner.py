@@ -17,7 +17,7 @@ import pytest
 import regex
 
 from deident.api import Deidentifier
-from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers
 from deident.core.errors import ConfigurationError, InputFormatError
 from deident.core.labels import Label
 from deident.core.pipeline import Pipeline
@@ -577,3 +577,30 @@ def test_a_failure_in_assembly_keeps_every_chunk_for_the_rerun(tmp_path: Path, m
     monkeypatch.undo()
     report = run(config)
     assert report.chunks_resumed == 3 and report.processed_documents == 0 and len(read_corpus(output)) == 12
+
+
+def test_report_carries_the_residual_risk_audit_and_no_text(tmp_path: Path) -> None:
+    # The toy detector finds "Dr. Name" and dates only: the wife's name (a known identifier) and the MRN survive.
+    known = KnownIdentifiers(names=("Zorbleckia Quffington",))
+    texts = ["Seen by Dr. Kowalski on 3/14/2010.", "Dr. Kowalski spoke to Zorbleckia Quffington, MRN 48213377."]
+    docs = [
+        AnnotatedDocument(Document(f"Quffington_{n}", text, DocumentMetadata(patient_id="Quffington", known=known)))
+        for n, text in enumerate(texts)
+    ]
+    source = tmp_path / "notes.jsonl"
+    write_corpus(docs, source, "jsonl")
+    options = ReplaceOptions()
+    output = tmp_path / "out.jsonl"
+    report = run(RunConfig((source,), output, options, factory=ToyFactory(options)))
+    risk = report.residual_risk
+    assert risk is not None and risk["documents_audited"] == 2 and risk["documents_with_risk"] == 1
+    assert risk["by_class"]["known_identifier"] == 2 and risk["by_class"]["identifier_digits"] == 1
+    assert risk["by_class"]["dropped_candidate"] == 0 and "dropped_candidate" in risk["scope"]
+    assert risk["riskiest_documents"] == [{"input": "notes.jsonl", "position": 2, "risky_tokens": risk["risky_tokens"]}]
+    saved = json.loads(output.with_name("out.jsonl.report.json").read_text())
+    assert saved["residual_risk"] == risk
+    page = output.with_name("out.jsonl.report.html").read_text()
+    assert "Residual risk" in page and "known_identifier" in page
+    for shown in (json.dumps(saved), page):
+        for canary in ("Zorbleckia", "Quffington", "48213377", "Kowalski"):
+            assert canary.lower() not in shown.lower()

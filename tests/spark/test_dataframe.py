@@ -95,6 +95,29 @@ def test_output_columns_replace_the_text_in_place_and_keep_only_what_is_listed(s
     assert dropped == ["note", "pid", "text", "phi_spans"]
 
 
+def test_deid_columns_are_kept_de_identified(spark: Any) -> None:
+    rows = [(note, pid, text, "Dr. Kowalski phoned", 3) for note, pid, text in ROWS]
+    df = spark.createDataFrame(rows, ["note", "pid", "text", "comments", "visits"])
+    in_place = replace(job(Mode.SURROGATE), output_col="text", deid_cols=("comments",))
+    out = deidentify_dataframe(df, in_place, OutputColumns(KEY)).collect()
+    assert list(out[0].asDict()) == ["note", "pid", "text", "comments", "phi_spans"]
+    for row in out:
+        assert "Kowalski" not in row["comments"]
+        assert row["comments"].split()[1] in row["text"]  # the surrogate of the row's patient
+    with pytest.raises(ConfigurationError, match="'visits' is not a text column"):
+        deidentify_dataframe(df, replace(in_place, deid_cols=("visits",)), OutputColumns(KEY))
+
+
+def test_cli_refuses_a_column_given_to_two_options(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from deident.cli.app import app
+
+    args = ["spark", str(tmp_path / "notes.csv"), "-o", str(tmp_path / "out"), "--deid-col", "c", "--keep-col", "c"]
+    result = CliRunner().invoke(app, args)
+    assert isinstance(result.exception, ConfigurationError) and "given to two of" in str(result.exception)
+
+
 def test_cli_spark_command(spark: Any, tmp_path: Path) -> None:
     # Last in this module: the command stops the (shared, local) Spark session when it ends.
     from typer.testing import CliRunner

@@ -105,3 +105,20 @@ def test_author_column_feeds_the_username_detector() -> None:
     assert not any(s["label"] == "USERNAME" for s in plain["phi_spans"])
     assert [(s["start"], s["end"], s["label"]) for s in with_author["phi_spans"]] == [(0, 11, "USERNAME")]
     assert with_author["who"] == "bramblefoot77"  # the column itself is passed through
+
+
+def test_deid_columns_are_replaced_as_notes_of_the_patient() -> None:
+    rows = [
+        {**ROWS[0], "comments": "Dr. Kowalski phoned"},
+        {**ROWS[1], "comments": None},
+        {**ROWS[2], "comments": "Dr. Kowalski phoned"},
+    ]
+    out = list(deidentify_rows(job(Mode.SURROGATE, deid_cols=("comments",)), rows))
+    assert out[1]["comments"] is None
+    assert not any("Kowalski" in (r["comments"] or "") for r in out)
+    first, second = out[0]["comments"].split()[1], out[2]["comments"].split()[1]
+    assert first in out[0]["text_deid"] and second in out[2]["text_deid"]  # the patient's surrogate
+    assert first != second  # another patient, another surrogate
+    plain = list(deidentify_rows(job(Mode.SURROGATE), rows))
+    assert [r["text_deid"] for r in plain] == [r["text_deid"] for r in out]  # the notes are unchanged
+    assert plain[0]["comments"] == "Dr. Kowalski phoned"  # not listed: left to the output's column choice

@@ -38,6 +38,10 @@ def spark(
             help="Copy this column as it is (repeat). Others are dropped; the id and patient columns pseudonymised.",
         ),
     ] = None,
+    deid_col: Annotated[
+        list[str] | None,
+        typer.Option("--deid-col", help="De-identify this free-text column as a note of the row's patient (repeat)."),
+    ] = None,
     pseudonymise_col: Annotated[
         list[str] | None,
         typer.Option(
@@ -56,14 +60,21 @@ def spark(
     ] = None,
 ) -> None:
     """De-identify a table with Spark and write Parquet: the text column replaced in place, the id and patient
-    columns pseudonymised, every other column dropped unless --keep-col or --pseudonymise-col names it."""
+    columns pseudonymised, every other column dropped unless --keep-col, --deid-col or --pseudonymise-col names it."""
     from deident.replace import SecretKey
+    from deident.run.output_policy import OutputPolicy
     from deident.spark.dataframe import OutputColumns, run_spark, spark_input_format, spark_sql
     from deident.spark.partition import SparkJob
 
     sql = spark_sql()
     input_format = input_format or spark_input_format(input_path)
     options = replace_options(mode, key)
+    # The same rules as deident run's (a column given to two of the options is refused).
+    policy = OutputPolicy(
+        keep=frozenset(keep_col or ()),
+        deidentify=frozenset(deid_col or ()),
+        pseudonymise=frozenset(pseudonymise_col or ()),
+    )
     job = SparkJob(
         options=options,
         model=model,
@@ -76,6 +87,7 @@ def spark(
         author_col=author_col,
         output_col=output_col or text_col,
         spans_col=spans_col or None,
+        deid_cols=tuple(sorted(policy.deidentify)),
         source=input_path,
     )
     builder = sql.SparkSession.builder.appName("deident")
@@ -89,8 +101,8 @@ def spark(
         # Without --key, pseudonyms come from a one-run key: consistent within this output only.
         keep = OutputColumns(
             key=options.key or SecretKey.generate(),
-            keep=frozenset(keep_col or ()),
-            pseudonymise=frozenset(pseudonymise_col or ()),
+            keep=policy.keep,
+            pseudonymise=policy.pseudonymise,
         )
         rows = run_spark(session, input_path, output, job, input_format, keep)
     finally:

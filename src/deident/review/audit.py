@@ -19,14 +19,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 from deident.core.document import AnnotatedDocument
 from deident.core.span import Span
-from deident.text.tokenize import tokenize
+from deident.text.tokenize import token_columns
 from deident.text.wordfrequency import table_zipf
 
 
@@ -121,13 +121,31 @@ def _names() -> frozenset[str]:
 
 
 def _mixed_case(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    upper = sum(1 for c in letters if c.isupper())
+    letters = list(filter(str.isalpha, text))
+    upper = sum(map(str.isupper, letters))
     return bool(letters) and 0.02 < upper / len(letters) < 0.5
 
 
 def _inside(spans: Sequence[Span], start: int, end: int) -> bool:
     return any(s.start < end and start < s.end for s in spans)
+
+
+class _Covered:
+    """:func:`_inside` for every token of a text at once: a mask of the covered characters; empty spans (which
+    cover none) and empty ranges are checked by :func:`_inside` itself."""
+
+    def __init__(self, spans: Sequence[Span], length: int) -> None:
+        self._spans = spans
+        self._mask = bytearray(length + 1)
+        for span in spans:
+            if span.end > span.start:
+                self._mask[span.start : span.end] = b"\x01" * (span.end - span.start)
+        self._empty = [s for s in spans if s.end <= s.start]
+
+    def overlaps(self, start: int, end: int) -> bool:
+        if end <= start:
+            return _inside(self._spans, start, end)
+        return self._mask.find(1, start, end) != -1 or (bool(self._empty) and _inside(self._empty, start, end))
 
 
 def _known_values(document: AnnotatedDocument) -> list[str]:
@@ -150,30 +168,32 @@ def audit_document(
     words = dictionary if dictionary is not None else _dictionary()
     names = _names()
     mixed = _mixed_case(text)
-    dropped = [c for c in candidates if not _inside(replaced, c.start, c.end)]
+    covered = _Covered(replaced, len(text))
+    dropped = [c for c in candidates if not covered.overlaps(c.start, c.end)]
     items: list[RiskItem] = []
     audited = 0
-    for token in tokenize(text):
-        if _inside(replaced, token.start, token.end):
+    starts, ends, texts, _ = token_columns(text)
+    for start, end, word in zip(starts, ends, texts, strict=True):
+        if covered.overlaps(start, end):
             continue
         audited += 1
         strengths: dict[RiskClass, float] = {}
-        lowered = token.text.lower()
+        lowered = word.lower()
         if lowered in known:
             strengths[RiskClass.KNOWN_IDENTIFIER] = 1.0
-        hits = [c for c in dropped if c.start < token.end and token.start < c.end]
+        hits = [c for c in dropped if c.start < end and start < c.end] if dropped else None
         if hits:
             strengths[RiskClass.DROPPED_CANDIDATE] = max((c.score if c.score is not None else 0.5) for c in hits)
-        if any(ch.isdigit() for ch in token.text):
-            run = _digit_run(text, token.start, token.end)
+        if any(map(str.isdigit, word)):
+            run = _digit_run(text, start, end)
             digits = sum(ch.isdigit() for ch in run)
             if digits >= _MIN_IDENTIFIER_DIGITS and _DIGIT_SHAPE.fullmatch(run):
                 strengths[RiskClass.IDENTIFIER_DIGITS] = min(1.0, digits / 8)
-        if token.text.isalpha() and len(token.text) >= 2 and lowered not in words and _VOWEL.search(lowered):
+        if word.isalpha() and len(word) >= 2 and lowered not in words and _VOWEL.search(lowered):
             zipf = table_zipf(lowered)
             if zipf < DICTIONARY_ZIPF:
                 strength = 0.5 * (1 - zipf / DICTIONARY_ZIPF)
-                if mixed and token.text[0].isupper():
+                if mixed and word[0].isupper():
                     strength += 0.3
                 if lowered in names:
                     strength += 0.2
@@ -182,7 +202,7 @@ def audit_document(
             scores = sorted((CLASS_WEIGHT[c] * s for c, s in strengths.items()), reverse=True)
             risk = scores[0] + AGREEMENT_BONUS * (len(scores) - 1)
             classes = tuple(c for c in RiskClass if c in strengths)
-            items.append(RiskItem(document.id, token.start, token.end, risk, classes))
+            items.append(RiskItem(document.id, start, end, risk, classes))
     return items, audited
 
 
@@ -215,3 +235,69 @@ def audit(documents: Sequence[AnnotatedDocument], candidates: Sequence[Sequence[
     order = {d.id: i for i, d in enumerate(documents)}
     items.sort(key=lambda item: (-item.risk, order[item.document], item.start))
     return AuditResult(items, audited, len(documents), per_document)
+
+
+# The run report lists at most this many documents by their count of risky tokens (the riskiest first).
+REPORT_DOCUMENTS = 100
+_NOT_ASSESSED_IN_RUN = (
+    "Audited in deident run: the output text of each note, with its known identifiers (metadata). Not "
+    "assessed: dropped_candidate (run keeps no stage-1 candidates; deident audit OUTPUT runs them) and "
+    "--deid-col columns."
+)
+
+
+def audit_part(documents: Sequence[AnnotatedDocument], positions: Sequence[int]) -> dict[str, Any]:
+    """The audit of some notes of one input (``positions``: 0-based, one per document) as counts a run may store
+    beside its output: per class, and per risky document by 1-based position (ids can be identifiers)."""
+    named = [
+        AnnotatedDocument(replace(d.document, id=str(p + 1)), d.spans)
+        for d, p in zip(documents, positions, strict=True)
+    ]
+    result = audit(named)
+    return {
+        "documents": result.documents,
+        "tokens_audited": result.tokens_audited,
+        "risky_tokens": len(result.items),
+        "by_class": result.counts_by_class(),
+        "per_document": {doc: count for doc, count in result.per_document.items() if count},
+    }
+
+
+@dataclass
+class AuditTally:
+    """:func:`audit_part` counts summed over a run's parts, for its report: counts only, documents named by
+    input and position."""
+
+    documents: int = 0
+    tokens_audited: int = 0
+    risky_tokens: int = 0
+    documents_with_risk: int = 0
+    by_class: Counter[str] = field(default_factory=Counter)
+    _riskiest: list[tuple[int, str, int]] = field(default_factory=list)  # (-count, input, position)
+
+    def add(self, part: dict[str, Any] | None, source: str) -> None:
+        if part is None:  # a chunk committed by a version without the audit
+            return
+        self.documents += int(part["documents"])
+        self.tokens_audited += int(part["tokens_audited"])
+        self.risky_tokens += int(part["risky_tokens"])
+        self.by_class.update({name: int(count) for name, count in dict(part["by_class"]).items()})
+        per_document = dict(part["per_document"])
+        self.documents_with_risk += len(per_document)
+        self._riskiest.extend((-int(count), source, int(position)) for position, count in per_document.items())
+        if len(self._riskiest) > 2 * REPORT_DOCUMENTS:
+            self._riskiest = sorted(self._riskiest)[:REPORT_DOCUMENTS]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "documents_audited": self.documents,
+            "tokens_audited": self.tokens_audited,
+            "risky_tokens": self.risky_tokens,
+            "by_class": {c.value: self.by_class[c.value] for c in RiskClass},
+            "documents_with_risk": self.documents_with_risk,
+            "riskiest_documents": [
+                {"input": source, "position": position, "risky_tokens": -negative}
+                for negative, source, position in sorted(self._riskiest)[:REPORT_DOCUMENTS]
+            ],
+            "scope": _NOT_ASSESSED_IN_RUN,
+        }

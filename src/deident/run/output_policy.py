@@ -74,6 +74,13 @@ class Pseudonyms:
         return table[value]
 
 
+def column_document(identifier: str, value: str, patient_id: str | None) -> Document:
+    """A free-text column value (--deid-col) as a note of its row's patient: with a key its surrogates and
+    date shift are those of the patient's notes (HMAC of key, patient, value). ``deident run`` and
+    ``deident spark`` both de-identify such values through the Deidentifier as these documents."""
+    return Document(identifier, value, DocumentMetadata(patient_id=patient_id))
+
+
 def apply_output_policy(
     items: Sequence[AnnotatedDocument],
     policy: OutputPolicy,
@@ -113,13 +120,7 @@ def apply_output_policy(
                 if deidentify_texts is None:
                     raise ConfigurationError("--deid-col needs a detection pipeline (it cannot use --spans)")
                 new_extra[name] = ""  # filled below, once every value is known
-                wanted_texts.append(
-                    (
-                        position,
-                        name,
-                        Document(f"{position}:{name}", value, DocumentMetadata(patient_id=meta.patient_id)),
-                    )
-                )
+                wanted_texts.append((position, name, column_document(f"{position}:{name}", value, meta.patient_id)))
         columns = extra.get(COLUMNS_KEY)
         if columns is not None:
             role_columns = {roles["text"], roles["id"], roles["patient"], SPANS_COLUMN, METADATA_COLUMN}

@@ -1,6 +1,7 @@
 """The run report: counts, settings and speed of a run, as JSON and as a self-contained HTML page
 (inline CSS and an SVG bar chart, no scripts, no external files). It never holds text; the JSON names
-the notes a run skipped (``--on-error skip``) by input, position and id, so that they can be found."""
+the notes a run skipped (``--on-error skip``) by input, position and id, so that they can be found, and
+the riskiest notes of the residual-risk audit by input and position (the HTML page: counts only)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ class RunReport:
     # Notes left out of the output: {"input": file name, "position": 1-based, "id", "reason": error type or
     # what the output format cannot hold (never the note's text)}.
     skipped: tuple[dict[str, Any], ...] = field(default=())
+    # The residual-risk audit of the output (deident.review.audit.AuditTally.as_dict()): counts per class, and
+    # the riskiest documents by input and position (never text or ids); None when not audited.
+    residual_risk: dict[str, Any] | None = None
 
     @property
     def spans_total(self) -> int:
@@ -130,6 +134,27 @@ def _expected_text(expected: Mapping[str, Any] | None) -> str:
     return f"{expected['expected_recall']:.3f} / {expected['expected_precision']:.3f} ({expected['basis']})"
 
 
+def _residual_risk_html(risk: Mapping[str, Any] | None) -> str:
+    """The audit's counts (the page names no documents: the JSON report does, by input and position)."""
+    if risk is None:
+        return ""
+    totals = [
+        ("Documents audited", risk["documents_audited"]),
+        ("Tokens left as they were", risk["tokens_audited"]),
+        ("Tokens that look like PHI", risk["risky_tokens"]),
+        ("Documents with any", risk["documents_with_risk"]),
+    ]
+    rows = "".join(f'<tr><th>{html.escape(k)}</th><td class="n">{v:,}</td></tr>' for k, v in totals)
+    classes = "".join(
+        f'<tr><td>{html.escape(k)}</td><td class="n">{v:,}</td></tr>' for k, v in dict(risk["by_class"]).items()
+    )
+    return (
+        f"<h2>Residual risk (audit of the output)</h2><table>{rows}</table>"
+        f"<table><tr><th>Class</th><th>Tokens</th></tr>{classes}</table>"
+        f'<p class="muted">{html.escape(str(risk["scope"]))}</p>'
+    )
+
+
 def render_html(report: RunReport) -> str:
     data = report.as_dict()
     summary = [
@@ -164,6 +189,7 @@ def render_html(report: RunReport) -> str:
 <h2>Summary</h2><table>{rows}</table>
 <h2>Spans per category</h2>{bar_chart_svg(data["spans_by_category"])}
 <h2>Spans per label</h2><table><tr><th>Label</th><th>Spans</th></tr>{label_rows}</table>
+{_residual_risk_html(report.residual_risk)}
 {f"<h2>Notes</h2><ul>{notes}</ul>" if notes else ""}
 </body></html>
 """

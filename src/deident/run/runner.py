@@ -40,6 +40,7 @@ from deident.io import jsonl, physionet
 from deident.io.formats import CorpusFormat, ReadOptions, detect_format, get_format, read_corpus, write_corpus
 from deident.replace import ReplaceOptions
 from deident.replace.dates import date_offset
+from deident.review.audit import AuditTally, audit_part
 from deident.run.output_policy import OutputPolicy, Pseudonyms, apply_output_policy
 from deident.run.partial import PartialStore
 from deident.run.report import RunReport
@@ -201,6 +202,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
         duration_s=time.perf_counter() - started,
         notes=_notes(config),
         skipped=tuple(_reported_skips(stats.skipped, config)),
+        residual_risk=stats.audit.as_dict(),
     )
     json_path, html_path = report_paths(config)
     report.write(json_path, html_path)
@@ -440,8 +442,10 @@ def _process_chunk(deidentifier: Deidentifier, chunk: _Chunk) -> tuple[dict[str,
     options = deidentifier.options
     labels: dict[str, int] = {}
     records = []
+    audited = []  # the output as the residual-risk audit sees it: with the input's known identifiers
     kept = [(chunk.positions[i], chunk.documents[i]) for i in keep]
     for (position, doc), result in zip(kept, results, strict=True):
+        audited.append(AnnotatedDocument(Document(doc.id, result.text, doc.metadata), result.spans))
         for span in result.spans:
             labels[span.label.value] = labels.get(span.label.value, 0) + 1
         output = AnnotatedDocument(Document(doc.id, result.text, _output_metadata(doc, options)), result.spans)
@@ -458,6 +462,7 @@ def _process_chunk(deidentifier: Deidentifier, chunk: _Chunk) -> tuple[dict[str,
             {"position": position + 1, "id": chunk.documents[chunk.positions.index(position)].id, "reason": reason}
             for position, reason in sorted(skipped.items())
         ],
+        "audit": audit_part(audited, [position for position, _ in kept]),
     }
     return header, records
 
@@ -611,9 +616,11 @@ class _Stats:
     characters: int = 0
     labels: dict[str, int] = field(default_factory=dict)
     skipped: list[dict[str, Any]] = field(default_factory=list)
+    audit: AuditTally = field(default_factory=AuditTally)
 
     def add(self, header: Mapping[str, Any], source: str = "") -> None:
         self.skipped.extend({"input": source, **item} for item in header.get("skipped", ()))
+        self.audit.add(header.get("audit"), source)
         self.documents += int(header["documents"])
         self.characters += int(header["characters"])
         for label, count in dict(header["labels"]).items():

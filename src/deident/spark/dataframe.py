@@ -49,8 +49,9 @@ def spark_sql() -> Any:
 @dataclass(frozen=True)
 class OutputColumns:
     """Which input columns an output keeps besides the de-identified text (see deident.run.output_policy):
-    ``keep`` as they are, ``pseudonymise`` replaced by pseudonyms (HMAC of ``key``); the id and patient
-    columns are pseudonymised unless kept; every other column is dropped. Pseudonyms match ``deident run``'s
+    ``keep`` as they are, ``pseudonymise`` replaced by pseudonyms (HMAC of ``key``), the job's ``deid_cols``
+    de-identified as free text; the id and patient columns are pseudonymised unless kept; every other column
+    is dropped. Pseudonyms match ``deident run``'s
     for the same key (kinds "document", "patient", "column:NAME")."""
 
     key: SecretKey
@@ -58,7 +59,8 @@ class OutputColumns:
     pseudonymise: frozenset[str] = frozenset()
 
     def chosen(self, job: SparkJob, names: list[str]) -> list[str]:
-        roles = {job.output_col, job.spans_col, job.id_col, job.patient_col}  # output_col: the text, in place or new
+        # output_col: the text, in place or new; deid_cols: replaced in place by the task.
+        roles = {job.output_col, job.spans_col, job.id_col, job.patient_col, *job.deid_cols}
         return [n for n in names if n in roles or n in self.keep or n in self.pseudonymise]
 
     def kind(self, job: SparkJob, name: str) -> str | None:
@@ -78,9 +80,12 @@ def deidentify_dataframe(df: DataFrame, job: SparkJob, keep: OutputColumns | Non
     sql = spark_sql()
     types = sql.types
     columns = set(df.columns)
-    for needed in (job.text_col, job.id_col, job.patient_col, job.author_col):
+    for needed in (job.text_col, job.id_col, job.patient_col, job.author_col, *job.deid_cols):
         if needed is not None and needed not in columns:
             raise ConfigurationError(f"{job.source}: {missing_column_problem(needed, len(df.columns))}")
+    for name in job.deid_cols:
+        if not isinstance(df.schema[name].dataType, types.StringType):
+            raise ConfigurationError(f"{job.source}: --deid-col {name!r} is not a text column")
     for added in (job.output_col, job.spans_col):
         if added is not None and added in columns and not (keep is not None and added == job.text_col):
             raise ConfigurationError(f"{job.source}: the output column {added!r} exists already")

@@ -23,6 +23,7 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.errors import InputFormatError
 from deident.core.heap import settle_heap
 from deident.replace import ReplaceOptions
+from deident.run.output_policy import column_document
 
 SPAN_FIELDS = ("start", "end", "label", "source", "score")
 
@@ -42,6 +43,8 @@ class SparkJob:
     author_col: str | None = None  # the poster of each note: its handle is sought in the text
     output_col: str = "text_deid"
     spans_col: str | None = "phi_spans"
+    # Free-text columns de-identified in place as notes of the row's patient (--deid-col).
+    deid_cols: tuple[str, ...] = ()
     source: str = "dataframe"  # named in error messages instead of a file
 
     def model_settings(self) -> tuple[str | None, str, str | None, float | None, ReplaceOptions]:
@@ -80,9 +83,11 @@ def _document(job: SparkJob, row: dict[str, Any], number: int) -> Document:
 
 def deidentify_rows(job: SparkJob, rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Each row with ``output_col`` (the de-identified text) and, if set, ``spans_col`` (the replaced
-    spans: offsets into the original text, label, detector, score) added; rows keep their order.
+    spans: offsets into the original text, label, detector, score) added, and its ``deid_cols`` replaced by
+    their de-identified text; rows keep their order.
 
-    Consecutive rows of one patient are detected and de-identified together."""
+    Consecutive rows of one patient are detected and de-identified together (the notes first, then the
+    free-text columns as further notes of the patient, as ``deident run`` does)."""
     deidentifier = load_deidentifier(*job.model_settings())
     numbered = enumerate(rows)
 
@@ -93,8 +98,19 @@ def deidentify_rows(job: SparkJob, rows: Iterable[dict[str, Any]]) -> Iterator[d
         batch = list(group)
         documents = [_document(job, row, number) for number, row in batch]
         results = deidentifier.deidentify_many(documents)
-        for (_, row), result in zip(batch, results, strict=True):
+        cells = [
+            (position, column, column_document(f"{number}:{column}", value, documents[position].metadata.patient_id))
+            for position, (number, row) in enumerate(batch)
+            for column in job.deid_cols
+            if (value := row.get(column)) is not None
+        ]
+        replaced = deidentifier.deidentify_many([document for *_, document in cells]) if cells else []
+        columns: dict[int, dict[str, str]] = {}
+        for (position, column, _), result in zip(cells, replaced, strict=True):
+            columns.setdefault(position, {})[column] = result.text
+        for position, ((_, row), result) in enumerate(zip(batch, results, strict=True)):
             out = dict(row)
+            out.update(columns.get(position, {}))
             out[job.output_col] = result.text if row.get(job.text_col) is not None else None
             if job.spans_col:
                 out[job.spans_col] = [
