@@ -593,6 +593,7 @@ def test_a_run_holds_about_one_chunk_of_documents_not_the_corpus(
     del corpus
     options = ReplaceOptions(Mode.SURROGATE, KEY)
     output = tmp_path / "out.jsonl"
+
     def documents() -> int:
         gc.collect()
         return sum(1 for found in gc.get_objects() if type(found) is Document)
