@@ -9,9 +9,11 @@ from hypothesis import strategies as st
 
 from deident.core import ConfigurationError
 from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
+from deident.core.errors import InputFormatError
 from deident.core.labels import PHYSIONET_TO_LABEL, Label
 from deident.core.span import Span
 from deident.io import FORMATS, detect_format, read_corpus, write_corpus
+from deident.io.formats import iter_corpus
 from deident.io.physionet import physionet_type
 
 # Where each format is written in the round-trip tests (a file or a folder).
@@ -260,3 +262,20 @@ def test_evaluate_matches_jsonl_gold_with_physionet_predictions_by_original_ids(
     write_corpus(gold, tmp_path / "pred.text")
     report = evaluate_corpus(gold, read_corpus(tmp_path / "pred.text"))
     assert report.documents.gold == report.documents.predicted == len(gold)
+
+
+def test_iter_corpus_streams_jsonl_note_by_note(tmp_path: Path) -> None:
+    # The first note comes back before the broken second line is read: the file is not read whole first.
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"id": "a", "text": "first"}\n{not json\n', encoding="utf-8")
+    notes = iter_corpus(path)
+    assert next(notes).id == "a"
+    with pytest.raises(InputFormatError, match="line 2"):
+        next(notes)
+
+
+def test_write_corpus_writes_jsonl_from_a_generator(tmp_path: Path) -> None:
+    docs = [AnnotatedDocument(Document(f"d{i}", f"note {i}")) for i in range(3)]
+    write_corpus(docs, tmp_path / "list.jsonl")
+    write_corpus((item for item in docs), tmp_path / "stream.jsonl")
+    assert (tmp_path / "stream.jsonl").read_bytes() == (tmp_path / "list.jsonl").read_bytes()

@@ -3,6 +3,7 @@ a killed or failing run resumes without loss or duplication, bad input fails cle
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -604,3 +605,37 @@ def test_report_carries_the_residual_risk_audit_and_no_text(tmp_path: Path) -> N
     for shown in (json.dumps(saved), page):
         for canary in ("Zorbleckia", "Quffington", "48213377", "Kowalski"):
             assert canary.lower() not in shown.lower()
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_a_run_holds_about_one_chunk_of_documents_not_the_corpus(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interleaved: bool
+) -> None:
+    # 15 patients of 4 notes in chunks of 4 notes (one patient each): 15 chunks of 60 notes.
+    source = tmp_path / "in.jsonl"
+    corpus = make_corpus(patients=15, notes=4)
+    if not interleaved:
+        corpus.sort(key=lambda item: int(item.document.patient_id or 0))
+    write_corpus(corpus, source)
+    del corpus
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    output = tmp_path / "out.jsonl"
+
+    def documents() -> int:
+        gc.collect()
+        return sum(1 for found in gc.get_objects() if type(found) is Document)
+
+    before = documents()  # held elsewhere in the process (other tests' caches)
+    live: list[int] = []
+    process_chunk = runner_module._process_chunk
+
+    def counting(deidentifier: Deidentifier, chunk: object) -> object:
+        live.append(documents() - before)
+        return process_chunk(deidentifier, chunk)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner_module, "_process_chunk", counting)
+    config = RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=4, output_policy=KEEP_IDS)
+    report = run(config)
+    assert report.chunks == 15 and len(live) == 15
+    assert max(live) <= 2 * 4, live
+    assert [d.id for d in read_corpus(output)] == [d.id for d in read_corpus(source)]

@@ -6,7 +6,7 @@ Reprs never include the text or any known identifier, so a document can be logge
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from deident.core.span import Span, check_within, sort_spans
@@ -149,9 +149,14 @@ def patient_groups(
     """Positions of the documents grouped by patient, groups in order of first appearance, positions in input
     order. The patient is ``key(document)``, by default ``patient_id``; a document whose key is None forms a group
     of its own. (Training code passes its own key, e.g. the note id when the patient id is missing or empty.)"""
+    return groups_of_keys(key(doc) for doc in documents)
+
+
+def groups_of_keys(keys: Iterable[str | None]) -> list[tuple[int, ...]]:
+    """:func:`patient_groups` given each document's patient (or None) only: a corpus too big to hold can be
+    grouped from its patient ids."""
     groups: dict[str | int, list[int]] = {}
-    for position, doc in enumerate(documents):
-        patient = key(doc)
+    for position, patient in enumerate(keys):
         groups.setdefault(patient if patient is not None else position, []).append(position)
     return [tuple(positions) for positions in groups.values()]
 
@@ -160,11 +165,16 @@ def patient_chunks(documents: Sequence[Document], size: int) -> list[tuple[int, 
     """Positions of the documents in chunks of whole patients (:func:`patient_groups`, in that order), each of
     about ``size`` documents: a patient's notes are never split, so a chunk can be processed (reconciled) alone;
     a patient with more than ``size`` notes makes a chunk of their own."""
+    return chunks_of_groups(patient_groups(documents), size)
+
+
+def chunks_of_groups(groups: Iterable[tuple[int, ...]], size: int) -> list[tuple[int, ...]]:
+    """:func:`patient_chunks` of groups of positions (:func:`groups_of_keys`)."""
     if size < 1:
         raise ValueError("chunk size must be at least 1")
     chunks: list[tuple[int, ...]] = []
     current: list[int] = []
-    for positions in patient_groups(documents):
+    for positions in groups:
         if current and len(current) + len(positions) > size:
             chunks.append(tuple(current))
             current = []

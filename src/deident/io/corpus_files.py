@@ -113,11 +113,14 @@ def find_unwritable(
 
 
 def refuse_unwritable(
-    items: Sequence[AnnotatedDocument], format_name: str, unwritable: Callable[[AnnotatedDocument], str | None]
+    items: Sequence[AnnotatedDocument],
+    format_name: str,
+    unwritable: Callable[[AnnotatedDocument], str | None],
+    start: int = 1,
 ) -> None:
     """ConfigurationError naming the first note (by position) ``unwritable`` finds a reason for, before
     anything is written (a UTF-8 encoder would otherwise fail half-way, or a parser read another note)."""
-    for position, item in enumerate(items, start=1):
+    for position, item in enumerate(items, start=start):
         problem = unwritable(item)
         if problem is not None:
             raise ConfigurationError(

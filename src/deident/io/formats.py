@@ -6,7 +6,7 @@ The table is explicit: adding a format means adding a row here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +45,10 @@ class CorpusFormat:
     aliases: tuple[str, ...] = field(default=())
     # Why the writer cannot hold a note (field and offset, never its content), or None: see check_writable.
     unwritable: Callable[[AnnotatedDocument], str | None] = field(default=lambda item: None)
+    # Readers and writers that take one note at a time (memory bounded by a note, not the corpus); a format
+    # without them is read or written whole by iter_corpus and write_corpus.
+    stream_read: Callable[[Path, ReadOptions], Iterator[AnnotatedDocument]] | None = None
+    stream_write: Callable[[Iterable[AnnotatedDocument], Path], None] | None = None
 
 
 def _not_utf8(item: AnnotatedDocument) -> str | None:
@@ -92,7 +96,11 @@ def _read_jsonl(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
     return jsonl.read_jsonl(path)
 
 
-def _write_jsonl(docs: Sequence[AnnotatedDocument], path: Path) -> None:
+def _iter_jsonl(path: Path, options: ReadOptions) -> Iterator[AnnotatedDocument]:
+    return jsonl.iter_jsonl(path)
+
+
+def _write_jsonl(docs: Iterable[AnnotatedDocument], path: Path) -> None:
     jsonl.write_jsonl(docs, path)
 
 
@@ -151,7 +159,15 @@ FORMATS: dict[str, CorpusFormat] = {
         "PhysioNet deid .text with .phrase annotations",
         unwritable=_not_physionet,
     ),
-    "jsonl": CorpusFormat("jsonl", (".jsonl", ".ndjson"), _read_jsonl, _write_jsonl, "one JSON document per line"),
+    "jsonl": CorpusFormat(
+        "jsonl",
+        (".jsonl", ".ndjson"),
+        _read_jsonl,
+        _write_jsonl,
+        "one JSON document per line",
+        stream_read=_iter_jsonl,
+        stream_write=_write_jsonl,
+    ),
     "i2b2-2014": CorpusFormat(
         "i2b2-2014",
         (".xml",),
@@ -298,6 +314,21 @@ def detect_format(path: Path) -> CorpusFormat:
 def read_corpus(
     path: str | Path, fmt: str | None = None, options: ReadOptions | None = None
 ) -> list[AnnotatedDocument]:
+    path, corpus_format = _readable(path, fmt)
+    return corpus_format.read(path, options or ReadOptions())
+
+
+def iter_corpus(
+    path: str | Path, fmt: str | None = None, options: ReadOptions | None = None
+) -> Iterator[AnnotatedDocument]:
+    """The documents one at a time: streamed where the format has a streaming reader, else read whole."""
+    path, corpus_format = _readable(path, fmt)
+    if corpus_format.stream_read is not None:
+        return corpus_format.stream_read(path, options or ReadOptions())
+    return iter(corpus_format.read(path, options or ReadOptions()))
+
+
+def _readable(path: str | Path, fmt: str | None) -> tuple[Path, CorpusFormat]:
     path = Path(path)
     if not path.exists():
         raise ConfigurationError(f"{path}: no such file or folder")
@@ -307,16 +338,28 @@ def read_corpus(
         raise ConfigurationError(
             f"{path}: a folder, but format {corpus_format.name!r} reads one file; give the files themselves"
         )
-    return corpus_format.read(path, options or ReadOptions())
+    return path, corpus_format
 
 
-def write_corpus(docs: Sequence[AnnotatedDocument], path: str | Path, fmt: str | None = None) -> None:
+def write_corpus(docs: Iterable[AnnotatedDocument], path: str | Path, fmt: str | None = None) -> None:
+    """Write the documents; a format with a streaming writer takes them one at a time (each checked as it
+    passes: the file is written atomically, so a refused note leaves nothing behind)."""
     path = Path(path)
     corpus_format = get_format(fmt) if fmt else _output_format(path)
     if corpus_format.write is None:
         raise ConfigurationError(f"format {corpus_format.name!r} can be read but not written")
-    check_writable(docs, corpus_format)
-    corpus_format.write(docs, path)
+    if corpus_format.stream_write is not None:
+        corpus_format.stream_write(_checked(docs, corpus_format), path)
+        return
+    items = docs if isinstance(docs, Sequence) else list(docs)
+    check_writable(items, corpus_format)
+    corpus_format.write(items, path)
+
+
+def _checked(docs: Iterable[AnnotatedDocument], corpus_format: CorpusFormat) -> Iterator[AnnotatedDocument]:
+    for position, item in enumerate(docs, start=1):
+        refuse_unwritable([item], corpus_format.name, corpus_format.unwritable, position)
+        yield item
 
 
 def check_writable(docs: Sequence[AnnotatedDocument], corpus_format: CorpusFormat) -> None:

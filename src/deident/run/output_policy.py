@@ -86,9 +86,11 @@ def apply_output_policy(
     policy: OutputPolicy,
     key: SecretKey | None,
     deidentify_texts: TextDeidentifier | None,
+    pseudonyms: Pseudonyms | None = None,
 ) -> list[AnnotatedDocument]:
-    """The documents as they may leave: ids pseudonymised, columns and metadata keys filtered."""
-    pseudonyms = Pseudonyms(key)
+    """The documents as they may leave: ids pseudonymised, columns and metadata keys filtered. An output
+    given in parts passes the same ``pseudonyms`` with each (numbers go on in order of first appearance)."""
+    pseudonyms = pseudonyms if pseudonyms is not None else Pseudonyms(key)
     wanted_texts: list[tuple[int, str, Document]] = []
     out: list[AnnotatedDocument] = []
     for position, item in enumerate(items):

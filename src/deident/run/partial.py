@@ -83,6 +83,34 @@ class PartialStore:
         lines = [line for line in self.chunk_path(index).read_text(encoding="utf-8").split("\n") if line]
         return json.loads(lines[0]), (json.loads(line) for line in lines[1:])
 
+    def read_header(self, index: int) -> dict[str, Any]:
+        with self.chunk_path(index).open("rb") as handle:
+            header: dict[str, Any] = json.loads(handle.readline())
+        return header
+
+    def iter_records(self, index: int, lines_per_read: int = 64) -> Iterator[dict[str, Any]]:
+        """A chunk's records one by one, ``lines_per_read`` at a time with the file closed in between, so that
+        many chunks can be read side by side (merged) without holding them or a file handle each."""
+        offset = 0
+        header = True
+        while True:
+            lines = []
+            with self.chunk_path(index).open("rb") as handle:
+                handle.seek(offset)
+                for _ in range(lines_per_read):
+                    line = handle.readline()
+                    if not line:
+                        break
+                    lines.append(line)
+                offset = handle.tell()
+            if not lines:
+                return
+            for line in lines:
+                if header:
+                    header = False
+                elif line.strip():
+                    yield json.loads(line)
+
     def staging(self) -> Path:
         """An empty folder in which the final output is written before it is moved into place."""
         stage = self.path / "assemble"

@@ -1,10 +1,18 @@
 """``deident run``: de-identify corpora in chunks, resumably, with worker processes.
 
-Flow per input: read it, cut it into chunks of whole patients (so a patient's notes share one
+Flow per input: read it note by note into a spill file on disk (only each note's patient id and
+offset stay in memory), cut it into chunks of whole patients (so a patient's notes share one
 surrogate table and are detected together: reconciliation works across them), detect or take the
 given spans and replace them chunk by chunk (in worker processes when ``jobs > 1``; each worker
 loads the pipeline once), commit each chunk atomically under ``OUTPUT.partial/``, then assemble the
 output in the input's format and move it into place.
+
+Memory is bounded by the chunk size, not the corpus: chunks are read back from the spill file as they
+are processed (a few at a time), and the output is assembled by merging the committed chunks in input
+order and written as it goes. Limits: formats without a streaming reader (all but JSONL) are read whole
+before they are spilled, formats without a streaming writer (all but JSONL) are written from a list,
+a spans file (``--spans``) is matched against the whole input, and ``--deid-col`` columns are
+de-identified over the whole output at once.
 
 A failing note never costs finished work: with ``on_error`` "stop" the run stops naming the note
 (input and position) and the committed chunks stay; with "skip" the note is left out of the output
@@ -18,26 +26,47 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import hashlib
+import heapq
+import itertools
 import json
 import multiprocessing
 import os
+import pickle
 import shutil
+import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from deident import __version__
 from deident.api import Deidentifier
-from deident.core.document import AnnotatedDocument, Document, DocumentMetadata, KnownIdentifiers, patient_chunks
+from deident.core.document import (
+    AnnotatedDocument,
+    Document,
+    DocumentMetadata,
+    KnownIdentifiers,
+    chunks_of_groups,
+    groups_of_keys,
+)
 from deident.core.errors import ConfigurationError, DeidentError, InputFormatError
 from deident.core.heap import settle_heap
 from deident.core.span import Span
 from deident.io import jsonl, physionet
-from deident.io.formats import CorpusFormat, ReadOptions, detect_format, get_format, read_corpus, write_corpus
+from deident.io.formats import (
+    CorpusFormat,
+    ReadOptions,
+    detect_format,
+    get_format,
+    iter_corpus,
+    read_corpus,
+    write_corpus,
+)
 from deident.replace import ReplaceOptions
 from deident.replace.dates import date_offset
 from deident.review.audit import AuditTally, audit_part
@@ -126,36 +155,111 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
     if config.owns_process:
         settle_heap()
 
-    loaded: list[tuple[Path, Path, str, list[AnnotatedDocument], list[tuple[Span, ...]] | None]] = []
-    for source, target in targets:
-        fmt_name = config.input_format or detect_format(source).name
-        fmt = get_format(fmt_name)
-        if fmt.write is None:
-            raise ConfigurationError(f"{source}: format {fmt.name!r} can be read but not written")
-        docs = read_corpus(source, fmt.name, config.read_options)
-        given = _given_spans(config.spans_file, docs) if config.spans_file is not None else None
-        loaded.append((source, target, fmt.name, docs, given))
-        _check_target(target, config.overwrite)
-        _check_writable(source, fmt, docs, config.on_error)
+    with ExitStack() as cleanup:
+        # The spilled notes are the input's own text: they live in a private temporary folder removed at the end.
+        spill_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="deident-run-")))
+        loaded: list[_Input] = []
+        for number, (source, target) in enumerate(targets):
+            fmt_name = config.input_format or detect_format(source).name
+            fmt = get_format(fmt_name)
+            if fmt.write is None:
+                raise ConfigurationError(f"{source}: format {fmt.name!r} can be read but not written")
+            spill = cleanup.enter_context(_Spill(spill_dir / f"input-{number}.pickle"))
+            loaded.append(_scan(source, target, fmt, config, spill))
+            _check_target(target, config.overwrite)
+            _check_writable(source, fmt, loaded[-1].unwritable, config.on_error)
+        report = _run_chunks(config, loaded, deidentifier, factory, on_progress, started, started_at)
+    return report
 
-    total = sum(len(docs) for *_, docs, _ in loaded)
+
+@dataclass
+class _Spill:
+    """An input's notes (with their given spans) pickled one after another in a file, read back by position."""
+
+    path: Path
+    offsets: array[int] = field(default_factory=lambda: array("q"))
+
+    def __enter__(self) -> _Spill:
+        self._handle = self.path.open("w+b")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._handle.close()
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def add(self, item: AnnotatedDocument, given: tuple[Span, ...] | None) -> None:
+        self._handle.seek(0, os.SEEK_END)
+        self.offsets.append(self._handle.tell())
+        pickle.dump((item, given), self._handle, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def get(self, position: int) -> tuple[AnnotatedDocument, tuple[Span, ...] | None]:
+        self._handle.seek(self.offsets[position])
+        # Written by this run, in its private folder.
+        item, given = pickle.load(self._handle)
+        return item, given
+
+
+@dataclass
+class _Input:
+    """One input after its scan: the notes spilled in input order, each note's patient, those the output
+    format cannot hold."""
+
+    source: Path
+    target: Path
+    fmt_name: str
+    spill: _Spill
+    patients: list[str | None]
+    unwritable: dict[int, str]
+
+
+def _scan(source: Path, target: Path, fmt: CorpusFormat, config: RunConfig, spill: _Spill) -> _Input:
+    """Read the input note by note into the spill file."""
+    pairs: Iterable[tuple[AnnotatedDocument, tuple[Span, ...] | None]]
+    if config.spans_file is not None:
+        docs = read_corpus(source, fmt.name, config.read_options)  # matched with the spans file as a whole
+        pairs = zip(docs, _given_spans(config.spans_file, docs), strict=True)
+    else:
+        pairs = ((item, None) for item in iter_corpus(source, fmt.name, config.read_options))
+    patients: list[str | None] = []
+    unwritable: dict[int, str] = {}
+    for position, (item, given) in enumerate(pairs):
+        problem = fmt.unwritable(item)
+        if problem is not None:
+            unwritable[position] = problem
+        patients.append(item.document.patient_id)
+        spill.add(item, given)
+    return _Input(source, target, fmt.name, spill, patients, unwritable)
+
+
+def _run_chunks(
+    config: RunConfig,
+    loaded: Sequence[_Input],
+    deidentifier: Deidentifier,
+    factory: DeidentifierFactory,
+    on_progress: Callable[[int, int], None] | None,
+    started: float,
+    started_at: str,
+) -> RunReport:
+    total = sum(len(item.spill) for item in loaded)
     done_docs = 0
     stats = _Stats()
     session = _Stats()  # what this invocation processed (throughput excludes resumed chunks)
     resumed = 0
     chunk_count = 0
-    for source, target, fmt_name, docs, given in loaded:
+    for item in loaded:
+        source, target, fmt_name = item.source, item.target, item.fmt_name
         store = PartialStore(target)
         if config.overwrite and store.exists():
             store.remove()
-        unwritable = _unwritable(get_format(fmt_name), docs)
-        chunks = _chunks(docs, given, config.chunk_size, source.name, config.on_error, unwritable)
-        chunk_count += len(chunks)
+        plan = chunks_of_groups(groups_of_keys(item.patients), config.chunk_size)
+        chunk_count += len(plan)
         store.open(_manifest(config, fmt_name))
         finished = set()
-        for index in sorted(store.done() & set(range(len(chunks)))):
-            header, _ = store.read_chunk(index)
-            if header.get("digest") != chunks[index].digest:
+        for index in sorted(store.done() & set(range(len(plan)))):
+            header = store.read_header(index)
+            if header.get("digest") != _chunk(item, index, plan[index], config).digest:
                 continue  # its notes changed since (a fixed input): redone
             finished.add(index)
             stats.add(header, source.name)
@@ -163,7 +267,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
         resumed += len(finished)
         if on_progress:
             on_progress(done_docs, total)
-        pending = [c for c in chunks if c.index not in finished]
+        pending = (_chunk(item, index, plan[index], config) for index in range(len(plan)) if index not in finished)
         processed = _process(pending, deidentifier, factory, config)
         for committed, (header, records) in enumerate(processed, start=1):
             store.write_chunk(int(header["chunk"]), header, records)
@@ -174,7 +278,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
                 on_progress(done_docs, total)
             if config.fail_after_chunks is not None and committed >= config.fail_after_chunks:
                 raise _InjectedFailure(f"injected failure after {committed} chunks")
-        _assemble(store, target, fmt_name, len(chunks), len(docs), _finisher(config, deidentifier))
+        _assemble(store, target, fmt_name, len(plan), len(item.spill), _finisher(config, deidentifier))
 
     finished_at = _now()
     key = config.options.key
@@ -188,7 +292,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
         expected=None if deidentifier.operating_point is None else deidentifier.operating_point.as_dict(),
         key_id=None if key is None or not config.options.mode.needs_key else key.key_id,
         ephemeral_key=bool(key is not None and key.ephemeral and config.options.mode.needs_key),
-        input_formats=tuple(sorted({fmt for _, _, fmt, _, _ in loaded})),
+        input_formats=tuple(sorted({item.fmt_name for item in loaded})),
         documents=stats.documents,
         characters=stats.characters,
         processed_documents=session.documents,
@@ -208,8 +312,8 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
     report.write(json_path, html_path)
     # Chunks go only once every output and the report are in place: a rerun after a crash between
     # two inputs finds the finished ones complete and assembles them again instead of refusing them.
-    for _, target, *_ in loaded:
-        PartialStore(target).remove()
+    for item in loaded:
+        PartialStore(item.target).remove()
     return report
 
 
@@ -294,21 +398,12 @@ class _Loader:
         )
 
 
-def _unwritable(fmt: CorpusFormat, docs: Sequence[AnnotatedDocument]) -> dict[int, str]:
-    """Positions of the notes the output format cannot hold, with the reason (field and offset only)."""
-    found = {}
-    for position, item in enumerate(docs):
-        problem = fmt.unwritable(item)
-        if problem is not None:
-            found[position] = problem
-    return found
-
-
-def _check_writable(source: Path, fmt: CorpusFormat, docs: Sequence[AnnotatedDocument], on_error: OnError) -> None:
-    """Before any work: stop on a note the output cannot hold, unless such notes are to be skipped."""
+def _check_writable(source: Path, fmt: CorpusFormat, unwritable: Mapping[int, str], on_error: OnError) -> None:
+    """Before any work: stop on a note the output cannot hold (``unwritable``: positions found by the scan, with
+    the reason), unless such notes are to be skipped."""
     if on_error is OnError.SKIP:
         return
-    for position, problem in _unwritable(fmt, docs).items():
+    for position, problem in sorted(unwritable.items()):
         raise NoteFailedError(
             f"{source}, note {position + 1}: {problem}, which {fmt.name} output cannot hold; nothing was "
             "processed: fix the note, convert to JSONL first, or pass --on-error skip to leave it out"
@@ -335,32 +430,21 @@ def _given_spans(path: Path, docs: Sequence[AnnotatedDocument]) -> list[tuple[Sp
     return out
 
 
-def _chunks(
-    docs: Sequence[AnnotatedDocument],
-    given: list[tuple[Span, ...]] | None,
-    size: int,
-    source: str = "",
-    on_error: OnError = OnError.STOP,
-    unwritable: Mapping[int, str] | None = None,
-) -> list[_Chunk]:
-    """Chunks of whole patients (in order of first appearance), about ``size`` documents each."""
-    unwritable = unwritable or {}
-    chunks = []
-    for index, positions in enumerate(patient_chunks([item.document for item in docs], size)):
-        spans = None if given is None else tuple(given[p] for p in positions)
-        chunks.append(
-            _Chunk(
-                index,
-                positions,
-                tuple(docs[p].document for p in positions),
-                spans,
-                _digest([docs[p] for p in positions], spans, positions),
-                source,
-                on_error,
-                tuple((p, unwritable[p]) for p in positions if p in unwritable),
-            )
-        )
-    return chunks
+def _chunk(item: _Input, index: int, positions: tuple[int, ...], config: RunConfig) -> _Chunk:
+    """Chunk ``index`` (of whole patients: its ``positions``) read back from the spill file."""
+    notes = [item.spill.get(p) for p in positions]
+    docs = [doc for doc, _ in notes]
+    spans = None if config.spans_file is None else tuple(given or () for _, given in notes)
+    return _Chunk(
+        index,
+        positions,
+        tuple(doc.document for doc in docs),
+        spans,
+        _digest(docs, spans, positions),
+        item.source.name,
+        config.on_error,
+        tuple((p, item.unwritable[p]) for p in positions if p in item.unwritable),
+    )
 
 
 def _digest(
@@ -452,6 +536,7 @@ def _process_chunk(deidentifier: Deidentifier, chunk: _Chunk) -> tuple[dict[str,
         record = jsonl.document_to_record(output)
         record["position"] = position
         records.append(record)
+    records.sort(key=lambda record: int(record["position"]))  # the assembly merges chunks in input order
     header = {
         "chunk": chunk.index,
         "digest": chunk.digest,
@@ -503,26 +588,35 @@ def _output_metadata(doc: Document, options: ReplaceOptions) -> DocumentMetadata
 
 
 def _process(
-    chunks: Sequence[_Chunk], deidentifier: Deidentifier, factory: DeidentifierFactory, config: RunConfig
+    chunks: Iterable[_Chunk], deidentifier: Deidentifier, factory: DeidentifierFactory, config: RunConfig
 ) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """Chunk results, in completion order."""
-    if not chunks:
+    """Chunk results, in completion order; the chunks are taken (read from disk) only as they are started."""
+    queue = iter(chunks)
+    first = next(queue, None)
+    if first is None:
         return
+    queue = itertools.chain([first], queue)
+    del first
     if config.jobs == 1:
-        for chunk in chunks:
+        for chunk in queue:
             yield _process_chunk(deidentifier, chunk)
         return
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(config.jobs, mp_context=context, initializer=_init_worker, initargs=(factory,)) as pool:
-        queue = list(chunks)
         running: set[Future[tuple[dict[str, Any], list[dict[str, Any]]]]] = set()
         failure: BaseException | None = None
+        more = True
         try:
-            while queue or running:
+            while more or running:
                 # bounded: memory stays flat on big corpora; after a failure nothing new starts, but the
                 # chunks already running are still committed (a run never loses finished work)
-                while queue and failure is None and len(running) < 2 * config.jobs:
-                    running.add(pool.submit(_work, queue.pop(0)))
+                while more and failure is None and len(running) < 2 * config.jobs:
+                    next_chunk = next(queue, None)
+                    if next_chunk is None:
+                        more = False
+                        break
+                    running.add(pool.submit(_work, next_chunk))
+                    del next_chunk
                 if not running:
                     break
                 done, running = wait(running, return_when=FIRST_COMPLETED)
@@ -542,19 +636,26 @@ def _process(
             raise failure
 
 
-Finisher = Callable[[Sequence[AnnotatedDocument]], list[AnnotatedDocument]]
+Finisher = Callable[[Iterable[AnnotatedDocument]], Iterator[AnnotatedDocument]]
 
 
 def _finisher(config: RunConfig, deidentifier: Deidentifier) -> Finisher:
-    """Applies the output policy to the assembled documents (ids, columns, metadata keys)."""
+    """Applies the output policy to the assembled documents (ids, columns, metadata keys), a chunk's worth at a
+    time with one table of pseudonyms (numbered in order of first appearance over the whole output). Columns
+    de-identified as free text (--deid-col) are done in one call over the whole output, as before."""
 
     def deidentify_texts(documents: Sequence[Document]) -> list[str]:
         return [result.text for result in deidentifier.deidentify_many(list(documents))]
 
     texts = None if config.spans_file is not None or deidentifier.pipeline is None else deidentify_texts
+    policy = config.output_policy
+    batch = config.chunk_size if not policy.deidentify else None
 
-    def finish(items: Sequence[AnnotatedDocument]) -> list[AnnotatedDocument]:
-        return apply_output_policy(items, config.output_policy, config.options.key, texts)
+    def finish(items: Iterable[AnnotatedDocument]) -> Iterator[AnnotatedDocument]:
+        pseudonyms = Pseudonyms(config.options.key)
+        iterator = iter(items)
+        while part := list(itertools.islice(iterator, batch)):
+            yield from apply_output_policy(part, policy, config.options.key, texts, pseudonyms)
 
     return finish
 
@@ -565,22 +666,34 @@ def _assemble(store: PartialStore, target: Path, fmt: str, chunks: int, document
     missing = set(range(chunks)) - present
     if missing:
         raise ConfigurationError(f"{store.path}: {len(missing)} chunks are missing; rerun to finish")
-    records: list[tuple[int, AnnotatedDocument]] = []
     skipped: set[int] = set()
     for index in range(chunks):
-        header, rows = store.read_chunk(index)
-        skipped.update(int(item["position"]) - 1 for item in header.get("skipped", ()))
-        for row in rows:
-            position = int(row.pop("position"))
-            records.append((position, jsonl.record_to_document(row, store.chunk_path(index), f"chunk {index}")))
-    records.sort(key=lambda pair: pair[0])
-    positions = [p for p, _ in records]
-    if positions != [p for p in range(documents) if p not in skipped]:
-        raise ConfigurationError(f"{store.path}: the chunks do not hold each document exactly once; pass --overwrite")
+        skipped.update(int(item["position"]) - 1 for item in store.read_header(index).get("skipped", ()))
     stage = store.staging()
     staged = stage / target.name
-    write_corpus(finish([doc for _, doc in records]), staged, fmt)
+    write_corpus(finish(_in_input_order(store, chunks, documents, skipped)), staged, fmt)
     _move_into_place(stage, target)
+
+
+def _in_input_order(store: PartialStore, chunks: int, documents: int, skipped: set[int]) -> Iterator[AnnotatedDocument]:
+    """The committed chunks' documents merged in input order (each chunk's records are in input order), checked
+    to hold each document exactly once (a failure here leaves only the staged output behind)."""
+    # Every chunk is read a few lines at a time: memory and open files stay bounded however the patients interleave.
+    lines_per_read = max(1, 1024 // max(1, chunks))
+
+    def keyed(index: int) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        for row in store.iter_records(index, lines_per_read):
+            yield int(row.pop("position")), index, row
+
+    expected = (p for p in range(documents) if p not in skipped)
+    for position, index, row in heapq.merge(*(keyed(index) for index in range(chunks)), key=lambda t: t[0]):
+        if position != next(expected, None):
+            raise ConfigurationError(
+                f"{store.path}: the chunks do not hold each document exactly once; pass --overwrite"
+            )
+        yield jsonl.record_to_document(row, store.chunk_path(index), f"chunk {index}")
+    if next(expected, None) is not None:
+        raise ConfigurationError(f"{store.path}: the chunks do not hold each document exactly once; pass --overwrite")
 
 
 def _reported_skips(skipped: Sequence[dict[str, Any]], config: RunConfig) -> list[dict[str, Any]]:
