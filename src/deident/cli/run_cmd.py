@@ -22,6 +22,7 @@ from rich.text import Text
 from deident.api import DEFAULT_MAX_NOTE_CHARS
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.cli.key_options import replace_options
+from deident.cli.output_options import PseudonymiseColOption
 from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE
 from deident.run.output_policy import OutputPolicy
 from deident.run.runner import DEFAULT_CHUNK_SIZE, OnError, RunConfig, report_paths
@@ -86,12 +87,7 @@ def run(
     deid_col: Annotated[
         list[str] | None, typer.Option("--deid-col", help="De-identify this free-text column or metadata key (repeat).")
     ] = None,
-    pseudonymise_col: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--pseudonymise-col", help="Replace this column's values by pseudonyms, HMAC of the key (repeat)."
-        ),
-    ] = None,
+    pseudonymise_col: PseudonymiseColOption = None,
     tag_template: Annotated[str, typer.Option(help="Tag for mode tag; may use {label}, {category}.")] = (
         DEFAULT_TAG_TEMPLATE
     ),

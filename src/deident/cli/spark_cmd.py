@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from deident.cli.key_options import replace_options
+from deident.cli.output_options import PseudonymiseColOption
 
 
 def spark(
@@ -42,12 +43,7 @@ def spark(
         list[str] | None,
         typer.Option("--deid-col", help="De-identify this free-text column as a note of the row's patient (repeat)."),
     ] = None,
-    pseudonymise_col: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--pseudonymise-col", help="Replace this column's values by pseudonyms, HMAC of the key (repeat)."
-        ),
-    ] = None,
+    pseudonymise_col: PseudonymiseColOption = None,
     spans_col: Annotated[str, typer.Option(help="New column for the replaced spans ('' for none).")] = "phi_spans",
     mode: Annotated[str, typer.Option(help="tag, redact, mask, surrogate or safe-harbor.")] = "tag",
     key: Annotated[Path | None, typer.Option(help="Secret key file for surrogate modes.")] = None,
