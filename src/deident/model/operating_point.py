@@ -89,17 +89,16 @@ def operating_point(bundle: ModelBundle, recall_target: float | None = None) -> 
         return _held_out_point(spec, held_out, recall_target)
     if recall_target is None:
         return _default_point(spec)
-    from deident.stage2.filter.calibration import choose_threshold, expected_at
+    from deident.stage2.filter.calibration import expected_at
     from deident.stage2.filter.span_classifier import load_filter
 
-    span_filter = load_filter(spec)
-    if not span_filter.calibration:
-        raise ModelError(f"{bundle.directory}: the span filter has no calibration table; it cannot target a recall")
-    threshold = choose_threshold(span_filter.calibration, recall_target)
-    row = expected_at(span_filter.calibration, threshold)
+    targeted = load_filter(spec).for_recall_target(recall_target)  # ModelError without a calibration table
+    threshold = next(iter(targeted.thresholds.values()))  # one threshold for every group
+    assert targeted.calibration is not None  # for_recall_target refuses a filter without one
+    row = expected_at(targeted.calibration, threshold)
     return OperatingPoint(
         recall_target,
-        dict.fromkeys(span_filter.models, threshold),
+        dict(targeted.thresholds),
         float(row["recall"]),
         float(row["precision"]),
         _CALIBRATION_BASIS,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import ConfigurationError
 from deident.core.span import Span
 from deident.detect.crf.features import SpanProvider
@@ -34,8 +34,12 @@ from deident.model.bundle import BundleKind, ModelBundle
 from deident.model.manifest import read_manifest, write_manifest
 from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
 from deident.stage2.filter.span_classifier import save_filter
-from deident.stage2.filter.training import OutOfFoldCandidates, fit_span_filter, patient_folds, patient_key
-from deident.stage2.union import union_candidates
+from deident.stage2.filter.training import (
+    OutOfFoldCandidates,
+    fit_span_filter,
+    out_of_fold_candidates,
+    patient_key,
+)
 
 Progress = Callable[[str], None]
 
@@ -124,14 +128,16 @@ def _out_of_fold(
     providers: Sequence[SpanProvider],
     progress: Progress,
 ) -> OutOfFoldCandidates:
-    folds = patient_folds(docs, config.folds)
-    candidates: list[tuple[Span, ...]] = [()] * len(docs)
+    """:func:`out_of_fold_candidates` with a stage 1 whose CRF each fold trains without that fold's patients."""
     with tempfile.TemporaryDirectory(prefix="deident-fold-") as work:
-        for k in range(config.folds):
-            train = [d for d, f in zip(docs, folds, strict=True) if f != k]
+        trained = 0
+
+        def make_stage1(train: Sequence[AnnotatedDocument]) -> Callable[[Document], Sequence[Span]]:
+            nonlocal trained
             mixed = train if config.mixture.empty else build_mixture(train, config.mixture)
-            progress(f"fold {k + 1}/{config.folds}: CRF on {len(mixed)} notes, stage 1 on the rest")
-            fold_dir = Path(work) / f"fold_{k}"
+            trained += 1
+            progress(f"fold {trained}/{config.folds}: CRF on {len(mixed)} notes, stage 1 on the rest")
+            fold_dir = Path(work) / f"fold_{trained}"
             train_model(
                 mixed,
                 fold_dir,
@@ -140,8 +146,6 @@ def _out_of_fold(
                 providers=providers,
                 learn_docs=None if config.mixture.empty else train,
             )
-            stage1 = stage1_pipeline(ModelBundle.read(fold_dir), config.scheme)
-            for i, (doc, f) in enumerate(zip(docs, folds, strict=True)):
-                if f == k:
-                    candidates[i] = union_candidates(stage1(doc.document))
-    return OutOfFoldCandidates(tuple(docs), tuple(candidates), tuple(folds))
+            return stage1_pipeline(ModelBundle.read(fold_dir), config.scheme)
+
+        return out_of_fold_candidates(docs, make_stage1, config.folds)
