@@ -134,6 +134,8 @@ NEGATIVES: list[Case] = [
     ("Patient is a 64 yo man. Pt is a 70 y/o. This is a 45 yo woman.", None, None),
     ("Lungs clear. Dyspnea reported with exertion.", None, None),
     ("Tachycardia noted. Hypoxemia reported overnight.", None, None),
+    ("Spoke w/ team re: plan. Discussed w/ cardiology.", None, None),
+    ("Films read by radiology. Labs drawn by phlebotomy. Reviewed by MD.", None, None),
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
@@ -149,6 +151,11 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("TOBIAH IS A 64 YEAR OLD MAN", "TOBIAH", PT),
     ("Plan d/w Quorvane.", "Quorvane", DR),
     ("Report given to Ostrander at 1900.", "Ostrander", DR),
+    # "w/" for "with" and "<verb>ed by" name who did it (clinical shorthand, invented names)
+    ("Spoke w/ Pennock re: vent settings.", "Pennock", DR),
+    ("Lasix 40 ordered by Gallimore.", "Gallimore", DR),
+    ("Line placed and intubated by Vostrikov.", "Vostrikov", DR),
+    ("Films read by Okonjo, no ptx.", "Okonjo", DR),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
     ("VSS.\nTOBIAH DENIES PAIN AT THIS TIME", "TOBIAH", PT),
 ]

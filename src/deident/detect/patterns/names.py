@@ -73,6 +73,10 @@ CONTACT_VERBS_CLINICIAN_WORDS = (
     "per", "paged", "notified", "informed", "seen by", "discussed with", "evaluated by", "examined by", "d/w",
     "reported to", "report given to", "signed out to", "signed over to",
     "covering", "placed by", "consulted",
+    # "w/" is the clinical shorthand of "with"; "<verb>ed by" names who did it.
+    "spoke w/", "talked w/", "discussed w/", "conferred with", "consult w/", "ordered by", "assessed by",
+    "reviewed by", "intubated by", "extubated by", "covered by", "done by", "read by", "drawn by", "cleared by",
+    "attended by",
 )  # fmt: skip
 
 DOCTOR_TITLES = words(*DOCTOR_TITLES_WORDS)
