@@ -54,6 +54,37 @@ def test_hard_negatives(text, token):
     assert token not in _classes(_doc(text, replaced=("Zorbatine",) if "Dr." in text else ()))
 
 
+# The facility_name sign (invented facilities): the head noun left after a replaced name, or the word before it.
+@pytest.mark.parametrize(
+    ("text", "replaced", "token"),
+    [
+        ("Pt transferred from Kestrelmoor Hospital today.", ("Kestrelmoor",), "Hospital"),
+        ("PT ADMITTED FROM MD HOSPITAL AT 1900.", (), "MD"),
+        ("Pt admitted from MD Hospital at 1900.", (), "MD"),
+        ("Will go to Brackwell Rehab when stable.", (), "Brackwell"),
+        ("resident of oakhurst nh, baseline confused.", (), "oakhurst"),
+        ("Seen at Fenwold Medical Center in May.", (), "Fenwold"),
+    ],
+)
+def test_facility_name_positives(text, replaced, token):
+    assert RiskClass.FACILITY_NAME.value in _classes(_doc(text, replaced=replaced)).get(token, ())
+
+
+@pytest.mark.parametrize(
+    ("text", "token"),
+    [
+        ("Pt transferred to the hospital by ambulance.", "the"),
+        ("Day 3 in hospital, afebrile.", "in"),
+        ("Pt to go to rehab when stable.", "to"),
+        ("Was seen at his clinic last week.", "his"),
+        ("Tele monitoring per medical center policy.", "medical"),
+        ("Transferred from OSH. Hospital course complicated.", "OSH"),  # a full stop between them
+    ],
+)
+def test_facility_name_hard_negatives(text, token):
+    assert RiskClass.FACILITY_NAME.value not in _classes(_doc(text)).get(token, ())
+
+
 def test_known_identifier_still_present_ranks_first():
     known = KnownIdentifiers(names=("Ellen Quarrington",), mrns=("40213377",))
     text = "Spoke with Quarrington about MRN 40213377 and the Zorbatine case."

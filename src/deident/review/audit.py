@@ -1,6 +1,6 @@
 """Residual-risk audit: what in de-identified text still looks like PHI, ranked for a reviewer.
 
-Every token outside the replaced spans is checked for four signs, each a risk class with a strength in [0, 1]:
+Every token outside the replaced spans is checked for five signs, each a risk class with a strength in [0, 1]:
 
 - ``known_identifier``: a known identifier of the patient (metadata: names, record numbers) is still present;
 - ``dropped_candidate``: a stage-1 detector proposed it and the final output kept it (the filter dropped it);
@@ -8,7 +8,10 @@ Every token outside the replaced spans is checked for four signs, each a risk cl
   layout, letters before four or more digits; not a measurement such as ``120/80``);
 - ``unknown_word``: a word in no dictionary (rare in English per wordfreq, not a drug, clinical or function
   word, not an abbreviation without a vowel), stronger when capitalised in a mixed-case note or listed as a
-  given name or surname.
+  given name or surname;
+- ``facility_name``: part of a facility's name left behind: the head noun of a facility name right after a
+  replaced span ("[...] Hospital", half of a hospital name removed), or a word that is no function word right
+  before such a head noun ("MD Hospital", "Kestrel Rehab").
 
 A token's risk is its strongest class plus a little for each further class, so agreeing signs rank first.
 :meth:`AuditResult.summary` holds counts only (for a report); the ranked items carry offsets, never text.
@@ -35,6 +38,7 @@ class RiskClass(StrEnum):
     DROPPED_CANDIDATE = "dropped_candidate"
     IDENTIFIER_DIGITS = "identifier_digits"
     UNKNOWN_WORD = "unknown_word"
+    FACILITY_NAME = "facility_name"
 
 
 # How much each class alone says about a token being PHI (a known identifier is PHI by definition).
@@ -43,9 +47,12 @@ CLASS_WEIGHT: dict[RiskClass, float] = {
     RiskClass.DROPPED_CANDIDATE: 0.8,
     RiskClass.IDENTIFIER_DIGITS: 0.6,
     RiskClass.UNKNOWN_WORD: 0.5,
+    RiskClass.FACILITY_NAME: 0.7,
 }
 AGREEMENT_BONUS = 0.1  # per further class
 DICTIONARY_ZIPF = 2.5  # below this wordfreq value a word is "in no dictionary" for the audit
+COMMON_ZIPF = 5.0  # at or above this wordfreq value a word is everyday English ("same", "general")
+FUNCTION_ZIPF = 5.8  # and at or above this one a function word ("the", "to", "his"), never part of a name
 # Identifier shapes: a long digit run, a phone, SSN or full date layout, letters before a number ("A1234567");
 # not a measurement ("120/80", "7.35"), which ICU notes are full of.
 _DIGIT_SHAPE = re.compile(
@@ -53,6 +60,11 @@ _DIGIT_SHAPE = re.compile(
 )
 _MIN_IDENTIFIER_DIGITS = 4
 _VOWEL = re.compile(r"[aeiouy]")  # a word without one is an abbreviation ("MRN", "Hct"), not a name
+# Head nouns that end a facility's name ("Mercy Hospital", "Kestrel Ridge Rehab", "Oak Nursing Home").
+FACILITY_HEADS = frozenset(
+    "hospital hosp hospitals medical clinic clinics rehab rehabilitation infirmary hospice sanatorium nh "
+    "snf center centre memorial campus".split()
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +185,8 @@ def audit_document(
     items: list[RiskItem] = []
     audited = 0
     starts, ends, texts, _ = token_columns(text)
-    for start, end, word in zip(starts, ends, texts, strict=True):
+    facility = _facility_signs(text, starts, ends, texts, covered)
+    for index, (start, end, word) in enumerate(zip(starts, ends, texts, strict=True)):
         if covered.overlaps(start, end):
             continue
         audited += 1
@@ -198,12 +211,46 @@ def audit_document(
                 if lowered in names:
                     strength += 0.2
                 strengths[RiskClass.UNKNOWN_WORD] = min(1.0, strength)
+        if index in facility:
+            strengths[RiskClass.FACILITY_NAME] = facility[index]
         if strengths:
             scores = sorted((CLASS_WEIGHT[c] * s for c, s in strengths.items()), reverse=True)
             risk = scores[0] + AGREEMENT_BONUS * (len(scores) - 1)
             classes = tuple(c for c in RiskClass if c in strengths)
             items.append(RiskItem(document.id, start, end, risk, classes))
     return items, audited
+
+
+_FACILITY_GAP = re.compile(r"[ \t]{1,2}")  # words of one name: on one line, a space or two apart
+
+
+def _facility_signs(
+    text: str,
+    starts: Sequence[int],
+    ends: Sequence[int],
+    texts: Sequence[str],
+    covered: _Covered,
+) -> dict[int, float]:
+    """Token index -> strength of the ``facility_name`` sign (module docstring)."""
+    signs: dict[int, float] = {}
+    for i in range(1, len(texts)):
+        if texts[i].lower().rstrip(".") not in FACILITY_HEADS or covered.overlaps(starts[i], ends[i]):
+            continue
+        if not _FACILITY_GAP.fullmatch(text[ends[i - 1] : starts[i]]):
+            continue
+        if covered.overlaps(starts[i - 1], ends[i - 1]):
+            signs[i] = 0.8  # the head of a name whose other words were replaced
+            continue
+        before = texts[i - 1]
+        lowered = before.lower()
+        zipf = table_zipf(lowered)
+        if not before[:1].isalnum() or zipf >= FUNCTION_ZIPF or lowered.rstrip(".") in FACILITY_HEADS:
+            continue  # "the hospital", "to hospital", "his hospital", "medical center"
+        strength = 0.6 + (0.3 if before[:1].isupper() else 0.0)
+        if zipf >= COMMON_ZIPF:
+            strength -= 0.4  # "same hospital", "general hospital": a common word is less often a name
+        signs[i - 1] = strength
+    return signs
 
 
 def _digit_run(text: str, start: int, end: int) -> str:
