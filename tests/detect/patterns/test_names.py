@@ -136,6 +136,10 @@ NEGATIVES: list[Case] = [
     ("Tachycardia noted. Hypoxemia reported overnight.", None, None),
     ("Spoke w/ team re: plan. Discussed w/ cardiology.", None, None),
     ("Films read by radiology. Labs drawn by phlebotomy. Reviewed by MD.", None, None),
+    ("Pt (afebrile) resting. Pt (DNR/DNI) comfortable. Pt (intubated) sedated.", None, None),
+    ("pt (afebrile) resting. pt (dnr/dni) comfortable. pt (intubated) sedated.", None, None),
+    ("Call me if questions. Pt goes by ambulance to rehab. Known as CHF clinic pt.", None, None),
+    ("call me if questions. pt goes by ambulance to rehab. known as chf clinic pt.", None, None),
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
@@ -156,6 +160,13 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Lasix 40 ordered by Gallimore.", "Gallimore", DR),
     ("Line placed and intubated by Vostrikov.", "Vostrikov", DR),
     ("Films read by Okonjo, no ptx.", "Okonjo", DR),
+    # the patient named in brackets, or by the name they ask to be called (invented names)
+    ("Pt (Tobiah) very anxious overnight.", "Tobiah", PT),
+    ("pt (gertrude) very anxious overnight.", "gertrude", PT),
+    ('Pt states "call me Bunny".', "Bunny", PT),
+    ("Pt prefers to be called Jack.", "Jack", PT),
+    ("Goes by 'Kit', oriented x3.", "Kit", PT),
+    ("Ellsworth, aka Buddy, is a 70 yo man.", "Buddy", PT),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
     ("VSS.\nTOBIAH DENIES PAIN AT THIS TIME", "TOBIAH", PT),
 ]

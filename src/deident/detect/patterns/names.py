@@ -410,6 +410,23 @@ def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
 
 
+def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "pt (Tobiah)", "patient (tobiah)": the patient named in brackets after the word, when the bracketed word is
+    no English word and no clinical term, and capitalised where the text has case ("pt (afebrile)", "pt (DNR)" are
+    not names)."""
+    word = m["n"]
+    lower = word.lower()
+    if len(lower) < 3 or lower in NON_NAMES or lower.endswith(CLINICAL_SUFFIXES) or lower in clinical_terms():
+        return []
+    known = lower in known_names()
+    if window_case(text, m.start("n")) == "mixed":
+        if not (word[0].isupper() and word[1:].islower()) or not ((known and _zipf(lower) < 4.0) or _zipf(lower) < 2.5):
+            return []
+    elif not (known and _zipf(lower) < 4.0):
+        return []  # without case cues only a known given name or surname: "pt (intubated)" is a state
+    return [Hit(m.start("n"), m.end("n"), Label.PATIENT)]
+
+
 def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     """A name alone on the last line of a note ("Mary Rueping", "SUSAN"): its author, a clinician."""
     if text[m.end() :].strip():
@@ -659,6 +676,23 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.6,
             _names_before(Label.PATIENT, False, r"['\"’”]?[ \t]{0,2}\("),
             hints=ScanHints(anchors=("patient", "pt")),  # by hand: the role word, as for name.family_after
+        ),
+        Pattern(
+            # The name a patient asks to be called by: "call me Bunny", "goes by 'Kit'", "aka Jimmy" ("goes by" and
+            # "known as" only before a quoted name: "goes by ambulance", "known as CHF").
+            "name.preferred",
+            Label.PATIENT,
+            r"\b(?:(?:call[ \t]{1,2}me|(?:prefers|likes|wants)[ \t]{1,2}to[ \t]{1,2}be[ \t]{1,2}called|nicknamed|"
+            r"aka|a\.k\.a\.)[ \t]{1,2}['\"‘“]?|(?:goes[ \t]{1,2}by|known[ \t]{1,2}as)[ \t]{1,2}['\"‘“])" + after,
+            0.6,
+            _names(Label.PATIENT, strong=True),
+        ),
+        Pattern(
+            "name.patient_parenthesised",
+            Label.PATIENT,
+            r"\b(?:pt|patient)[ \t]{0,2}\((?P<n>[A-Za-z][A-Za-z'\-]{1,24})\)",
+            0.5,
+            _patient_in_parentheses,
         ),
         Pattern(
             "name.contact_family",
