@@ -57,11 +57,17 @@ CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POS
     (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if lab is P
 ]
 KNOWN_FAILURES: frozenset[str] = frozenset()
-HARD: list[Case] = [("(301 273 45166) both have", "(301 273 45166)", P)]
+HARD: list[Case] = [
+    ("(301 273 45166) both have", "(301 273 45166)", P),
+    # a bracketed area code inside brackets of its own: "Dr Smith ((724)773-7823)" (the number kept whole)
+    ("saw Dr Quorvane ((724)773-7823) until 2014", "((724)773-7823)", P),
+    ("saw Dr Quorvane ((724) 773-7823) until 2014", "((724) 773-7823)", P),
+]
 
 # Numbers written nationally (UK, Irish, Australian) and numbers of any shape right after a phone word.
 NATIONAL: list[Case] = [
     ("Tel: 020 7946 0958.", "020 7946 0958", P),
+    ("GP surgery ((020) 7946 0958) closed", "(020) 7946 0958", P),
     ("her mobile 07700 900 123 after six", "07700 900 123", P),
     ("07700900123 is the daughter's", "07700900123", P),
     ("mob +44 7700 900123", "+44 7700 900123", P),

@@ -51,7 +51,7 @@ _NA = r"(?![\w]|[./-]\d|[ \t]\d)"
 # Three patterns so that each starts with a cheap literal or digit scan.
 _NANP_TAIL = r"\d{3}" + _SEP + r"\d{4}" + _EXT
 NANP = _D1 + r"\d{2}" + _SEP + _NANP_TAIL
-NANP_PAREN = r"(?<![\w(])\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}-?[ \t]{0,2}" + _NANP_TAIL
+NANP_PAREN = r"(?<!\w)\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}-?[ \t]{0,2}" + _NANP_TAIL
 NANP_COUNTRY = (
     r"[+1](?<![\w+.][+1])1?" + _SEP + r"(?:\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}|\d{3}" + _SEP + ")" + _NANP_TAIL
 )
@@ -61,7 +61,7 @@ LOCAL = _D1 + r"\d{2}[ \t]{0,2}[-.][ \t]{0,2}\d{4}" + _EXT
 _T0 = r"0(?<![\w+.,/:-]0)"
 _T0_PREV = r"[^\w+.,/:-]"
 TRUNK = r"(?:" + _T0 + r"\d{1,4}(?:[ \t-]{1,2}\d{2,4}){1,3}|" + _T0 + r"\d{8,10})"
-TRUNK_PAREN = r"(?<![\w(])\(0\d{1,4}\)[ \t]{0,2}\d{2,4}(?:[ \t-]{1,2}\d{2,4}){0,2}"
+TRUNK_PAREN = r"(?<!\w)\(0\d{1,4}\)[ \t]{0,2}\d{2,4}(?:[ \t-]{1,2}\d{2,4}){0,2}"
 # Any phone-shaped run of digit groups (shape only, for numbers right after a phone word).
 PHONE_SHAPE = r"\+?\(?\d{1,6}\)?(?:[ \t]{0,2}[-.]?[ \t]{0,2}\(?\d{1,6}\)?){0,5}"
 

@@ -67,6 +67,10 @@ VOCATIVE_WORDS = (
     "hang in there", "good luck", "thanks", "thank you", "thx", "hi", "hey", "hello", "dear", "congrats",
     "congratulations", "welcome", "hugs", "prayers for",
 )  # fmt: skip
+# Words before the name a patient asks to be called by.
+PREFERRED_NAME_WORDS = (
+    "call me", "prefers to be called", "likes to be called", "wants to be called", "nicknamed", "aka", "a.k.a.",
+)  # fmt: skip
 # Words after a clinician's name in nursing notes: "E. Welsh aware", "Dr. X notified".
 AWARE_WORDS = ("aware", "notified", "paged", "informed", "made aware", "in to see", "into see", "at bedside")
 CONTACT_VERBS_CLINICIAN_WORDS = (
@@ -678,12 +682,18 @@ def name_patterns() -> tuple[Pattern, ...]:
             hints=ScanHints(anchors=("patient", "pt")),  # by hand: the role word, as for name.family_after
         ),
         Pattern(
-            # The name a patient asks to be called by: "call me Bunny", "goes by 'Kit'", "aka Jimmy" ("goes by" and
-            # "known as" only before a quoted name: "goes by ambulance", "known as CHF").
+            # The name a patient asks to be called by: "call me Bunny", "aka Jimmy".
             "name.preferred",
             Label.PATIENT,
-            r"\b(?:(?:call[ \t]{1,2}me|(?:prefers|likes|wants)[ \t]{1,2}to[ \t]{1,2}be[ \t]{1,2}called|nicknamed|"
-            r"aka|a\.k\.a\.)[ \t]{1,2}['\"‘“]?|(?:goes[ \t]{1,2}by|known[ \t]{1,2}as)[ \t]{1,2}['\"‘“])" + after,
+            r"\b" + words(*PREFERRED_NAME_WORDS) + r"[ \t]{1,2}['\"‘“]?" + after,
+            0.6,
+            _names(Label.PATIENT, strong=True),
+        ),
+        Pattern(
+            # "goes by 'Kit'": only before a quoted name ("goes by ambulance", "known as CHF" are not).
+            "name.preferred_quoted",
+            Label.PATIENT,
+            r"\b" + words("goes by", "known as") + r"[ \t]{1,2}['\"‘“]" + after,
             0.6,
             _names(Label.PATIENT, strong=True),
         ),
