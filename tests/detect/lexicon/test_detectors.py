@@ -204,6 +204,10 @@ FACILITIES: list[tuple[str, str]] = [
     ("Duguay Community Health Centre\nClinic note", "Duguay Community Health Centre"),
     ("seen at Obrien Walk-In Clinic on", "Obrien Walk-In Clinic"),
     ("Leeds Teaching Hospitals NHS Trust\nDepartment", "Leeds Teaching Hospitals NHS Trust"),
+    # a GP surgery: "Surgery" after a listed surname or place
+    ("cc: Dr Annette Jones, Cartwright Surgery\n", "Cartwright Surgery"),
+    ("Jackson Road Surgery\n108 Flynn Lane", "Jackson Road Surgery"),
+    ("registered at Evans Surgery since 2010", "Evans Surgery"),
 ]
 FACILITY_NEGATIVES: list[str] = [
     "seen by General Surgery today",
@@ -211,6 +215,11 @@ FACILITY_NEGATIVES: list[str] = [
     "Internal Medicine and Family Practice",
     "the health centre was closed",
     "under the NHS trust audit",
+    "admitted under Day Surgery",
+    "Plastic Surgery to see the wound",
+    "referred to Hand Surgery and Breast Surgery",
+    "Vascular Surgery, Colorectal Surgery and Trauma Surgery",
+    "post Cataract Surgery review",
 ]
 
 
