@@ -131,6 +131,27 @@ def test_deidentify_many_detects_a_patients_notes_together(mode: Mode) -> None:
     assert "QUILLFEATHER" in deid.deidentify(NOTES[2]).text
 
 
+# A message board: two posts by different posters, each answering the other (different patients/threads).
+BOARD = [
+    Document("a", "anyone tried the new inhaler? sunny daze", DocumentMetadata(patient_id="t1", author="sunny_daze")),
+    Document("b", "thanks Sunny, and brambleFoot77 said the same", DocumentMetadata(patient_id="t2", author="x9kline")),
+    Document("c", "ask x9kline about it", DocumentMetadata(patient_id="t3")),
+]
+
+
+def test_detect_many_seeks_every_posters_handle_in_every_note() -> None:
+    from deident.detect.patterns.usernames import username_detector
+
+    deid = Deidentifier(Pipeline.of([username_detector()]), ReplaceOptions(), "users")
+    assert _found(BOARD, deid.detect_many(BOARD)) == [["sunny daze"], ["Sunny"], ["x9kline"]]
+    # Note by note, a poster's handle is sought only in that poster's own note.
+    assert _found(BOARD, [deid.detect(doc) for doc in BOARD]) == [["sunny daze"], [], []]
+    # Handles given beside the notes (a board's user list) are sought too.
+    more = deid.detect_many(BOARD, board_handles=["brambleFoot77"])
+    assert _found(BOARD, more) == [["sunny daze"], ["Sunny", "brambleFoot77"], ["x9kline"]]
+    assert all(span.label is Label.USERNAME for spans in more for span in spans)
+
+
 def test_spans_only_deidentifier_cannot_detect() -> None:
     with pytest.raises(ConfigurationError, match="no detection pipeline"):
         Deidentifier(None).detect("text")

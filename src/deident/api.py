@@ -9,7 +9,7 @@ result.text, result.spans                        # new text, spans of the replac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -102,11 +102,14 @@ class Deidentifier:
             return self.pipeline(document)
         return _original_spans(self.pipeline(replace(document, text=view.text)), view)
 
-    def detect_many(self, documents: Sequence[Document]) -> list[tuple[Span, ...]]:
+    def detect_many(self, documents: Sequence[Document], board_handles: Iterable[str] = ()) -> list[tuple[Span, ...]]:
         """PHI spans of documents processed together, in order.
 
         Group stages see them all: reconciliation works across the notes of each patient
         (``patient_id``) among them; notes without a patient id are reconciled alone.
+
+        The handle of every note's author (``metadata.author``), and the further ``board_handles``, are sought in
+        each of the notes with their variants (Benton's "all users" list: a board's posters answer each other).
 
         Detection runs on each note's visible text (:mod:`deident.text.visible`: invisible characters skipped, Unicode
         digits read as digits), and the spans are mapped back to the original offsets, covering the invisible
@@ -115,6 +118,7 @@ class Deidentifier:
         if self.pipeline is None:
             raise ConfigurationError("this deidentifier has no detection pipeline; give it spans to replace")
         self._check_sizes(documents)
+        documents = with_board_handles(documents, board_handles)
         views = [visible_view(document.text) for document in documents]
         if all(view is None for view in views):
             return self.pipeline.run_many(documents)
@@ -145,12 +149,14 @@ class Deidentifier:
         *,
         mode: Mode | str | None = None,
         key: SecretKey | str | Path | None = None,
+        board_handles: Iterable[str] = (),
     ) -> list[Deidentified]:
-        """De-identify several documents; notes of one patient are detected together (:meth:`detect_many`)
-        and share surrogates and a date shift."""
+        """De-identify several documents; notes of one patient are detected together (:meth:`detect_many`, which
+        also seeks every note's author and the ``board_handles`` in all of them) and share surrogates and a date
+        shift."""
         if spans is not None and len(spans) != len(documents):
             raise ValueError("give one span sequence per document")
-        found = [tuple(s) for s in spans] if spans is not None else self.detect_many(documents)
+        found = [tuple(s) for s in spans] if spans is not None else self.detect_many(documents, board_handles)
         replacer = Replacer(self._options(mode, key))
         results = replacer.replace_many(list(zip(documents, found, strict=True)))
         return [Deidentified(r.text, r.spans, remove_overlaps(s)) for r, s in zip(results, found, strict=True)]
@@ -189,6 +195,15 @@ def _original_spans(spans: tuple[Span, ...], view: VisibleText) -> tuple[Span, .
         parts = tuple(replace(p, start=a, end=b) for p in span.parts for a, b in (view.original(p.start, p.end),))
         out.append(replace(span, start=start, end=end, parts=parts))
     return tuple(out)
+
+
+def with_board_handles(documents: Sequence[Document], extra: Iterable[str] = ()) -> Sequence[Document]:
+    """The documents, each carrying the handles of all their authors and ``extra`` (``metadata.board_handles``), so
+    that the username detector seeks every poster of the batch in every note; unchanged when there are none."""
+    handles = tuple(sorted({h for h in extra if h} | {d.metadata.author for d in documents if d.metadata.author}))
+    if not handles:
+        return documents
+    return [replace(d, metadata=replace(d.metadata, board_handles=handles)) for d in documents]
 
 
 def _as_document(text: str | Document, patient_id: str | None) -> Document:

@@ -175,6 +175,19 @@ def test_the_author_reaches_the_pipeline() -> None:
     assert "bramblefoot77" not in batch["documents"][0]["text"]
 
 
+def test_a_batch_seeks_every_posters_handle_in_every_note() -> None:
+    from deident.detect.patterns.usernames import username_detector
+
+    deid = Deidentifier(Pipeline.of([username_detector()], name="users"), ReplaceOptions(), "users")
+    c = TestClient(create_app(deid))
+    posts = [{"text": "first post here", "author": "quillrunner77"}, {"text": "agree with quillrunner, ask again"}]
+    out = c.post("/v1/deidentify/batch", json={"documents": posts, "mode": "redact"}).json()["documents"]
+    assert [d["replaced"] for d in out] == [0, 1]
+    assert "quillrunner" not in out[1]["text"]
+    alone = c.post("/v1/deidentify", json={"text": posts[1]["text"], "mode": "redact"}).json()
+    assert alone["replaced"] == 0  # a note alone does not know the board's posters
+
+
 TOKEN = "service-test-token-0123456789"
 
 

@@ -107,6 +107,21 @@ def test_author_column_feeds_the_username_detector() -> None:
     assert with_author["who"] == "bramblefoot77"  # the column itself is passed through
 
 
+def test_a_groups_posters_are_sought_in_every_note_and_column() -> None:
+    rows = [
+        {"note": "n1", "pid": "t1", "who": "bramblefoot77", "text": "first post", "reply": None},
+        {"note": "n2", "pid": "t1", "who": "x9kline", "text": "thx bramblefoot", "reply": "x9kline agrees"},
+        {"note": "n3", "pid": "t2", "who": None, "text": "bramblefoot is not in this group", "reply": None},
+    ]
+    out = list(deidentify_rows(job(author_col="who", deid_cols=("reply",)), rows))
+    assert [[(s["start"], s["end"], s["label"]) for s in r["phi_spans"]] for r in out] == [
+        [],
+        [(4, 15, "USERNAME")],
+        [],
+    ]
+    assert "x9kline" not in out[1]["reply"]
+
+
 def test_deid_columns_are_replaced_as_notes_of_the_patient() -> None:
     rows = [
         {**ROWS[0], "comments": "Dr. Kowalski phoned"},

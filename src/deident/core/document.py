@@ -44,6 +44,9 @@ class DocumentMetadata:
     note_date: dt.date | None = None
     known: KnownIdentifiers = field(default_factory=KnownIdentifiers)
     extra: tuple[tuple[str, str], ...] = ()
+    # The handles of every poster among the notes detected together (Deidentifier.detect_many sets them, so a
+    # message board's users are sought in each other's posts); PHI, so never written out nor shown.
+    board_handles: tuple[str, ...] = field(default=(), repr=False)
 
     def get_extra(self, key: str, default: str | None = None) -> str | None:
         for k, v in self.extra:

@@ -104,7 +104,9 @@ def deidentify_rows(job: SparkJob, rows: Iterable[dict[str, Any]]) -> Iterator[d
             for column in job.deid_cols
             if (value := row.get(column)) is not None
         ]
-        replaced = deidentifier.deidentify_many([document for *_, document in cells]) if cells else []
+        # The free-text columns are sought for the group's posters too (their authors are the notes').
+        posters = [document.metadata.author for document in documents if document.metadata.author]
+        replaced = deidentifier.deidentify_many([d for *_, d in cells], board_handles=posters) if cells else []
         columns: dict[int, dict[str, str]] = {}
         for (position, column, _), result in zip(cells, replaced, strict=True):
             columns.setdefault(position, {})[column] = result.text

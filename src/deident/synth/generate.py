@@ -17,7 +17,8 @@ from deident.synth.vocab import faker_for
 STYLES: tuple[str, ...] = ("discharge", "nursing", "psych", "forum")
 # Styles generated on request only (not in the default mix): short notes that put person names in the layouts
 # where names were half replaced (deident.synth.name_layouts).
-EXTRA_STYLES: tuple[str, ...] = ("name_layouts",)
+# UK letters and Canadian notes (deident.synth.international): identifiers, names and layouts beyond US notes.
+EXTRA_STYLES: tuple[str, ...] = ("name_layouts", "uk_letter", "ca_note")
 GENERATOR = "deident.synth"
 
 
@@ -41,6 +42,11 @@ def generate_note(seed: int, index: int, style: str) -> AnnotatedDocument:
     rng = random.Random(derived)
     if style == "name_layouts":
         return _name_layout_note(seed, index, rng)
+    if style in ("uk_letter", "ca_note"):
+        from deident.synth.international import generate
+
+        extra = (("generator", GENERATOR), ("style", style))
+        return generate(style, rng, f"synth-{seed}-{index:06d}", f"synth-{seed}-p{index:06d}", extra)
     fake = faker_for("en_US")
     fake.seed_instance(derived)
     template = load_style(style)

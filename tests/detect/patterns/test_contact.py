@@ -89,6 +89,12 @@ NATIONAL: list[Case] = [
     ("mobile: 0400 000 000", "0400 000 000", P),
     ("contact number 9876 5432", "9876 5432", P),
     ("fax 12 3456 7890", "12 3456 7890", Label.FAX),
+    # a UK mobile in its usual 5-6 grouping, an unbroken international number, a number in brackets after a name
+    # (issue 17)
+    ("please contact my secretary on 07700 900124 or", "07700 900124", P),
+    ("can be reached on 07700 900909.", "07700 900909", P),
+    ("contacted on +447700900697.", "+447700900697", P),
+    ("his son Kevin ((613) 555-0113) brought him", "((613) 555-0113)", P),
 ]
 NATIONAL_NEGATIVES: list[Case] = [
     ("given at 0800 1200 1600 and 2000", None, None),
@@ -106,6 +112,9 @@ NATIONAL_NEGATIVES: list[Case] = [
     ("lot 0023 0045 0067 0089 expired", None, None),
     ("phone 123 456", None, None),
     ("work 1000-2000 ml output", None, None),
+    ("fluids 0900 120000 units", None, None),
+    ("given 0.5 mg at 09:30 and 14:20", None, None),
+    ("score +12 on the scale", None, None),
 ]
 
 

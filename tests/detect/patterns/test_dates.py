@@ -60,6 +60,15 @@ POSITIVES: list[Case] = [
     ("ON 2/30/15 SHE FELL AT HOME", "2/30/15", D),
     ("last seen on 4/31/2019 in clinic", "4/31/2019", D),
     ("CT 11/31/2018 showed no change", "11/31/2018", D),
+    # day-first and French dates (issue 17)
+    ("Date: 12/03/2024\nDear Dr", "12/03/2024", D),
+    ("seen on 12 March 2024 in clinic", "12 March 2024", D),
+    ("Date de visite : 15 mars 2019", "15 mars 2019", D),
+    ("vue le 1er août 2020 en clinique", "1er août 2020", D),
+    ("DOB: 21 février 1966", "21 février 1966", D),
+    ("signé le 3 decembre 2018", "3 decembre 2018", D),
+    ("on 4/5 in clinic", "4/5", D),
+    ("seen 3/6 and 4/6 for wound care", "3/6", D),
 ]
 NEGATIVES: list[Case] = [
     ("give 1/2 amp of D50", None, None),
@@ -111,6 +120,18 @@ NEGATIVES: list[Case] = [
     ("vent setting 10/5 tolerated", None, None),
     ("seen Nov 1 - 3 days ago", "3", None),
     ("given nov 2 and 5 mg more", "5", None),
+    # graded findings (issue 17): power out of 5, murmurs out of 6 or 4, reflexes out of 4
+    ("Power was 4/5 in the left arm.", None, None),
+    ("there was a 3/6 ejection systolic murmur", None, None),
+    ("a 2/6 systolic murmur at the left sternal border", None, None),
+    ("Strength 5/5 throughout", None, None),
+    ("grip 4/5 bilaterally", None, None),
+    ("3/5 in both upper extremities", None, None),
+    ("reflexes 2/4 symmetrical", None, None),
+    ("a 4/6 holosystolic murmur", None, None),
+    # French month words without a day and year are words
+    ("pt says mai 3 times", None, None),
+    ("Mars 12 mg given", None, None),
 ]
 ALL_CAPS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES]
 LOWER = [(t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES]

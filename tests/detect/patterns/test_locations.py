@@ -104,6 +104,9 @@ NEGATIVES: list[Case] = [
     ("he works for himself", None, None),
     ("works as a nurse at home", None, None),
     ("works as a teacher for the city", None, None),
+    ("give 2 avenue of approach", None, None),
+    ("3 rue x over 4/5 strength", None, None),
+    ("12 place holders were used", None, None),
 ]
 CASE_VARIANTS = [
     (t.upper(), e.upper(), lab) for t, e, lab in POSITIVES if lab not in {Label.ZIP, Label.STATE, Label.CITY}
@@ -144,6 +147,11 @@ NATURAL_PLACE_NEGATIVES: list[Case] = [
     ("plan: OR in am. Fort to follow", None, None),
 ]
 HARD: list[Case] = [
+    # Quebec's street order: number, type, name (issue 17); the name's capitals tell it from "2 avenue of approach"
+    ("Address: 1176, chemin Thibault, Granby", "1176, chemin Thibault", Label.STREET),
+    ("Home: 7678, avenue Smith, Saint-Georges", "7678, avenue Smith", Label.STREET),
+    ("vit au 45 rue de la Gauchetière", "45 rue de la Gauchetière", Label.STREET),
+    ("8 boul. René-Lévesque Est", "8 boul. René-Lévesque Est", Label.STREET),
     ("transferred to sacred heart hospital", "sacred heart", Label.HOSPITAL),
     ("RECORDS FROM ANNAPOLIS, MD). CONTINUE", "ANNAPOLIS", Label.CITY),
 ]

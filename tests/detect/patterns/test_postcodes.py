@@ -31,6 +31,12 @@ POSITIVES: list[Case] = [
     ("Address:\n18 Clarence Road\nHeadingley\nLeeds\nLS6 3AB\n", "Leeds", Label.CITY),
     ("Address:\n18 Clarence Road\nHeadingley\nLeeds\nLS6 3AB\n", "LS6 3AB", Z),
     ("Flat 2\n7 Mill Lane\nNewcastle upon Tyne\nNE1 4XF", "NE1 4XF", Z),
+    # a town before its province and postal code, accented, hyphenated, with small joining words (issue 17)
+    ("71 Lopez Street, Saint-Léonard, QC H1R 2X9", "Saint-Léonard", Label.CITY),
+    ("259 Main Road, L'Ancienne-Lorette, QC G2E 1A1", "L'Ancienne-Lorette", Label.CITY),
+    ("Home: 9775 Little Avenue, North Cowichan BC  V9L 6B4", "North Cowichan", Label.CITY),
+    ("144 Hawkins Terrace, Newcastle under Lyme ST5 1AA", "Newcastle under Lyme", Label.CITY),
+    ("111 Burton Lane\nAshton in Makerfield\nWN4 9AA", "Ashton in Makerfield", Label.CITY),
 ]
 # (text, a piece that must not be tagged with the label)
 NEGATIVES: list[tuple[str, str, Label]] = [
@@ -51,6 +57,8 @@ NEGATIVES: list[tuple[str, str, Label]] = [
     ("sw1a 1aa in lower case is no postcode", "sw1a 1aa", Z),
     ("Plan:\nContinue\nT1 2DM review", "Continue", Label.CITY),
     ("and then\nLS6 3AB", "and then", Label.CITY),
+    ("seen with the QC K1A 0B1", "the", Label.CITY),
+    ("Plan: QC review, ON K1A 0B1", "Plan", Label.CITY),
 ]
 
 

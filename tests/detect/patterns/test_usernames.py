@@ -6,7 +6,7 @@ import pytest
 
 from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
-from deident.detect.patterns.usernames import author_variants, username_detector
+from deident.detect.patterns.usernames import author_variants, title_variants, username_detector
 
 POSITIVES: list[tuple[str, str]] = [
     ("From: quillrunner77\nDate: 3 Apr 2019", "quillrunner77"),
@@ -73,8 +73,11 @@ def test_author_field_and_its_variants() -> None:
     ("author", "variants"),
     [
         ("katrina33", ["katrina33", "katrina"]),
-        ("MossyGate", ["MossyGate", "Mossy"]),  # "Gate" is a common word, not a variant
-        ("summer_rain77", ["summer_rain77", "summer_rain"]),  # "summer" and "rain" are common words
+        # "Gate" is a common word, not a variant; the words apart and run together are
+        ("MossyGate", ["Mossy Gate", "MossyGate", "Mossy"]),
+        # "summer" and "rain" are common words
+        ("summer_rain77", ["summer_rain77", "summer rain", "summer_rain", "summerrain"]),
+        ("sunny_daze", ["sunny daze", "sunny_daze", "sunnydaze", "daze"]),
         ("@bramblefoot", ["bramblefoot"]),
         ("", []),
     ],
@@ -94,3 +97,36 @@ def test_spans_name_source_and_carry_no_text() -> None:
 def test_deterministic() -> None:
     doc = Document("d", "From: a_bc_de\n> fernwhistle is right\nthx @fernwhistle")
     assert username_detector().detect(doc) == username_detector().detect(doc)
+
+
+@pytest.mark.parametrize(
+    ("author", "variants"),
+    [
+        ("sunny_daze", ["Sunny"]),  # "sunny" is too common to seek in lower case
+        ("katrina33", []),  # rare enough to be sought in any case already
+        ("summer_rain77", []),  # "summer" and "rain" too common even capitalised
+        ("", []),
+    ],
+)
+def test_title_variants(author: str, variants: list[str]) -> None:
+    assert title_variants(author) == variants
+
+
+# (text, handles found) for a board whose posters include "sunny_daze" (not this note's author).
+BOARD_CASES: list[tuple[str, list[str]]] = [
+    ("what SUNNYDAZE said", ["SUNNYDAZE"]),
+    ("thanks Sunny, that helped", ["Sunny"]),
+    ("SunnyDaze said the same", ["SunnyDaze"]),
+    ("what sunny daze wrote", ["sunny daze"]),
+    ("hope daze is ok", ["daze"]),
+    # hard negatives: the common word in lower case or opening a sentence
+    ("a sunny day at last", []),
+    ("Sunny days help. Sunny weather too", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), BOARD_CASES)
+def test_board_handles_are_sought_with_their_variants(text: str, expected: list[str]) -> None:
+    board = Document("b", text, DocumentMetadata(author="quillrunner77", board_handles=("quillrunner77", "sunny_daze")))
+    assert _texts(board) == expected
+    assert _texts(Document("b", text)) == []  # without the board: nothing

@@ -68,6 +68,12 @@ def load_hospital_shapes() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 @lru_cache(maxsize=1)
+def load_hospital_name_suffixes() -> tuple[str, ...]:
+    """Heads that name a practice only after a listed surname or place ("Evans Surgery", not "Cardiac Surgery")."""
+    return tuple(_hospital_rows().get("name_suffix", ()))
+
+
+@lru_cache(maxsize=1)
 def load_hospital_names() -> tuple[str, ...]:
     """Multi-word names shared by many hospitals ("sacred heart", "good samaritan")."""
     return tuple(_hospital_rows().get("name", ()))

@@ -37,6 +37,7 @@ from deident.detect.lexicon.context import (
 )
 from deident.detect.lexicon.data import (
     load_drug_names,
+    load_hospital_name_suffixes,
     load_hospital_names,
     load_hospital_shapes,
     load_lexicon,
@@ -86,7 +87,7 @@ _PREVIOUS_WORD = regex.compile(r"(?<![a-z0-9])([a-z]{5,}) +$")
 
 
 _TRIGGER_GROUPS = frozenset({"before", "after"})
-_HOSPITAL_GROUPS = frozenset({"prefix", "suffix", "name"})
+_HOSPITAL_GROUPS = frozenset({"prefix", "suffix", "name", "name_suffix"})
 
 
 @lru_cache(maxsize=1)
@@ -100,6 +101,7 @@ def _cue_matcher() -> LexiconMatcher:
             "after": list(AFTER_TRIGGERS),
             "prefix": prefixes,
             "suffix": suffixes,
+            "name_suffix": load_hospital_name_suffixes(),
             "name": load_hospital_names(),
             "company_suffix": load_lexicon("company_suffixes"),
         }
@@ -773,6 +775,10 @@ class HospitalShapeDetector:
                 span = self._before_suffix(text, mode, stop, hit.start, hit.end)
                 if span is not None:
                     out.append(span)
+            if "name_suffix" in hit.names:
+                span = self._after_listed_name(text, mode, stop, hit.start, hit.end)
+                if span is not None:
+                    out.append(span)
             if "name" in hit.names:
                 # A suffix right after a listed name is part of it: "sacred heart Memorial", "Sinai Hospital".
                 end = _suffix_end_after(text, hit.end, suffix_ends)
@@ -789,6 +795,19 @@ class HospitalShapeDetector:
         if found is None:
             return None
         return Span(found, end, Label.HOSPITAL, self.name, 0.7, ("shape:suffix",))
+
+    def _after_listed_name(self, text: str, mode: CaseMode, stop: frozenset[str], start: int, end: int) -> Span | None:
+        """A UK practice ("Evans Surgery", "Jackson Road Surgery"): the name words before the head begin with a listed
+        surname or place that is no common word, so that a service ("Cardiac Surgery", "Day Surgery") is none."""
+        found = _name_before(text, mode, stop, start)
+        if found is None:
+            return None
+        first = regex.match(r"[\p{L}'\-]+", text[found:start])
+        lowered = "" if first is None else first.group().lower()
+        listed = lowered in name_matcher() or lowered in place_matcher()
+        if not listed or lowered in load_lexicon("common_words"):
+            return None
+        return Span(found, end, Label.HOSPITAL, self.name, 0.7, ("shape:name_suffix",))
 
     def _after_prefix(
         self, text: str, mode: CaseMode, stop: frozenset[str], start: int, end: int, suffix_ends: dict[int, int]

@@ -1,7 +1,9 @@
 """ID numbers whose published format has a validator, one rule per kind: a regex proposes, a validator confirms.
 
-IBAN (ISO 13616 mod 97), UK NHS number (mod 11), Canadian SIN (Luhn), US NPI (Luhn over the "80840" prefix), DEA
-registration number (its check digit) and the US Medicare Beneficiary Identifier (its positional format). Those
+IBAN (ISO 13616 mod 97), UK NHS number (mod 11), Canadian SIN (Luhn), Canadian provincial health card numbers
+(British Columbia's PHN by its mod 11 digit, Ontario's OHIP number by its Luhn digit, Quebec's RAMQ number by its
+shape), US NPI (Luhn over the "80840" prefix), DEA registration number (its check digit) and the US Medicare
+Beneficiary Identifier (its positional format). Those
 that need a trigger ("NHS No", "SIN", "NPI") keep a number of the right shape after it even when its check digit
 fails (a mistyped number is as identifying), only unconfirmed and weaker; those found by shape alone need the
 check to hold.
@@ -14,6 +16,7 @@ from functools import lru_cache
 
 import regex
 from stdnum import iban, luhn
+from stdnum.ca import bc_phn
 from stdnum.ca import sin as ca_sin
 from stdnum.gb import nhs as gb_nhs
 
@@ -27,6 +30,16 @@ _END = r"(?![\w]|[-./][A-Za-z0-9])"
 
 NHS_TRIGGERS = ("nhs", "nhs number", "nhs no", "new nhs number")
 SIN_TRIGGERS = ("sin", "social insurance", "social insurance number", "social ins")
+# Provincial health cards: Ontario (OHIP, "health card number" HCN), British Columbia (PHN), Quebec (RAMQ's "numéro
+# d'assurance maladie", NAM) and the generic names (ASCII, so the scan planner derives them as anchors).
+HEALTH_CARD_TRIGGERS = (
+    "health card", "health card number", "health card no", "hcn", "ohip", "ohip number", "phn", "bc phn",
+    "personal health number", "ramq", "nam", "health insurance number",
+    "provincial health number", "carte soleil",
+)  # fmt: skip
+# Their shapes: ten digits (OHIP, in 4-3-3 groups, with a two-letter version code after it), or RAMQ's four letters
+# (three of the surname, one of the first name) and eight digits, in 4-4-4 groups.
+_HEALTH_CARD = r"\d{4}[ -]?\d{3}[ -]?\d{3}(?:[ -]?[A-Z]{2})?|[A-Z]{4}[ -]?\d{4}[ -]?\d{4}"
 NPI_TRIGGERS = ("npi", "national provider identifier", "national provider id")
 
 # DEA registrant types (the first letter) as the DEA publishes them.
@@ -44,6 +57,20 @@ def nhs_number_ok(digits: str) -> bool:
 def sin_ok(digits: str) -> bool:
     """A Canadian Social Insurance Number: nine digits, a first digit that is issued, a valid Luhn digit."""
     return bool(ca_sin.is_valid(digits))
+
+
+def health_card_ok(digits: str) -> bool:
+    """A Canadian health card number with a check digit: BC's PHN (9 then eight digits and a mod 11 digit) or
+    Ontario's ten-digit OHIP number (Luhn). Quebec's RAMQ number has no public check and is never confirmed."""
+    if len(digits) != 10:
+        return False
+    return bool(bc_phn.is_valid(digits)) if digits[0] == "9" else bool(luhn.is_valid(digits))
+
+
+def _health_card(text: str, m: regex.Match[str]) -> list[Hit]:
+    if m["p"][0].isalpha():  # RAMQ: its shape after its trigger is all there is to check
+        return [Hit(m.start("p"), m.end("p"), score=0.9)]
+    return _triggered(health_card_ok)(text, m)
 
 
 def npi_ok(digits: str) -> bool:
@@ -124,6 +151,14 @@ def checked_id_patterns() -> tuple[Pattern, ...]:
         _trigger_rule("id.nhs_number", Label.MEDICALRECORD, NHS_TRIGGERS, r"\d{3}[ -]?\d{3}[ -]?\d{4}", nhs_number_ok),
         _trigger_rule("id.sin", Label.SSN, SIN_TRIGGERS, r"\d{3}[ -]?\d{3}[ -]?\d{3}", sin_ok),
         _trigger_rule("id.npi", Label.LICENSE, NPI_TRIGGERS, r"\d{10}", npi_ok),
+        Pattern(
+            "id.health_card",
+            Label.HEALTHPLAN,
+            r"\b" + words(*HEALTH_CARD_TRIGGERS) + _GAP + r"(?P<p>" + _HEALTH_CARD + r")" + _END,
+            0.9,
+            _health_card,
+            group="p",
+        ),
         Pattern(
             "id.iban",
             Label.ACCOUNT,

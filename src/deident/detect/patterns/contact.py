@@ -51,16 +51,17 @@ _NA = r"(?![\w]|[./-]\d|[ \t]\d)"
 # Three patterns so that each starts with a cheap literal or digit scan.
 _NANP_TAIL = r"\d{3}" + _SEP + r"\d{4}" + _EXT
 NANP = _D1 + r"\d{2}" + _SEP + _NANP_TAIL
-NANP_PAREN = r"(?<!\w)\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}-?[ \t]{0,2}" + _NANP_TAIL
+NANP_PAREN = r"(?<![\w])\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}-?[ \t]{0,2}" + _NANP_TAIL
 NANP_COUNTRY = (
     r"[+1](?<![\w+.][+1])1?" + _SEP + r"(?:\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}|\d{3}" + _SEP + ")" + _NANP_TAIL
 )
 LOCAL = _D1 + r"\d{2}[ \t]{0,2}[-.][ \t]{0,2}\d{4}" + _EXT
 # A number written nationally after its trunk prefix "0", as in the UK, Ireland and Australia ("020 7946 0958",
-# "07700 900 123", "01 234 5678"), in groups or unbroken; the area code may stand in parentheses ("(02) 9876 5432").
+# "07700 900 123", "07700 900123", "01 234 5678"), in groups or unbroken; the area code may stand in parentheses
+# ("(02) 9876 5432").
 _T0 = r"0(?<![\w+.,/:-]0)"
 _T0_PREV = r"[^\w+.,/:-]"
-TRUNK = r"(?:" + _T0 + r"\d{1,4}(?:[ \t-]{1,2}\d{2,4}){1,3}|" + _T0 + r"\d{8,10})"
+TRUNK = r"(?:" + _T0 + r"\d{1,4}(?:[ \t-]{1,2}\d{2,6}){1,3}|" + _T0 + r"\d{8,10})"
 TRUNK_PAREN = r"(?<!\w)\(0\d{1,4}\)[ \t]{0,2}\d{2,4}(?:[ \t-]{1,2}\d{2,4}){0,2}"
 # Any phone-shaped run of digit groups (shape only, for numbers right after a phone word).
 PHONE_SHAPE = r"\+?\(?\d{1,6}\)?(?:[ \t]{0,2}[-.]?[ \t]{0,2}\(?\d{1,6}\)?){0,5}"
@@ -233,7 +234,8 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             "phone.international",
             P,
             # "+44 (0)20 7946 0958": a group may follow a closing parenthesis directly.
-            r"(?<![\w+])\+(?:[1-9]\d{0,2})(?:(?:[ \t.-]{1,2}|(?<=\)))\(?\d{1,6}\)?){2,5}(?![\w]|[.-]\d)",
+            # Or unbroken after the country code: "+447700900123".
+            r"(?<![\w+])\+(?:[1-9]\d{0,2})(?:(?:(?:[ \t.-]{1,2}|(?<=\)))\(?\d{1,6}\)?){2,5}|\d{5,12})(?![\w]|[.-]\d)",
             0.85,
             _international,
         ),

@@ -28,6 +28,16 @@ _MONTH_NUMBER = {
     if name
 }
 
+# French month names as Canadian (and other French) notes write them ("15 mars 2019", "1er août 2020"); sought only in
+# a day-month-year date, where a year vouches for the month word ("mai", "mars" are words too).
+_FRENCH_MONTHS = (
+    "janvier", "février", "fevrier", "mars", "avril", "mai", "juin", "juillet", "août", "aout", "septembre", "octobre",
+    "novembre", "décembre", "decembre",
+)  # fmt: skip
+_FRENCH_MONTH_NUMBER = dict(zip(_FRENCH_MONTHS, (1, 2, 2, 3, 4, 5, 6, 7, 8, 8, 9, 10, 11, 12, 12), strict=True))
+_MONTH_NUMBER.update(_FRENCH_MONTH_NUMBER)
+FRENCH_MONTH = words(*_FRENCH_MONTHS)
+
 # Words before a slash pair that make it a measurement, setting or score rather than a date ("R AC" is the right
 # antecubital fossa, a line site, not the A/C ventilator mode).
 _CLINICAL_BEFORE = (
@@ -181,6 +191,8 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         return []  # ventilator settings "SIMV 500x10, 40%, & 5/8"
     if rx(_VENT_AFTER).match(text, m.end()) or _ends_with(_CLINICAL_BEFORE, before):
         return []
+    if not date_context and 4 <= day <= 6 and month <= day and _grade_near(text, m.start(), m.end()):
+        return []  # a graded finding: power "4/5 in the left arm", a "3/6 ejection systolic murmur"
     if not date_context and _pressure_pair(month, day) and _vent_near(text, m.start(), m.end()):
         return []  # pressure support over PEEP: "wean down to 10/5", "Vent changed over to 5/5", "5/5 ABG"
     if date_context:
@@ -194,6 +206,29 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
 
 # Ventilator and blood-gas words near a slash pair, before or after it, on any line.
 _VENT_NEAR = r"\b(?:vent|cpap|bipap|peep|psv?|abg|gas|wean\w*|extubat\w*|fio2|trach[ \t]collar)\b"
+
+
+# Words that make a slash pair over 4, 5 or 6 a graded finding: murmurs are graded out of 6 (or 4), muscle power out
+# of 5 (MRC), reflexes out of 4; found right after the pair or just before it.
+_GRADE_AFTER = (
+    r"[ \t]{0,2}(?:(?:[a-z\-]{1,12}[ \t]{1,2}){0,2}"
+    r"(?:murmurs?|sem|ejection|systolic|diastolic|holosystolic|pansystolic)"
+    r"|strength|power|bilat\w*|throughout|symmetric\w*|globally|reflex\w*"
+    r"|in[ \t]{1,2}(?:(?:the|both|all|his|her|each)[ \t]{1,2})?(?:(?:left|right|l|r|upper|lower|proximal|distal)"
+    r"[ \t]{1,2}){0,2}(?:arms?|legs?|limbs?|extremit\w*|hands?|feet|foot|hips?|shoulders?|ues?|les?|quads?|biceps"
+    r"|triceps|deltoids?|muscles?))\b"
+)
+_GRADE_BEFORE = (
+    r"\b(?:power|strength|grade|graded|murmur|mrc|reflexes|motor|grip|pulses?)[ \t:=]{0,3}(?:of[ \t]{1,2})?\Z"
+)
+
+
+def _grade_near(text: str, start: int, end: int) -> bool:
+    lower = text[end : end + 50].lower()
+    return (
+        rx(_GRADE_AFTER).match(lower) is not None
+        or rx(_GRADE_BEFORE).search(text[max(0, start - 20) : start].lower()) is not None
+    )
 
 
 def _pressure_pair(support: int, peep: int) -> bool:
@@ -508,6 +543,23 @@ def date_patterns() -> tuple[Pattern, ...]:
                 digit_run=(1, 2),
                 run_next=r"(?i:(?:st|nd|rd|th)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
                 r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
+                run_prev=_FIRST_DIGIT_PREV,
+            ),
+        ),
+        Pattern(
+            "date.day_month_year_french",
+            D,
+            r"(?P<d>"
+            + _FIRST_DIGIT
+            + r"\d?)(?:er)?[ \t]{1,2}(?P<mon>"
+            + FRENCH_MONTH
+            + r")[ \t]{1,2}(?P<y>(?:19|20)\d{2})"
+            + _NA,
+            0.9,
+            _written,
+            hints=ScanHints(
+                digit_run=(1, 2),
+                run_next=r"(?i:(?:er)?[ \t]{1,2}(?:janv|f[ée]v|mar|avr|mai|jui|ao|sep|oct|nov|d[ée]c))",
                 run_prev=_FIRST_DIGIT_PREV,
             ),
         ),

@@ -169,6 +169,7 @@ _UNIT = r"(?:,?[ \t]{0,2}(?P<unit>apt|apartment|unit|suite|ste|#)\.?[ \t]{0,2}#?
 # The house number both street rules start with ("12", "12B", "12 N."), what follows it for the digit-run dispatch, and
 # the characters that may follow its digits.
 _HOUSE_NUMBER = r"\d(?<![\w./-]\d)\d{0,4}[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?"
+_HOUSE_NUMBER_FRENCH = r"\d(?<![\w./-]\d)\d{0,4},?[ \t]{1,2}"
 _HOUSE_NUMBER_NEXT = r"[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?"
 _HOUSE_NUMBER_FOLLOWERS = " \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ZIP_AHEAD = regex.compile(r"[^\n]{0,60}\n?[^\n]{0,60}?\b\d{5}(?:-\d{4})?\b")
@@ -504,6 +505,20 @@ def location_patterns() -> tuple[Pattern, ...]:
                 run_prev=r"[^\w./-]",
                 run_check=_usps_street_may_start,
             ),
+        ),
+        Pattern(
+            "location.street_address_french",
+            Label.STREET,
+            # Quebec's order, the street type after the number and before the name: "1176, chemin Thibault",
+            # "45 rue de la Gauchetière", "8 boul. René-Lévesque"; the name is capitalised.
+            _HOUSE_NUMBER_FRENCH
+            + r"(?i:rue|avenue|av\.|boulevard|boul\.|chemin|ch\.|rang|mont[ée]e|c[ôo]te|all[ée]e|impasse|croissant)"
+            + r"[ \t]{1,2}(?:(?:de[ \t]la|de[ \t]l'|des|du|de|d'|l')[ \t]?)?"
+            + r"\p{Lu}[\p{L}'\-]{1,24}(?:[ \t-]\p{Lu}[\p{L}'\-]{1,24}){0,2}(?![\w'])",
+            0.8,
+            None,
+            ignore_case=False,
+            hints=ScanHints(digit_run=(1, 5), run_next=r",?[ \t]{1,2}(?i:[rabcmdi])", run_prev=r"[^\w./-]"),
         ),
         Pattern(
             "location.po_box",

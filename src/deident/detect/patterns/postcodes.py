@@ -35,21 +35,25 @@ _UNIT_LEAD = (
     r"(?:\d{1,4}[A-Za-z]?|[A-Za-z]\d{0,3})[ \t]{0,2}[,/]?[ \t]{1,2}(?=\d)"
 )
 
-_CAPITALISED = r"[A-Z][A-Za-z'\-]{1,24}"
-_TOWN_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _CAPITALISED + r"(?:[ \t]" + _CAPITALISED + r")?),?[ \t]{1,2}\Z"
+# A town's name: capitalised words in any script's letters, hyphens, apostrophes and en dashes inside ("Saint-Léonard",
+# "L'Ancienne-Lorette"), joined by the small words of place names ("Newcastle under Lyme", "Ashton in Makerfield").
+_CAPITALISED = r"\p{Lu}[\p{L}'\u2019\-\u2013]{1,40}"
+_TOWN_JOINS = ("upon", "under", "in", "on", "by", "le", "la", "les", "de", "du", "des", "sur", "en")
+_TOWN = _CAPITALISED + r"(?:[ \t](?:(?:" + "|".join(_TOWN_JOINS) + r")[ \t])?" + _CAPITALISED + r"){0,2}"
+# The province or territory between a Canadian town and its postal code ("Granby, QC J2G 1A1").
+_PROVINCE = r"(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)"
+_TOWN_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _TOWN + r"),?[ \t]{1,2}(?:" + _PROVINCE + r",?[ \t]{1,3})?\Z"
 # A multi-line address: the post town alone on the line above the postcode ("12 High Street\nLeeds\nLS1 4AP").
-_TOWN_LINE_BEFORE = (
-    r"(?r)(?:\A|\n)[ \t]{0,4}(?P<c>" + _CAPITALISED + r"(?:[ \t]" + _CAPITALISED + r")?),?[ \t]{0,4}\n[ \t]{0,4}\Z"
-)
+_TOWN_LINE_BEFORE = r"(?r)(?:\A|\n)[ \t]{0,4}(?P<c>" + _TOWN + r"),?[ \t]{0,4}\n[ \t]{0,4}\Z"
 
 
 def _town_before(text: str, start: int) -> list[Hit]:
     """The town written right before a postcode on its line ("Leeds LS1 4AP") or alone on the line above it: one or
     two capitalised words that are no function words."""
-    town = compile_source(_TOWN_BEFORE, False).search(text, max(0, start - 52), start)
+    town = compile_source(_TOWN_BEFORE, False).search(text, max(0, start - 100), start)
     if town is None:
-        town = compile_source(_TOWN_LINE_BEFORE, False).search(text, max(0, start - 62), start)
-    if town is None or any(w.lower() in STOP_WORDS for w in town["c"].split()):
+        town = compile_source(_TOWN_LINE_BEFORE, False).search(text, max(0, start - 100), start)
+    if town is None or any(w.lower() in STOP_WORDS and w not in _TOWN_JOINS for w in town["c"].split()):
         return []
     return [Hit(town.start("c"), town.end("c"), Label.CITY, score=0.6)]
 

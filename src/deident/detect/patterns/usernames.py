@@ -5,8 +5,10 @@ A handle is found where its position says it is one: after a header field ("From
 marker at a line start ("> handle is right") or an at sign ("@handle"); or where its shape alone
 says so (letters joined by an underscore, "summer_rain77"). The author field of the note's metadata
 (``metadata.author``) and its variants (the letters without the digits, "katrina" of "katrina33";
-the words of a camel-case handle) are found everywhere. Every handle found once is then tagged at
-each of its occurrences in the note (a thread quotes and answers its posters by name).
+the words of a camel-case handle, the words apart or run together) are found everywhere, and so are
+the handles of every poster among the notes detected together (``metadata.board_handles``, set by
+``Deidentifier.detect_many``). Every handle found once is then tagged at each of its occurrences in
+the note (a thread quotes and answers its posters by name).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import AnyStr
 
 import regex
@@ -100,6 +103,8 @@ REPEAT_SCORE = 0.7
 VARIANT_MAX_ZIPF = 4.0
 # A word at least this frequent (Zipf) is a word, not a handle, unless its shape says otherwise ("From: home").
 COMMON_ZIPF = 4.0
+# A word of a handle rarer than this but too common for VARIANT_MAX_ZIPF is sought in title case inside a sentence.
+TITLE_MAX_ZIPF = 4.6
 
 
 def _is_handle(word: str) -> bool:
@@ -141,7 +146,44 @@ def author_variants(author: str) -> list[str]:
         low = variant.lower()
         if len(variant) >= 4 and low not in NON_NAMES and zipf(low) < VARIANT_MAX_ZIPF:
             variants.add(variant)
+    if len(words) >= 2:
+        # The words written apart or run together: "sunny daze" and "SunnyDaze" of "sunny_daze" (matched in any case).
+        variants.update((" ".join(words), "".join(words)))
     return sorted(variants, key=lambda v: (-len(v), v))
+
+
+def title_variants(author: str) -> list[str]:
+    """Words of the handle too common to seek in any case but rare enough to be the poster's name when written
+    with a capital inside a sentence: "Sunny" of "sunny_daze" ("thanks Sunny!", not "a sunny day")."""
+    handle = author.strip().lstrip("@")
+    if not handle or not _is_handle(handle):
+        return []
+    words = [w for w in regex.split(r"[_.\-\p{N}]+", handle) if w]
+    if len(words) == 1:
+        words = _CAMEL_PARTS.findall(handle)
+    out = {
+        word.capitalize()
+        for word in words
+        if len(word) >= 4 and word.lower() not in NON_NAMES and VARIANT_MAX_ZIPF <= zipf(word.lower()) < TITLE_MAX_ZIPF
+    }
+    return sorted(out)
+
+
+@lru_cache(maxsize=16)
+def _handle_patterns(handles: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """One pattern for the handles and their variants (any case) and one for their title-case words (case kept,
+    not opening a sentence), built once per set of handles (a batch's board)."""
+    anywhere = sorted({v for h in handles for v in author_variants(h) if len(v) >= 3}, key=lambda v: (-len(v), v))
+    titled = sorted({v for h in handles for v in title_variants(h)} - {v.lower() for v in anywhere})
+    first = None
+    if anywhere:
+        first = re.compile(r"(?<![\w@.])(?:" + "|".join(map(re.escape, anywhere)) + ")" + _HANDLE_END, re.IGNORECASE)
+    second = None
+    if titled:
+        second = re.compile(
+            r"(?<![.!?:\n]\s)(?<![\w@.])(?<!^)(?:" + "|".join(map(re.escape, titled)) + ")" + _HANDLE_END
+        )
+    return first, second
 
 
 @dataclass(frozen=True)
@@ -207,16 +249,20 @@ class UsernameDetector:
         for m in _underscored(text):
             if not m["u"].isupper():  # "BP_SYS": a field name
                 add(m.start("u"), m.end("u"), SHAPE_SCORE, "pattern:username.underscored")
-        author = document.metadata.author
         handles = {text[s:e] for s, e in found}
-        if author:
-            handles.update(author_variants(author))
         # Each handle at every occurrence: a thread quotes and answers its posters by name.
         for handle in sorted(handles, key=lambda h: (-len(h), h)):
             if len(handle) < 3:
                 continue
             pattern = re.compile(r"(?<![\w@.])" + re.escape(handle) + _HANDLE_END, re.IGNORECASE)
             for m in pattern.finditer(text):
+                add(m.start(), m.end(), REPEAT_SCORE, "pattern:username.repeated")
+        # The note's author and every poster of the notes detected with it (a board's users answer each other),
+        # with the variants written for a handle.
+        metadata = document.metadata
+        posters = tuple(sorted({*metadata.board_handles, *((metadata.author,) if metadata.author else ())}))
+        for poster_pattern in _handle_patterns(posters) if posters else ():
+            for m in poster_pattern.finditer(text) if poster_pattern is not None else ():
                 add(m.start(), m.end(), REPEAT_SCORE, "pattern:username.repeated")
         return [
             Span(start, end, Label.USERNAME, self.name, score, (note,))
