@@ -90,7 +90,7 @@ def test_tfidf_and_cluster_features_equal_crfsuite(tfidf_model: Path) -> None:
     known = model.known_attributes()
     assert any(a.startswith("tfidf=") for a in known) and any(a.startswith("cl=") and a != "cl=none" for a in known)
     docs = _documents()
-    context = PatientContext.build(docs + [d.document for d in synthetic_corpus(6, seed=8)], aggressive=False)
+    context = PatientContext.build(docs + [d.document for d in synthetic_corpus(6, seed=8)], model.extractor)
     assert any(model.tag(doc, context).groups != model.tag(doc).groups for doc in docs)  # the ranks matter
     for doc in docs:
         for given in (None, context):

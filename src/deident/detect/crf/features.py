@@ -18,13 +18,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from deident.core.document import Document
+from deident.core.document import Document, patient_or_note
 from deident.core.span import Span
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
 from deident.text.charset import ascii_like
 from deident.text.note_view import note_view
 from deident.text.sections import SectionDetector
-from deident.text.tokenize import token_columns, tokenize
+from deident.text.tokenize import token_columns
 from deident.text.wordfrequency import frequency_band
 
 FEATURE_SET_VERSION = 1
@@ -97,7 +97,7 @@ class FeatureConfig:
     """Options that change the feature set; stored in the model manifest."""
 
     aggressive: bool = True  # tokenizer splits "57yo" and "rangeImpression" (Lee 2017)
-    tfidf: bool = False  # document-specific tf-idf rank over the patient's notes (Benton)
+    tfidf: bool = False  # document-specific tf-idf rank in the patient's notes (Benton): see PatientContext
     # Words seen in only one patient's training notes lose their identity (w=__rare__), as unseen
     # words do at tagging time; otherwise the CRF learns the training names instead of their context.
     rare_masking: bool = True
@@ -116,23 +116,36 @@ class FeatureConfig:
 
 @dataclass(frozen=True)
 class PatientContext:
-    """Document frequencies of lower-cased words over each patient's notes (for the tf-idf rank)."""
+    """Benton's document-specific tf-idf rank of each word in each patient's notes processed together.
 
-    documents: Mapping[str, int]
-    frequencies: Mapping[str, Mapping[str, int]]
+    A word's score is its count over the patient's notes (tf) times its inverse document frequency over the whole
+    training corpus (the model's :attr:`LearnedData.document_frequencies`, so a word the training notes rarely hold,
+    such as a poster's own handle, ranks high); notes without a patient id are each a patient of their own. Training
+    builds it over each patient's training notes and tagging over each patient's notes processed together
+    (:class:`deident.detect.crf.tagger.PatientCrfStage`), so the same notes get the same features.
+    """
+
+    ranks: Mapping[str, Mapping[str, int]]  # patient key -> lower-cased word -> rank (0: the highest score)
 
     @classmethod
-    def build(cls, docs: Iterable[Document], aggressive: bool = True) -> PatientContext:
-        documents: Counter[str] = Counter()
-        frequencies: dict[str, Counter[str]] = {}
+    def build(cls, docs: Iterable[Document], extractor: FeatureExtractor) -> PatientContext:
+        counts: dict[str, Counter[str]] = {}
         for doc in docs:
-            pid = doc.patient_id
-            if pid is None:
-                continue
-            documents[pid] += 1
-            words = {t.text.lower() for t in tokenize(doc.text, aggressive) if t.text[:1].isalpha()}
-            frequencies.setdefault(pid, Counter()).update(words)
-        return cls(dict(documents), frequencies)
+            words = (t.text.lower() for t in extractor.tokens(doc.text) if t.text[:1].isalpha())
+            counts.setdefault(patient_or_note(doc), Counter()).update(words)
+        learned = extractor.learned
+        frequencies = learned.document_frequencies
+        total = learned.documents
+
+        def idf(word: str) -> float:
+            return math.log((total + 1) / (frequencies.get(token_hash(word), 0) + 1))
+
+        ranks: dict[str, dict[str, int]] = {}
+        for key, tf in counts.items():
+            scores = {w: c * idf(w) for w, c in tf.items()}
+            ranked = sorted(scores, key=lambda w: (-scores[w], w))
+            ranks[key] = {w: r for r, w in enumerate(ranked)}
+        return cls(ranks)
 
 
 def case_class(word: str) -> str:
@@ -423,15 +436,9 @@ class FeatureExtractor:
     def _add_tfidf(
         self, document: Document, infos: Sequence[_TypeInfo], out: list[list[str]], context: PatientContext
     ) -> None:
-        pid = document.patient_id
-        if pid is None or context.documents.get(pid, 0) < 2:
+        rank = context.ranks.get(patient_or_note(document))
+        if rank is None:
             return
-        total = context.documents[pid]
-        frequencies = context.frequencies.get(pid, {})
-        tf = Counter(info.word for info in infos if info.word[:1].isalpha())
-        scores = {w: c * math.log((total + 1) / (frequencies.get(w, 0) + 1)) for w, c in tf.items()}
-        ranked = sorted(scores, key=lambda w: (-scores[w], w))
-        rank = {w: r for r, w in enumerate(ranked)}
         for i, info in enumerate(infos):
             r = rank.get(info.word)
             if r is not None:

@@ -31,7 +31,14 @@ from deident.detect.crf.features import (
     SpanProvider,
     easyadapt,
 )
-from deident.detect.crf.learned import doc_group, learn, save_lexicon, save_triggers, save_vocabulary
+from deident.detect.crf.learned import (
+    doc_group,
+    learn,
+    save_document_frequencies,
+    save_lexicon,
+    save_triggers,
+    save_vocabulary,
+)
 from deident.detect.crf.scoring import binary_token_scores, evaluate
 from deident.detect.crf.tagger import (
     DEFAULT_THRESHOLD,
@@ -94,7 +101,15 @@ def _group_labels(docs: Sequence[AnnotatedDocument], categories: frozenset[Categ
     return {lab: lab.value for lab in sorted(labels) if categories is None or lab.category in categories}
 
 
-_OWN_FILES = {"triggers.tsv", "lexicon.tsv", "clusters.tsv", "vocabulary.tsv", "MODEL_CARD.md", MANIFEST}
+_OWN_FILES = {
+    "triggers.tsv",
+    "lexicon.tsv",
+    "clusters.tsv",
+    "vocabulary.tsv",
+    "document_frequencies.tsv",
+    "MODEL_CARD.md",
+    MANIFEST,
+}
 
 
 def _prepare_dir(out_dir: Path) -> None:
@@ -156,7 +171,7 @@ def train_model(
         progress(f"learning {config.clusters} word clusters")
         clusters = learn_clusters(([t.text for t in tokens[id(d)]] for d in learn_from), n_clusters=config.clusters)
     extractor = FeatureExtractor(config.features, learned, clusters, tuple(providers))
-    contexts = _contexts(config, train_docs, source_docs)
+    contexts = _contexts(extractor, train_docs, source_docs)
     files = {
         "triggers": "triggers.tsv",
         "lexicon": "lexicon.tsv",
@@ -167,6 +182,11 @@ def train_model(
     save_lexicon(learned.lexicon, out_dir / files["lexicon"])
     save_clusters(clusters, out_dir / files["clusters"])
     save_vocabulary(learned.vocabulary, out_dir / files["vocabulary"])
+    if config.features.tfidf:
+        files["document_frequencies"] = "document_frequencies.tsv"
+        save_document_frequencies(
+            learned.document_frequencies, learned.documents, out_dir / files["document_frequencies"]
+        )
 
     progress(f"extracting features of {len(all_docs)} documents")
     domains = [(d, TARGET_DOMAIN) for d in train_docs] + [(d, SOURCE_DOMAIN) for d in source_docs]
@@ -206,8 +226,8 @@ def train_model(
     metrics: dict[str, Any] = {}
     if dev_docs:
         progress(f"tagging {len(dev_docs)} development documents")
-        dev_context = PatientContext.build((d.document for d in dev_docs), config.features.aggressive)
-        tagged = [model.tag(d.document, dev_context if config.features.tfidf else None) for d in dev_docs]
+        dev_context = model.patient_context([d.document for d in dev_docs])
+        tagged = [model.tag(d.document, dev_context) for d in dev_docs]
         sweep = threshold_sweep(dev_docs, tagged)
         if config.threshold is None:
             threshold = choose_threshold(sweep, config.recall_target)
@@ -247,13 +267,14 @@ def train_model(
 
 
 def _contexts(
-    config: TrainConfig, train_docs: Sequence[AnnotatedDocument], source_docs: Sequence[AnnotatedDocument]
+    extractor: FeatureExtractor, train_docs: Sequence[AnnotatedDocument], source_docs: Sequence[AnnotatedDocument]
 ) -> dict[str, PatientContext]:
-    if not config.features.tfidf:
+    """Each domain's tf-idf ranks over each patient's training notes (none without the tf-idf feature)."""
+    if not extractor.config.tfidf:
         return {}
     return {
-        TARGET_DOMAIN: PatientContext.build((d.document for d in train_docs), config.features.aggressive),
-        SOURCE_DOMAIN: PatientContext.build((d.document for d in source_docs), config.features.aggressive),
+        TARGET_DOMAIN: PatientContext.build((d.document for d in train_docs), extractor),
+        SOURCE_DOMAIN: PatientContext.build((d.document for d in source_docs), extractor),
     }
 
 
@@ -342,9 +363,9 @@ def cross_validate(
         train_model(train, fold_dir, fixed, providers=providers)
         train_seconds = time.perf_counter() - started
         model = CrfModel.load(fold_dir, providers=providers)
-        context = PatientContext.build((d.document for d in test), config.features.aggressive)
+        context = model.patient_context([d.document for d in test])
         started = time.perf_counter()
-        tagged = [model.tag(d.document, context if config.features.tfidf else None) for d in test]
+        tagged = [model.tag(d.document, context) for d in test]
         tag_seconds = time.perf_counter() - started
         preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(test, tagged, strict=True)]
         figures = evaluate(test, preds)
