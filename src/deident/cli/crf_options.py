@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -17,6 +18,25 @@ IterationsOption = Annotated[int, typer.Option(help="L-BFGS iterations.")]
 C1Option = Annotated[float, typer.Option(help="L1 regularisation.")]
 C2Option = Annotated[float, typer.Option(help="L2 regularisation.")]
 ProvidersOption = Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")]
+TfidfOption = Annotated[
+    bool, typer.Option(help="Add the tf-idf rank of each word in its patient's notes against the corpus (Benton).")
+]
+SchemeOption = Annotated[
+    str, typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps.")
+]
+FilterFoldsOption = Annotated[
+    int, typer.Option(min=2, help="Patient-grouped folds of the span filter's out-of-fold candidates.")
+]
+FilterRecallTargetOption = Annotated[
+    float, typer.Option(min=0.01, max=1.0, help="Token recall the span filter's thresholds are calibrated for.")
+]
+
+
+class PipelineKind(StrEnum):
+    """What ``train`` trains and ``cv`` cross-validates."""
+
+    DEFAULT = "default"  # the CRF, the out-of-fold span filter and its calibration
+    CRF = "crf"  # the CRF alone
 
 
 def crf_train_config(
