@@ -100,11 +100,11 @@ def rules_pipeline(scheme: str = "i2b2-2014") -> Pipeline:
 
 def crf_pipeline(bundle: ModelBundle, scheme: str) -> Pipeline:
     """The CRF tagger alone at the model's threshold."""
-    from deident.detect.crf.tagger import CrfModel, crf_stage
+    from deident.detect.crf.tagger import CrfModel, CrfStage
     from deident.stage1.place_labels import correct_place_labels
 
     stages = (
-        crf_stage(CrfModel.from_spec(bundle.crf)),
+        CrfStage(CrfModel.from_spec(bundle.crf)),
         FunctionStage("place_labels", correct_place_labels),
         SchemeStage(get_scheme(scheme)),
     )
@@ -117,13 +117,13 @@ def stage1_pipeline(bundle: ModelBundle, scheme: str, crf_threshold: float = CAN
     The scheme runs before stage 2 so that the learned filter only judges what the convention
     counts as PHI (it was trained that way: see deident.model.train_pipeline).
     """
-    from deident.detect.crf.tagger import CrfModel, crf_stage
+    from deident.detect.crf.tagger import CrfModel, CrfStage
     from deident.stage1.field_labels import correct_field_labels
     from deident.stage1.name_edges import trim_name_edges
     from deident.stage1.place_labels import correct_place_labels
     from deident.stage1.veto import veto_stage
 
-    crf = crf_stage(CrfModel.from_spec(bundle.crf), crf_threshold, after_rules=True)
+    crf = CrfStage(CrfModel.from_spec(bundle.crf), crf_threshold, after_rules=True)
     stages = (
         *rule_stages(),
         crf,

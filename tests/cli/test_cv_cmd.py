@@ -56,3 +56,9 @@ def test_cv_needs_enough_patients(tmp_path: Path) -> None:
     for pipeline in ("crf", "default"):
         args = ["cv", str(tmp_path / "corpus.jsonl"), "--folds", "5", "--no-providers", "--pipeline", pipeline]
         assert runner.invoke(app, args).exit_code != 0
+
+
+def test_train_and_cv_have_no_tfidf_option_any_more(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(6, patients=3), tmp_path / "corpus.jsonl")
+    for command in (["cv"], ["train", "-o", str(tmp_path / "m")]):
+        assert runner.invoke(app, [*command, str(tmp_path / "corpus.jsonl"), "--tfidf"]).exit_code == 2

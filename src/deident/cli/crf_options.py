@@ -18,9 +18,6 @@ IterationsOption = Annotated[int, typer.Option(help="L-BFGS iterations.")]
 C1Option = Annotated[float, typer.Option(help="L1 regularisation.")]
 C2Option = Annotated[float, typer.Option(help="L2 regularisation.")]
 ProvidersOption = Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")]
-TfidfOption = Annotated[
-    bool, typer.Option(help="Add the tf-idf rank of each word in its patient's notes against the corpus (Benton).")
-]
 SchemeOption = Annotated[
     str, typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps.")
 ]
@@ -41,7 +38,6 @@ class PipelineKind(StrEnum):
 
 def crf_train_config(
     *,
-    tfidf: bool,
     split_models: bool,
     c1: float,
     c2: float,
@@ -52,7 +48,7 @@ def crf_train_config(
 ) -> TrainConfig:
     """The TrainConfig for the options given; ``recall_target`` None keeps TrainConfig's default."""
     config = TrainConfig(
-        features=FeatureConfig(tfidf=tfidf),
+        features=FeatureConfig(),
         split_models=split_models,
         c1=c1,
         c2=c2,

@@ -21,7 +21,6 @@ from deident.cli.crf_options import (
     ProvidersOption,
     SchemeOption,
     SplitModelsOption,
-    TfidfOption,
     crf_train_config,
     echo_progress,
     feature_providers,
@@ -121,7 +120,6 @@ def cv(
     iterations: IterationsOption = 100,
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
-    tfidf: TfidfOption = False,
     providers: ProvidersOption = True,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write all figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write the precision-recall plot (PNG) here.")] = None,
@@ -144,7 +142,6 @@ def cv(
     docs = read_corpus(corpus, fmt, read_options(encoding, delimiter, quotechar))
     require_gold_spans(docs, str(corpus))
     config = crf_train_config(
-        tfidf=tfidf,
         split_models=split_models,
         c1=c1,
         c2=c2,

@@ -19,7 +19,6 @@ from deident.cli.crf_options import (
     ProvidersOption,
     SchemeOption,
     SplitModelsOption,
-    TfidfOption,
     crf_train_config,
     echo_progress,
     feature_providers,
@@ -56,7 +55,6 @@ def train(
     iterations: IterationsOption = 100,
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
-    tfidf: TfidfOption = False,
     providers: ProvidersOption = True,
     augment: Annotated[
         str,
@@ -102,7 +100,6 @@ def train(
     dev_docs = read_corpus(dev, fmt, options) if dev else []
     source_docs = _read_all(source or [], fmt, options)
     config = crf_train_config(
-        tfidf=tfidf,
         split_models=split_models,
         c1=c1,
         c2=c2,

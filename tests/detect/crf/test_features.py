@@ -10,7 +10,6 @@ from deident.core.span import Span
 from deident.detect.crf.features import (
     FeatureConfig,
     FeatureExtractor,
-    PatientContext,
     case_class,
     crf_tokens,
     easyadapt,
@@ -168,52 +167,6 @@ def test_extractor_is_deterministic_and_memo_free_of_documents() -> None:
     doc = Document("d", "Wife Mary called 3/4.")
     assert extractor.extract(doc) == extractor.extract(doc)
     assert extractor.extract(Document("e", "")) == []
-
-
-def _tfidf_buckets(extractor: FeatureExtractor, doc: Document, context: PatientContext) -> dict[str, str]:
-    tokens = extractor.tokens(doc.text)
-    feats = extractor.extract(doc, tokens, context)
-    return {t.text: f for t, fs in zip(tokens, feats, strict=True) for f in fs if f.startswith("tfidf=")}
-
-
-def test_tfidf_ranks_a_patients_own_handle_first_against_the_training_corpus() -> None:
-    """tf over the patient's notes times idf over the training corpus: the handle the poster repeats in every note,
-    which no training note holds, ranks first; a word every training note holds ranks last, however often it is
-    used (idf over the patient's own notes ranked the handle last)."""
-    from deident.core.document import DocumentMetadata
-    from deident.detect.crf.learned import LearnedData, token_hash
-
-    words = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60)]
-    learned = LearnedData(document_frequencies={token_hash("thanks"): 100, token_hash("feeling"): 3}, documents=100)
-    extractor = FeatureExtractor(FeatureConfig(tfidf=True), learned)
-    notes = [f"zorblax thanks thanks feeling {' '.join(words[i::3])}" for i in range(3)]
-    docs = [Document(f"n{i}", text, DocumentMetadata(patient_id="poster")) for i, text in enumerate(notes)]
-    context = PatientContext.build(docs, extractor)
-    ranks = context.ranks["poster"]
-    assert ranks["zorblax"] == 0 and ranks["thanks"] == len(ranks) - 1
-    buckets = _tfidf_buckets(extractor, docs[0], context)
-    assert buckets["zorblax"] == "tfidf=0" and buckets["thanks"] == "tfidf=3"
-
-
-def test_tfidf_ranks_come_from_the_notes_processed_together() -> None:
-    """Each patient's notes are ranked together; a note without a patient id is ranked alone; a note tagged with
-    a context that does not hold its patient gets no rank feature."""
-    from deident.core.document import DocumentMetadata
-    from deident.detect.crf.learned import LearnedData
-
-    extractor = FeatureExtractor(FeatureConfig(tfidf=True), LearnedData(documents=10))  # every word equally rare
-    docs = [
-        Document("a1", "Wife Agatha called called", DocumentMetadata(patient_id="p")),
-        Document("a2", "Agatha Agatha lungs clear", DocumentMetadata(patient_id="p")),
-        Document("b", "lungs clear Bertram", DocumentMetadata(patient_id="q")),
-        Document("loose", "Cornelius wrote"),
-    ]
-    together = PatientContext.build(docs, extractor)
-    assert set(together.ranks) == {"p", "q", "loose"}
-    assert together.ranks["p"]["agatha"] == 0  # three times in the patient's notes
-    alone = PatientContext.build(docs[:1], extractor)
-    assert alone.ranks["p"]["agatha"] == 1  # in the note alone "called" (twice) ranks first
-    assert not _tfidf_buckets(extractor, docs[2], PatientContext.build(docs[:2], extractor))
 
 
 def test_easyadapt_doubles_with_domain_copies() -> None:

@@ -4,12 +4,11 @@ import json
 import random
 import shutil
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 
-from deident.core.document import AnnotatedDocument, Document
+from deident.core.document import Document
 from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.pipeline import Stage
@@ -80,6 +79,21 @@ def test_feature_set_version_mismatch_fails_clearly(trained_model: Path, tmp_pat
     manifest["feature_set_version"] = 999
     write_manifest(copy, manifest)
     with pytest.raises(ModelError, match="feature set version"):
+        CrfModel.load(copy)
+
+
+def test_a_model_trained_with_the_removed_tfidf_feature_fails_clearly(trained_model: Path, tmp_path: Path) -> None:
+    """Benton's tf-idf rank was removed (issue 18: no gain on physionet-val nor on forum-style notes); a model that
+    relied on it would be scored without it, so it is refused. Models recording "tfidf": false still load."""
+    copy = tmp_path / "model"
+    shutil.copytree(trained_model, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["features"]["tfidf"] = False
+    write_manifest(copy, manifest)
+    CrfModel.load(copy)
+    manifest["features"]["tfidf"] = True
+    write_manifest(copy, manifest)
+    with pytest.raises(ModelError, match="tf-idf"):
         CrfModel.load(copy)
 
 
@@ -158,43 +172,3 @@ def test_crf_spans_from_numpy_probabilities_carry_plain_scores():
     spans = _group_spans(text, tokens, phi, {2: {"DOCTOR": 0.93}}, [2], "crf")
     assert [(s.start, s.end, s.score) for s in spans] == [(8, 19, 0.93)]
     assert type(spans[0].score) is float
-
-
-def test_tfidf_features_at_inference_equal_those_of_training(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A model trained with the tf-idf rank sees, through Deidentifier.detect_many (as run chunks, REST batches and
-    Spark groups call it), the same rank features for the same notes as in training; before, it saw none."""
-    from deident.api import Deidentifier
-    from deident.core.document import DocumentMetadata
-    from deident.detect.crf.features import FeatureConfig, FeatureExtractor, PatientContext
-    from deident.detect.crf.train import TrainConfig, train_model
-
-    seen: dict[str, list[tuple[str, ...]]] = {}
-    original = FeatureExtractor._add_tfidf
-
-    def recording(
-        self: FeatureExtractor, document: Document, infos: Any, out: list[list[str]], context: PatientContext
-    ) -> None:
-        before = [len(feats) for feats in out]
-        original(self, document, infos, out, context)
-        seen[document.id] = [tuple(feats[n:]) for feats, n in zip(out, before, strict=True)]
-
-    monkeypatch.setattr(FeatureExtractor, "_add_tfidf", recording)
-    corpus = synthetic_corpus(24, seed=3, patients=5)
-    corpus += [  # a note without a patient id is ranked alone
-        AnnotatedDocument(Document("loose", d.text, DocumentMetadata()), d.spans) for d in synthetic_corpus(1, seed=4)
-    ]
-    model_dir = tmp_path / "model"
-    train_model(corpus, model_dir, TrainConfig(features=FeatureConfig(tfidf=True), max_iterations=15, clusters=0))
-    assert "document_frequencies" in json.loads((model_dir / "manifest.json").read_text())["data_files"]
-    trained = dict(seen)
-    seen.clear()
-    known = CrfModel.load(model_dir).known_attributes()
-    assert any(a.startswith("tfidf=") for a in known)
-    Deidentifier.load(model_dir, "crf", preload=False).detect_many([d.document for d in corpus])
-
-    def kept(features: dict[str, list[tuple[str, ...]]]) -> dict[str, list[tuple[str, ...]]]:
-        return {key: [tuple(f for f in feats if f in known) for feats in rows] for key, rows in features.items()}
-
-    assert set(seen) == set(trained) == {d.id for d in corpus}
-    assert kept(seen) == kept(trained)
-    assert any(any(feats) for feats in kept(seen)["loose"])

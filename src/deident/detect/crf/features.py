@@ -4,21 +4,19 @@ Everything that depends only on a token's text (case class, shapes, affixes, fre
 cluster, learned-lexicon membership, the strings it contributes to its neighbours' windows) is
 computed once per distinct token text and memoised; a document then costs one pass that joins
 those tuples with the few features that depend on position (bigrams, shape n-grams, line position,
-distance from the note's start and end, section, span-provider hits, tf-idf rank).
+distance from the note's start and end, section, span-provider hits).
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
-import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from deident.core.document import Document, patient_or_note
+from deident.core.document import Document
 from deident.core.span import Span
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
 from deident.text.charset import ascii_like
@@ -97,55 +95,19 @@ class FeatureConfig:
     """Options that change the feature set; stored in the model manifest."""
 
     aggressive: bool = True  # tokenizer splits "57yo" and "rangeImpression" (Lee 2017)
-    tfidf: bool = False  # document-specific tf-idf rank in the patient's notes (Benton): see PatientContext
     # Words seen in only one patient's training notes lose their identity (w=__rare__), as unseen
     # words do at tagging time; otherwise the CRF learns the training names instead of their context.
     rare_masking: bool = True
 
     def as_dict(self) -> dict[str, object]:
-        return {"aggressive": self.aggressive, "tfidf": self.tfidf, "rare_masking": self.rare_masking}
+        return {"aggressive": self.aggressive, "rare_masking": self.rare_masking}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> FeatureConfig:
         return cls(
             aggressive=bool(data.get("aggressive", True)),
-            tfidf=bool(data.get("tfidf", False)),
             rare_masking=bool(data.get("rare_masking", False)),
         )
-
-
-@dataclass(frozen=True)
-class PatientContext:
-    """Benton's document-specific tf-idf rank of each word in each patient's notes processed together.
-
-    A word's score is its count over the patient's notes (tf) times its inverse document frequency over the whole
-    training corpus (the model's :attr:`LearnedData.document_frequencies`, so a word the training notes rarely hold,
-    such as a poster's own handle, ranks high); notes without a patient id are each a patient of their own. Training
-    builds it over each patient's training notes and tagging over each patient's notes processed together
-    (:class:`deident.detect.crf.tagger.PatientCrfStage`), so the same notes get the same features.
-    """
-
-    ranks: Mapping[str, Mapping[str, int]]  # patient key -> lower-cased word -> rank (0: the highest score)
-
-    @classmethod
-    def build(cls, docs: Iterable[Document], extractor: FeatureExtractor) -> PatientContext:
-        counts: dict[str, Counter[str]] = {}
-        for doc in docs:
-            words = (t.text.lower() for t in extractor.tokens(doc.text) if t.text[:1].isalpha())
-            counts.setdefault(patient_or_note(doc), Counter()).update(words)
-        learned = extractor.learned
-        frequencies = learned.document_frequencies
-        total = learned.documents
-
-        def idf(word: str) -> float:
-            return math.log((total + 1) / (frequencies.get(token_hash(word), 0) + 1))
-
-        ranks: dict[str, dict[str, int]] = {}
-        for key, tf in counts.items():
-            scores = {w: c * idf(w) for w, c in tf.items()}
-            ranked = sorted(scores, key=lambda w: (-scores[w], w))
-            ranks[key] = {w: r for r, w in enumerate(ranked)}
-        return cls(ranks)
 
 
 def case_class(word: str) -> str:
@@ -187,7 +149,6 @@ class _TypeInfo:
     context: tuple[tuple[str, ...], ...]  # per offset in OFFSETS: what this word adds to that neighbour
     lower: str  # lower-cased word, or the rare-word placeholder (for bigrams)
     shape: str
-    word: str  # lower-cased word (tf-idf)
     lexicon_key: str | None = None  # learned-lexicon hash, for alphabetic tokens in the lexicon
     lexicon_category: str | None = None
     case: str = ""  # the case-class feature "cc=..." (for the document-case conjunction)
@@ -210,7 +171,7 @@ class FeatureExtractor:
         # A memo of a pure function of the token text (not per-document state).
         object.__setattr__(self, "_types", {})
         boundary = tuple(self._kept((f"w{off}=__B__", f"sh{off}=__B__")) for off in OFFSETS)
-        object.__setattr__(self, "_boundary", _TypeInfo((), boundary, "__B__", "__B__", "__B__"))
+        object.__setattr__(self, "_boundary", _TypeInfo((), boundary, "__B__", "__B__"))
 
     @property
     def provider_names(self) -> tuple[str, ...]:
@@ -273,7 +234,6 @@ class FeatureExtractor:
             tuple(self._kept(c) for c in context),
             ident,
             short,
-            lower,
             key if category else None,
             category,
             f"cc={cc}",
@@ -283,7 +243,6 @@ class FeatureExtractor:
         self,
         document: Document,
         tokens: Sequence[CrfToken] | None = None,
-        context: PatientContext | None = None,
         exclude_group: str | None = None,
         hits: Iterable[Span] | None = None,
     ) -> list[list[str]]:
@@ -324,8 +283,6 @@ class FeatureExtractor:
                 feature = f"lex={category}"
                 if keep is None or feature in keep:
                     out[i].append(feature)
-        if context is not None and self.config.tfidf:
-            self._add_tfidf(document, infos, out, context)
         return out
 
     def provider_hits(self, document: Document, hits: Iterable[Span] | None = None) -> list[tuple[str, list[Span]]]:
@@ -432,19 +389,6 @@ class FeatureExtractor:
                         extras[i].append(feature)
                     i += 1
         return extras
-
-    def _add_tfidf(
-        self, document: Document, infos: Sequence[_TypeInfo], out: list[list[str]], context: PatientContext
-    ) -> None:
-        rank = context.ranks.get(patient_or_note(document))
-        if rank is None:
-            return
-        for i, info in enumerate(infos):
-            r = rank.get(info.word)
-            if r is not None:
-                feature = f"tfidf={0 if r < 5 else 1 if r < 20 else 2 if r < 50 else 3}"
-                if self.keep is None or feature in self.keep:
-                    out[i].append(feature)
 
 
 def easyadapt(features: list[list[str]], domain: str) -> list[list[str]]:

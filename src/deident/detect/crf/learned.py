@@ -40,11 +40,6 @@ class LearnedData:
     lexicon_groups: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # Hashes of the words seen in the notes of at least two patients (the rest are "rare").
     vocabulary: frozenset[str] = frozenset()
-    # How many training notes hold each vocabulary word (by hash), and how many notes there were: the idf of
-    # the tf-idf rank (:class:`deident.detect.crf.features.PatientContext`). Words outside the vocabulary count as
-    # in no note, so a model never stores which rare words (names, handles) its training notes held.
-    document_frequencies: Mapping[str, int] = field(default_factory=dict)
-    documents: int = 0
 
 
 def _phi_categories(doc: AnnotatedDocument, tokens: Sequence[TokenLike]) -> list[str | None]:
@@ -77,15 +72,11 @@ def learn(
     lexicon_votes: dict[str, Counter[str]] = {}
     lexicon_groups: dict[str, set[str]] = {}
     word_groups: dict[str, set[str]] = {}
-    word_documents: Counter[str] = Counter()
-    documents = 0
     for doc, tokens in docs:
         group = doc_group(doc)
-        documents += 1
-        words = {tok.text.lower() for tok in tokens if tok.text[:1].isalpha()}
-        word_documents.update(words)
-        for word in words:
-            word_groups.setdefault(word, set()).add(group)
+        for tok in tokens:
+            if tok.text[:1].isalpha():
+                word_groups.setdefault(tok.text.lower(), set()).add(group)
         cats = _phi_categories(doc, tokens)
         lowers = [t.text.lower() for t in tokens]
         n = len(tokens)
@@ -118,15 +109,8 @@ def learn(
         if (word, off) not in triggers and len(triggers) < max_triggers:
             triggers[(word, off)] = cat
     lexicon = {h: votes.most_common(1)[0][0] for h, votes in lexicon_votes.items()}
-    common = [w for w, groups in word_groups.items() if len(groups) >= min_vocabulary_groups]
-    return LearnedData(
-        triggers,
-        lexicon,
-        {k: frozenset(v) for k, v in lexicon_groups.items()},
-        frozenset(token_hash(w) for w in common),
-        {token_hash(w): word_documents[w] for w in common},
-        documents,
-    )
+    vocabulary = frozenset(token_hash(w) for w, groups in word_groups.items() if len(groups) >= min_vocabulary_groups)
+    return LearnedData(triggers, lexicon, {k: frozenset(v) for k, v in lexicon_groups.items()}, vocabulary)
 
 
 def doc_group(doc: AnnotatedDocument) -> str:
@@ -184,30 +168,6 @@ def save_vocabulary(vocabulary: frozenset[str], path: Path) -> None:
 
 def load_vocabulary(path: Path) -> frozenset[str]:
     return frozenset(row[0] for row in read_rows(path, 1))
-
-
-# The row of the document-frequency file that holds the number of training notes (a hash is 16 hex digits).
-_DOCUMENTS_ROW = "documents"
-
-
-def save_document_frequencies(frequencies: Mapping[str, int], documents: int, path: Path) -> None:
-    with atomic_write(path) as fh:
-        fh.write("# blake2b-64 of each vocabulary word\tnumber of training notes holding it\n")
-        fh.write(f"{_DOCUMENTS_ROW}\t{documents}\n")
-        for key in sorted(frequencies):
-            fh.write(f"{key}\t{frequencies[key]}\n")
-
-
-def load_document_frequencies(path: Path) -> tuple[dict[str, int], int]:
-    """(word hash -> number of training notes holding it, number of training notes)."""
-    try:
-        table = {key: int(count) for key, count in read_rows(path, 2)}
-    except ValueError:
-        raise ModelError(f"{path}: a document frequency is not a whole number") from None
-    documents = table.pop(_DOCUMENTS_ROW, None)
-    if documents is None:
-        raise ModelError(f"{path}: no '{_DOCUMENTS_ROW}' row")
-    return table, documents
 
 
 def load_lexicon(path: Path) -> dict[str, str]:

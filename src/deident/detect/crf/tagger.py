@@ -39,17 +39,10 @@ from deident.detect.crf.features import (
     CrfToken,
     FeatureConfig,
     FeatureExtractor,
-    PatientContext,
     SpanProvider,
     easyadapt,
 )
-from deident.detect.crf.learned import (
-    LearnedData,
-    load_document_frequencies,
-    load_lexicon,
-    load_triggers,
-    load_vocabulary,
-)
+from deident.detect.crf.learned import LearnedData, load_lexicon, load_triggers, load_vocabulary
 from deident.model.bundle import CrfSpec, ModelBundle
 
 TARGET_DOMAIN = "tgt"
@@ -179,39 +172,19 @@ class CrfModel:
                 f"{spec.directory}: feature set version {spec.feature_set_version!r}; "
                 f"this deident computes version {FEATURE_SET_VERSION}; retrain the model"
             )
+        if spec.features.get("tfidf"):
+            # Benton's tf-idf rank was removed: it did not help on physionet-val or forum-style notes (issue 18).
+            raise ModelError(f"{spec.directory}: trained with the removed tf-idf feature; retrain the model")
         files = spec.data_files
         vocabulary = load_vocabulary(files["vocabulary"]) if "vocabulary" in files else frozenset()
-        config = FeatureConfig.from_dict(spec.features)
-        frequencies: dict[str, int] = {}
-        documents = 0
-        if config.tfidf:
-            if "document_frequencies" not in files:
-                raise ModelError(
-                    f"{spec.directory}: a tf-idf model without its training document frequencies; retrain the model"
-                )
-            frequencies, documents = load_document_frequencies(files["document_frequencies"])
-        learned = LearnedData(
-            load_triggers(files["triggers"]),
-            load_lexicon(files["lexicon"]),
-            vocabulary=vocabulary,
-            document_frequencies=frequencies,
-            documents=documents,
-        )
+        learned = LearnedData(load_triggers(files["triggers"]), load_lexicon(files["lexicon"]), vocabulary=vocabulary)
         clusters = load_clusters(files["clusters"])
         given = {p.name: p for p in providers or ()}
         finder = resolve_provider or find_provider
         chosen = tuple(given[name] if name in given else finder(name) for name in spec.providers)
-        extractor = FeatureExtractor(config, learned, clusters, chosen)
+        extractor = FeatureExtractor(FeatureConfig.from_dict(spec.features), learned, clusters, chosen)
         threshold = DEFAULT_THRESHOLD if spec.threshold is None else spec.threshold
         return cls(extractor, tuple((m.name, m.path) for m in spec.models), threshold, spec.easyadapt)
-
-    def patient_context(self, documents: Sequence[Document]) -> PatientContext | None:
-        """The tf-idf ranks of ``documents`` processed together (None: the model has no tf-idf feature)."""
-        return PatientContext.build(documents, self.extractor) if self.extractor.config.tfidf else None
-
-    def _context(self, document: Document, context: PatientContext | None) -> PatientContext | None:
-        """``context``, or for a note tagged alone by a tf-idf model, its ranks within the note itself."""
-        return self.patient_context((document,)) if context is None else context
 
     def _taggers(self) -> list[tuple[pycrfsuite.Tagger, list[tuple[str, str]], bool]]:
         # One set of taggers per thread: a crfsuite tagger holds the sequence it is tagging.
@@ -261,7 +234,6 @@ class CrfModel:
     def tag(
         self,
         document: Document,
-        context: PatientContext | None = None,
         floor: float = _FLOOR,
         hits: Iterable[Span] | None = None,
     ) -> TaggedDocument:
@@ -269,21 +241,18 @@ class CrfModel:
 
         ``hits``: the span providers' spans if already found (see :meth:`FeatureExtractor.extract`).
         Computed from the CRFs' weights (:mod:`deident.detect.crf.compiled`); equal to crfsuite's
-        marginals (:func:`tag_reference`) up to floating-point rounding. ``context``: the tf-idf ranks of the notes
-        processed together (:meth:`patient_context`; default: of this note alone).
+        marginals (:func:`tag_reference`) up to floating-point rounding.
         """
-        context = self._context(document, context)
         compiled = self._compiled()
         if compiled is None:
-            return self._tag_crfsuite(document, context, floor, hits)
-        result = compiled.crf.marginals(document, context, hits)
+            return self._tag_crfsuite(document, floor, hits)
+        result = compiled.crf.marginals(document, hits)
         groups = tuple(GroupMarginals(tuple(phi.tolist()), labels) for phi, _, labels in compiled.above(result, floor))
         return TaggedDocument(tuple(result.tokens.tokens()), groups)
 
     def _tag_crfsuite(
         self,
         document: Document,
-        context: PatientContext | None = None,
         floor: float = _FLOOR,
         hits: Iterable[Span] | None = None,
     ) -> TaggedDocument:
@@ -296,10 +265,10 @@ class CrfModel:
         # leaving them out here gives the same scores; converting once for all CRFs saves the rest.
         known = self.known_attributes()
         if self.easyadapt:
-            features = easyadapt(self.extractor.extract(document, tokens, context, hits=hits), TARGET_DOMAIN)
+            features = easyadapt(self.extractor.extract(document, tokens, hits=hits), TARGET_DOMAIN)
             features = [[f for f in feats if f in known] for feats in features]
         else:
-            features = self._tagging_extractor().extract(document, tokens, context, hits=hits)
+            features = self._tagging_extractor().extract(document, tokens, hits=hits)
         sequence = pycrfsuite.ItemSequence(features)
         groups: list[GroupMarginals] = []
         for tagger, tags, has_outside in taggers:
@@ -320,20 +289,18 @@ class CrfModel:
         self,
         document: Document,
         threshold: float | None = None,
-        context: PatientContext | None = None,
         hits: Iterable[Span] | None = None,
         split_at: float | None = None,
     ) -> list[Span]:
         """Spans of tokens whose PHI probability exceeds ``threshold`` (default: the model's), cut
         where the probability crosses ``split_at`` when given."""
         limit = self.threshold if threshold is None else threshold
-        context = self._context(document, context)
         compiled = self._compiled()
         if compiled is None:
-            tagged = self._tag_crfsuite(document, context, limit, hits)
+            tagged = self._tag_crfsuite(document, limit, hits)
             return spans_from_marginals(document.text, tagged, limit, split_at=split_at)
         # As spans_from_marginals(text, tag(...)), without building what the spans do not need.
-        result = compiled.crf.marginals(document, context, hits)
+        result = compiled.crf.marginals(document, hits)
         spans: list[Span] = []
         for phi, selected, labels in compiled.above(result, limit):
             if selected:
@@ -378,16 +345,13 @@ class CompiledTagging:
         return out
 
 
-def tag_reference(
-    model: CrfModel, document: Document, context: PatientContext | None = None, floor: float = _FLOOR
-) -> TaggedDocument:
+def tag_reference(model: CrfModel, document: Document, floor: float = _FLOOR) -> TaggedDocument:
     """:meth:`CrfModel.tag` the plain way (providers run here, every feature string handed to each
     CRF, every label's marginal asked for): slow, kept to check the fast path against."""
-    context = model._context(document, context)
     tokens = model.extractor.tokens(document.text)
     if not tokens:
         return TaggedDocument((), tuple(GroupMarginals((), {}) for _ in model.model_files))
-    features = model.extractor.extract(document, tokens, context)
+    features = model.extractor.extract(document, tokens)
     if model.easyadapt:
         features = easyadapt(features, TARGET_DOMAIN)
     groups: list[GroupMarginals] = []
@@ -489,38 +453,9 @@ class CrfStage:
     name: str = "crf"
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-        return self._add_spans(document, spans, None)
-
-    def _add_spans(
-        self, document: Document, spans: tuple[Span, ...], context: PatientContext | None
-    ) -> tuple[Span, ...]:
         own = self.model.threshold
         split_at = own if self.threshold is not None and self.threshold < own else None
         found = self.model.spans(
-            document,
-            threshold=self.threshold,
-            context=context,
-            hits=spans if self.after_rules else None,
-            split_at=split_at,
+            document, threshold=self.threshold, hits=spans if self.after_rules else None, split_at=split_at
         )
         return sort_spans((*spans, *found))
-
-
-@dataclass(frozen=True, eq=False)
-class PatientCrfStage(CrfStage):
-    """:class:`CrfStage` of a model with Benton's tf-idf rank, as a group stage: the ranks come from each patient's
-    notes processed together (a ``run`` chunk, ``detect_many``, a REST batch, a Spark group), as in training; a
-    note processed alone ranks its words within itself."""
-
-    def apply_many(
-        self, documents: Sequence[Document], spans_per_document: Sequence[tuple[Span, ...]]
-    ) -> list[tuple[Span, ...]]:
-        context = self.model.patient_context(documents)
-        return [self._add_spans(d, s, context) for d, s in zip(documents, spans_per_document, strict=True)]
-
-
-def crf_stage(model: CrfModel, threshold: float | None = None, after_rules: bool = False) -> CrfStage:
-    """The CRF stage a model needs: a group stage when its features rank words over a patient's notes (tf-idf),
-    a per-note stage otherwise."""
-    stage_type = PatientCrfStage if model.extractor.config.tfidf else CrfStage
-    return stage_type(model, threshold, after_rules)

@@ -27,18 +27,10 @@ from deident.detect.crf.features import (
     FEATURE_SET_VERSION,
     FeatureConfig,
     FeatureExtractor,
-    PatientContext,
     SpanProvider,
     easyadapt,
 )
-from deident.detect.crf.learned import (
-    doc_group,
-    learn,
-    save_document_frequencies,
-    save_lexicon,
-    save_triggers,
-    save_vocabulary,
-)
+from deident.detect.crf.learned import doc_group, learn, save_lexicon, save_triggers, save_vocabulary
 from deident.detect.crf.scoring import binary_token_scores, evaluate
 from deident.detect.crf.tagger import (
     DEFAULT_THRESHOLD,
@@ -101,15 +93,7 @@ def _group_labels(docs: Sequence[AnnotatedDocument], categories: frozenset[Categ
     return {lab: lab.value for lab in sorted(labels) if categories is None or lab.category in categories}
 
 
-_OWN_FILES = {
-    "triggers.tsv",
-    "lexicon.tsv",
-    "clusters.tsv",
-    "vocabulary.tsv",
-    "document_frequencies.tsv",
-    "MODEL_CARD.md",
-    MANIFEST,
-}
+_OWN_FILES = {"triggers.tsv", "lexicon.tsv", "clusters.tsv", "vocabulary.tsv", "MODEL_CARD.md", MANIFEST}
 
 
 def _prepare_dir(out_dir: Path) -> None:
@@ -171,7 +155,6 @@ def train_model(
         progress(f"learning {config.clusters} word clusters")
         clusters = learn_clusters(([t.text for t in tokens[id(d)]] for d in learn_from), n_clusters=config.clusters)
     extractor = FeatureExtractor(config.features, learned, clusters, tuple(providers))
-    contexts = _contexts(extractor, train_docs, source_docs)
     files = {
         "triggers": "triggers.tsv",
         "lexicon": "lexicon.tsv",
@@ -182,17 +165,12 @@ def train_model(
     save_lexicon(learned.lexicon, out_dir / files["lexicon"])
     save_clusters(clusters, out_dir / files["clusters"])
     save_vocabulary(learned.vocabulary, out_dir / files["vocabulary"])
-    if config.features.tfidf:
-        files["document_frequencies"] = "document_frequencies.tsv"
-        save_document_frequencies(
-            learned.document_frequencies, learned.documents, out_dir / files["document_frequencies"]
-        )
 
     progress(f"extracting features of {len(all_docs)} documents")
     domains = [(d, TARGET_DOMAIN) for d in train_docs] + [(d, SOURCE_DOMAIN) for d in source_docs]
     sequences = []
     for doc, domain in domains:
-        feats = extractor.extract(doc.document, tokens[id(doc)], contexts.get(domain), doc_group(doc))
+        feats = extractor.extract(doc.document, tokens[id(doc)], doc_group(doc))
         sequences.append(easyadapt(feats, domain) if source_docs else feats)
     group_specs = list(GROUPS.items()) if config.split_models else [("all", None)]
     models: list[_TrainedCrf] = []
@@ -226,8 +204,7 @@ def train_model(
     metrics: dict[str, Any] = {}
     if dev_docs:
         progress(f"tagging {len(dev_docs)} development documents")
-        dev_context = model.patient_context([d.document for d in dev_docs])
-        tagged = [model.tag(d.document, dev_context) for d in dev_docs]
+        tagged = [model.tag(d.document) for d in dev_docs]
         sweep = threshold_sweep(dev_docs, tagged)
         if config.threshold is None:
             threshold = choose_threshold(sweep, config.recall_target)
@@ -264,18 +241,6 @@ def train_model(
         training_data["mixture"] = dict(mixture or {})
         training_data["learned_from"] = {"fingerprint": corpus_fingerprint(learn_from), "documents": len(learn_from)}
     return write_manifest(out_dir, manifest)
-
-
-def _contexts(
-    extractor: FeatureExtractor, train_docs: Sequence[AnnotatedDocument], source_docs: Sequence[AnnotatedDocument]
-) -> dict[str, PatientContext]:
-    """Each domain's tf-idf ranks over each patient's training notes (none without the tf-idf feature)."""
-    if not extractor.config.tfidf:
-        return {}
-    return {
-        TARGET_DOMAIN: PatientContext.build((d.document for d in train_docs), extractor),
-        SOURCE_DOMAIN: PatientContext.build((d.document for d in source_docs), extractor),
-    }
 
 
 def threshold_sweep(
@@ -363,9 +328,8 @@ def cross_validate(
         train_model(train, fold_dir, fixed, providers=providers)
         train_seconds = time.perf_counter() - started
         model = CrfModel.load(fold_dir, providers=providers)
-        context = model.patient_context([d.document for d in test])
         started = time.perf_counter()
-        tagged = [model.tag(d.document, context) for d in test]
+        tagged = [model.tag(d.document) for d in test]
         tag_seconds = time.perf_counter() - started
         preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(test, tagged, strict=True)]
         figures = evaluate(test, preds)
