@@ -164,7 +164,7 @@ def cv(
         if json_out:
             _write_json(json_out, outcome.as_dict())
         if plot:
-            plot_sweep(outcome.sweep, plot, "default pipeline, span filter threshold sweep, pooled CV", outcome.pooled)
+            plot_sweep(outcome.sweep, plot, "span filter threshold sweep, pooled CV", outcome.pooled)
         return
     with tempfile.TemporaryDirectory(prefix="deident-cv-") as work:
         result = cross_validate(docs, work, folds, group_by, config, used, progress=echo_progress)
