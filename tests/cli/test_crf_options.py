@@ -4,12 +4,12 @@ from deident.cli.crf_options import crf_train_config, feature_providers
 from deident.detect.crf.features import FeatureConfig
 from deident.detect.crf.train import TrainConfig
 
-OPTIONS = {"tfidf": True, "split_models": True, "c1": 0.2, "c2": 0.3, "iterations": 7, "clusters": 0, "threshold": 0.1}
+OPTIONS = {"split_models": True, "c1": 0.2, "c2": 0.3, "iterations": 7, "clusters": 0, "threshold": 0.1}
 
 
 def test_crf_train_config_maps_every_option() -> None:
     assert crf_train_config(**OPTIONS) == TrainConfig(
-        features=FeatureConfig(tfidf=True),
+        features=FeatureConfig(),
         split_models=True,
         c1=0.2,
         c2=0.3,

@@ -13,9 +13,32 @@ from deident.io import write_corpus
 runner = CliRunner()
 
 
-def test_cv_prints_folds_pooled_and_sweep(tmp_path: Path) -> None:
+def test_cv_of_the_default_pipeline_prints_every_ablation_row_and_writes_json_and_plot(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(30, patients=6), tmp_path / "corpus.jsonl")
+    args = ["cv", str(tmp_path / "corpus.jsonl"), "--folds", "3", "--group-by", "patient", "--filter-folds", "2"]
+    args += ["--clusters", "0", "--iterations", "15", "--no-providers", "--json", str(tmp_path / "cv.json")]
+    pytest.importorskip("matplotlib")
+    args += ["--plot", str(tmp_path / "pr.png")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = ("rules", "CRF", "stage 1", "stage 1 + filter", "stage 1 + filter + reconciliation")
+    table = result.stdout.splitlines()
+    for row in rows:
+        assert any(line.startswith(f"{row} ") and len(line.split()) == len(row.split()) + 6 for line in table), row
+    assert "filter threshold  precision" in result.stdout
+    figures = json.loads((tmp_path / "cv.json").read_text())
+    assert set(figures["pooled"]) == set(rows) and len(figures["folds"]) == 3
+    assert all(set(fold["rows"]) == set(rows) for fold in figures["folds"])
+    assert sum(fold["notes"] for fold in figures["folds"]) == 30
+    assert figures["pooled"]["stage 1"]["recall"] > 0.9 and figures["filter_sweep"]
+    assert {"precision", "recall", "f1", "f2", "recall_fully_contained"} <= set(figures["pooled"]["CRF"])
+    assert (tmp_path / "pr.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cv_of_the_crf_prints_folds_pooled_and_sweep(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(40, patients=8), tmp_path / "corpus.jsonl")
-    args = ["cv", str(tmp_path / "corpus.jsonl"), "--folds", "4", "--group-by", "patient", "--clusters", "0"]
+    args = ["cv", str(tmp_path / "corpus.jsonl"), "--pipeline", "crf", "--folds", "4", "--group-by", "patient"]
+    args += ["--clusters", "0"]
     args += ["--iterations", "40", "--no-providers", "--json", str(tmp_path / "cv.json")]
     pytest.importorskip("matplotlib")
     args += ["--plot", str(tmp_path / "pr.png")]
@@ -30,5 +53,12 @@ def test_cv_prints_folds_pooled_and_sweep(tmp_path: Path) -> None:
 
 def test_cv_needs_enough_patients(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(6, patients=2), tmp_path / "corpus.jsonl")
-    result = runner.invoke(app, ["cv", str(tmp_path / "corpus.jsonl"), "--folds", "5", "--no-providers"])
-    assert result.exit_code != 0
+    for pipeline in ("crf", "default"):
+        args = ["cv", str(tmp_path / "corpus.jsonl"), "--folds", "5", "--no-providers", "--pipeline", pipeline]
+        assert runner.invoke(app, args).exit_code != 0
+
+
+def test_train_and_cv_have_no_tfidf_option_any_more(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(6, patients=3), tmp_path / "corpus.jsonl")
+    for command in (["cv"], ["train", "-o", str(tmp_path / "m")]):
+        assert runner.invoke(app, [*command, str(tmp_path / "corpus.jsonl"), "--tfidf"]).exit_code == 2

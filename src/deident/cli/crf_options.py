@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -17,11 +18,26 @@ IterationsOption = Annotated[int, typer.Option(help="L-BFGS iterations.")]
 C1Option = Annotated[float, typer.Option(help="L1 regularisation.")]
 C2Option = Annotated[float, typer.Option(help="L2 regularisation.")]
 ProvidersOption = Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")]
+SchemeOption = Annotated[
+    str, typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps.")
+]
+FilterFoldsOption = Annotated[
+    int, typer.Option(min=2, help="Patient-grouped folds of the span filter's out-of-fold candidates.")
+]
+FilterRecallTargetOption = Annotated[
+    float, typer.Option(min=0.01, max=1.0, help="Token recall the span filter's thresholds are calibrated for.")
+]
+
+
+class PipelineKind(StrEnum):
+    """What ``train`` trains and ``cv`` cross-validates."""
+
+    DEFAULT = "default"  # the CRF, the out-of-fold span filter and its calibration
+    CRF = "crf"  # the CRF alone
 
 
 def crf_train_config(
     *,
-    tfidf: bool,
     split_models: bool,
     c1: float,
     c2: float,
@@ -32,7 +48,7 @@ def crf_train_config(
 ) -> TrainConfig:
     """The TrainConfig for the options given; ``recall_target`` None keeps TrainConfig's default."""
     config = TrainConfig(
-        features=FeatureConfig(tfidf=tfidf),
+        features=FeatureConfig(),
         split_models=split_models,
         c1=c1,
         c2=c2,

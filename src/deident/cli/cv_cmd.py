@@ -1,4 +1,5 @@
-"""``deident cv``: patient-grouped cross-validation of the CRF, with a precision-recall sweep."""
+"""``deident cv``: patient-grouped cross-validation of the default pipeline (its ablation table) or of the CRF alone,
+with a precision-recall sweep."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ import typer
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
+    FilterFoldsOption,
+    FilterRecallTargetOption,
     FormatOption,
     IterationsOption,
+    PipelineKind,
     ProvidersOption,
+    SchemeOption,
     SplitModelsOption,
     crf_train_config,
     echo_progress,
@@ -24,6 +29,7 @@ from deident.cli.input_options import DelimiterOption, EncodingOption, Quotechar
 from deident.core.atomic import atomic_write
 from deident.detect.crf.train import CvResult, cross_validate, require_gold_spans
 from deident.io.formats import read_corpus
+from deident.model.cv_pipeline import PipelineCvResult
 
 
 def _line(name: str, figures: dict[str, Any]) -> str:
@@ -45,8 +51,34 @@ def format_result(result: CvResult) -> str:
     return "\n".join(lines)
 
 
-def plot_sweep(result: CvResult, path: Path) -> None:
-    """Precision-recall trade-off as a PNG (needs matplotlib, the ``plot`` extra)."""
+def format_pipeline_result(result: PipelineCvResult) -> str:
+    """The ablation table (pooled over the folds), then the span filter's threshold sweep."""
+    lines = [
+        f"{len(result.folds)}-fold cross-validation grouped by {result.group_by}, pooled over the folds' notes",
+        f"{'configuration':<36} {'P':>6} {'R':>6} {'F1':>6} {'F2':>6} {'fully':>6} {'overlap':>7}",
+    ]
+    for name, r in result.pooled.items():
+        lines.append(
+            f"{name:<36} {r['precision']:6.4f} {r['recall']:6.4f} {r['f1']:6.4f} {r['f2']:6.4f} "
+            f"{r['recall_fully_contained']:6.4f} {r['recall_any_overlap']:7.4f}"
+        )
+    lines += ["(binary token P/R/F1/F2; instance recall: fully contained, any overlap)", ""]
+    lines.append("filter threshold  precision  recall  f1      f2")
+    for row in result.sweep:
+        lines.append(
+            f"{row['threshold']:<16}  {row['precision']:.4f}     {row['recall']:.4f}  {row['f1']:.4f}  {row['f2']:.4f}"
+        )
+    return "\n".join(lines)
+
+
+def plot_sweep(
+    sweep: list[dict[str, float]],
+    path: Path,
+    title: str = "CRF threshold sweep, pooled CV",
+    points: dict[str, dict[str, float]] | None = None,
+) -> None:
+    """Precision-recall trade-off of a threshold sweep as a PNG, with ``points`` (name -> figures) marked (needs
+    matplotlib, the ``train`` extra)."""
     try:
         import matplotlib
 
@@ -56,14 +88,18 @@ def plot_sweep(result: CvResult, path: Path) -> None:
         typer.echo("matplotlib is not installed; skipping the plot", err=True)
         return
     fig, ax = plt.subplots(figsize=(5, 4))
-    recalls = [r["recall"] for r in result.sweep]
-    precisions = [r["precision"] for r in result.sweep]
+    recalls = [r["recall"] for r in sweep]
+    precisions = [r["precision"] for r in sweep]
     ax.plot(recalls, precisions, marker="o")
-    for row in result.sweep:
+    for row in sweep:
         ax.annotate(f"{row['threshold']:g}", (row["recall"], row["precision"]), fontsize=7)
+    for name, r in (points or {}).items():
+        ax.scatter([r["recall"]], [r["precision"]], marker="s", label=name)
+    if points:
+        ax.legend(fontsize=6, loc="lower left")
     ax.set_xlabel("recall (binary token)")
     ax.set_ylabel("precision (binary token)")
-    ax.set_title("CRF threshold sweep, pooled CV")
+    ax.set_title(title)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -84,19 +120,28 @@ def cv(
     iterations: IterationsOption = 100,
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
-    tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes.")] = False,
     providers: ProvidersOption = True,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write all figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write the precision-recall plot (PNG) here.")] = None,
+    pipeline: Annotated[
+        PipelineKind,
+        typer.Option(
+            help="default: train the whole default pipeline per fold and print its ablation table; crf: the CRF alone "
+            "with its threshold sweep."
+        ),
+    ] = PipelineKind.DEFAULT,
+    scheme: SchemeOption = "i2b2-2014",
+    filter_folds: FilterFoldsOption = 5,
+    filter_recall_target: FilterRecallTargetOption = 0.99,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
 ) -> None:
-    """Cross-validate the CRF alone; prints figures per fold, pooled, and a threshold sweep."""
+    """Cross-validate the default pipeline (its ablation table: rules, CRF, stage 1, + filter, + reconciliation) or
+    the CRF alone (--pipeline crf: figures per fold, pooled, and a threshold sweep)."""
     docs = read_corpus(corpus, fmt, read_options(encoding, delimiter, quotechar))
     require_gold_spans(docs, str(corpus))
     config = crf_train_config(
-        tfidf=tfidf,
         split_models=split_models,
         c1=c1,
         c2=c2,
@@ -105,14 +150,34 @@ def cv(
         threshold=threshold,
     )
     used = feature_providers(providers)
+    if pipeline is PipelineKind.DEFAULT:
+        from deident.model.cv_pipeline import cross_validate_pipeline
+        from deident.model.train_pipeline import PipelineTrainConfig
+        from deident.schemes import get_scheme
+
+        get_scheme(scheme)  # an unknown scheme fails before hours of training
+        settings = PipelineTrainConfig(
+            crf=config, scheme=scheme, folds=filter_folds, filter_recall_target=filter_recall_target
+        )
+        outcome = cross_validate_pipeline(docs, folds, group_by, settings, used, progress=echo_progress)
+        typer.echo(format_pipeline_result(outcome))
+        if json_out:
+            _write_json(json_out, outcome.as_dict())
+        if plot:
+            plot_sweep(outcome.sweep, plot, "span filter threshold sweep, pooled CV", outcome.pooled)
+        return
     with tempfile.TemporaryDirectory(prefix="deident-cv-") as work:
         result = cross_validate(docs, work, folds, group_by, config, used, progress=echo_progress)
     typer.echo(f"providers: {', '.join(p.name for p in used) or 'none'}")
     typer.echo(format_result(result))
     if json_out:
         payload = {"folds": result.folds, "pooled": result.pooled, "sweep": result.sweep, "threshold": result.threshold}
-        with atomic_write(json_out) as fh:
-            json.dump(payload, fh, indent=2, sort_keys=True)
-            fh.write("\n")
+        _write_json(json_out, payload)
     if plot:
-        plot_sweep(result, plot)
+        plot_sweep(result.sweep, plot)
+
+
+def _write_json(path: Path, payload: dict[str, Any]) -> None:
+    with atomic_write(path) as fh:
+        json.dump(payload, fh, indent=2, sort_keys=True)
+        fh.write("\n")

@@ -3,7 +3,6 @@ calibration) or a CRF alone."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -12,9 +11,13 @@ import typer
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
+    FilterFoldsOption,
+    FilterRecallTargetOption,
     FormatOption,
     IterationsOption,
+    PipelineKind,
     ProvidersOption,
+    SchemeOption,
     SplitModelsOption,
     crf_train_config,
     echo_progress,
@@ -24,11 +27,6 @@ from deident.cli.input_options import DelimiterOption, EncodingOption, Quotechar
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.train import require_gold_spans, train_model
 from deident.io.formats import ReadOptions, read_corpus
-
-
-class PipelineKind(StrEnum):
-    DEFAULT = "default"
-    CRF = "crf"
 
 
 def _read_all(paths: list[Path], fmt: str | None, options: ReadOptions) -> list:  # type: ignore[type-arg]
@@ -57,7 +55,6 @@ def train(
     iterations: IterationsOption = 100,
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
-    tfidf: Annotated[bool, typer.Option(help="Add the tf-idf rank over each patient's notes (Benton).")] = False,
     providers: ProvidersOption = True,
     augment: Annotated[
         str,
@@ -81,15 +78,9 @@ def train(
             "crf: the CRF alone (for --pipeline crf/stage1)."
         ),
     ] = PipelineKind.DEFAULT,
-    scheme: Annotated[
-        str, typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps.")
-    ] = "i2b2-2014",
-    filter_folds: Annotated[
-        int, typer.Option(min=2, help="Patient-grouped folds of the span filter's out-of-fold candidates.")
-    ] = 5,
-    filter_recall_target: Annotated[
-        float, typer.Option(min=0.01, max=1.0, help="Token recall the span filter's thresholds are calibrated for.")
-    ] = 0.99,
+    scheme: SchemeOption = "i2b2-2014",
+    filter_folds: FilterFoldsOption = 5,
+    filter_recall_target: FilterRecallTargetOption = 0.99,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
@@ -109,7 +100,6 @@ def train(
     dev_docs = read_corpus(dev, fmt, options) if dev else []
     source_docs = _read_all(source or [], fmt, options)
     config = crf_train_config(
-        tfidf=tfidf,
         split_models=split_models,
         c1=c1,
         c2=c2,

@@ -20,7 +20,7 @@ from deident.detect.crf.compiled import (
     kernels,
     token_columns,
 )
-from deident.detect.crf.features import FeatureConfig, PatientContext, crf_tokens
+from deident.detect.crf.features import FeatureConfig, crf_tokens
 from deident.detect.crf.tagger import CrfModel, spans_from_marginals, tag_reference
 from deident.detect.crf.train import TrainConfig, train_model
 from deident.model import default_model_dir
@@ -77,27 +77,21 @@ def test_very_long_note_does_not_overflow(model: CrfModel) -> None:
 
 
 @pytest.fixture(scope="module")
-def tfidf_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tf-idf ranks, word clusters, the plain tokenizer and no rare-word masking (the other settings)."""
-    out = tmp_path_factory.mktemp("crf-tfidf") / "model"
-    features = FeatureConfig(aggressive=False, tfidf=True, rare_masking=False)
+def plain_tokenizer_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Word clusters, the plain tokenizer and no rare-word masking (the other settings)."""
+    out = tmp_path_factory.mktemp("crf-plain") / "model"
+    features = FeatureConfig(aggressive=False, rare_masking=False)
     train_model(synthetic_corpus(60), out, TrainConfig(features=features, max_iterations=40, clusters=6))
     return out
 
 
-def test_tfidf_and_cluster_features_equal_crfsuite(tfidf_model: Path) -> None:
-    model = CrfModel.load(tfidf_model)
-    known = model.known_attributes()
-    assert any(a.startswith("tfidf=") for a in known) and any(a.startswith("cl=") and a != "cl=none" for a in known)
-    docs = _documents()
-    context = PatientContext.build(docs + [d.document for d in synthetic_corpus(6, seed=8)], aggressive=False)
-    assert any(model.tag(doc, context).groups != model.tag(doc).groups for doc in docs)  # the ranks matter
-    for doc in docs:
-        for given in (None, context):
-            assert_tagged_close(model.tag(doc, given), tag_reference(model, doc, given), 0.001)
-            limit = model.threshold
-            reference = spans_from_marginals(doc.text, tag_reference(model, doc, given, floor=limit), limit)
-            assert model.spans(doc, context=given) == reference
+def test_cluster_features_and_the_plain_tokenizer_equal_crfsuite(plain_tokenizer_model: Path) -> None:
+    model = CrfModel.load(plain_tokenizer_model)
+    assert any(a.startswith("cl=") and a != "cl=none" for a in model.known_attributes())
+    for doc in _documents():
+        assert_tagged_close(model.tag(doc), tag_reference(model, doc), 0.001)
+        limit = model.threshold
+        assert model.spans(doc) == spans_from_marginals(doc.text, tag_reference(model, doc, floor=limit), limit)
 
 
 def test_easyadapt_model_uses_the_target_copies(easyadapt_model: Path) -> None:
@@ -323,9 +317,9 @@ def test_hits_given_or_found_give_the_same_extra_features(model: CrfModel) -> No
     crf = compiled.crf
     for doc in _documents():
         tokens = token_columns(doc.text)
-        found = crf._extra_features(doc, tokens, None, None)
+        found = crf._extra_features(doc, tokens, None)
         hits = [span for provider in crf.extractor.providers for span in provider.detect(doc)]
-        given = crf._extra_features(doc, tokens, None, [*hits, *hits])  # duplicates change nothing
+        given = crf._extra_features(doc, tokens, [*hits, *hits])  # duplicates change nothing
         for a, b in zip(found, given, strict=True):
             assert np.array_equal(a, b)
         # Section rows: the row of the last section that starts at or before each token.

@@ -10,7 +10,6 @@ from deident.core.span import Span
 from deident.detect.crf.features import (
     FeatureConfig,
     FeatureExtractor,
-    PatientContext,
     case_class,
     crf_tokens,
     easyadapt,
@@ -168,21 +167,6 @@ def test_extractor_is_deterministic_and_memo_free_of_documents() -> None:
     doc = Document("d", "Wife Mary called 3/4.")
     assert extractor.extract(doc) == extractor.extract(doc)
     assert extractor.extract(Document("e", "")) == []
-
-
-def test_tfidf_rank_needs_several_notes_of_the_patient() -> None:
-    from deident.core.document import DocumentMetadata
-
-    docs = [
-        Document(f"p_{i}", text, DocumentMetadata(patient_id="p"))
-        for i, text in enumerate(["Wife Agatha called", "lungs clear called", "lungs clear"])
-    ]
-    context = PatientContext.build(docs)
-    extractor = FeatureExtractor(FeatureConfig(tfidf=True))
-    feats = extractor.extract(docs[0], context=context)
-    assert "tfidf=0" in feats[1]  # "Agatha" only in this note
-    alone = PatientContext.build(docs[:1])
-    assert not any(f.startswith("tfidf") for f in extractor.extract(docs[0], context=alone)[1])
 
 
 def test_easyadapt_doubles_with_domain_copies() -> None:

@@ -82,6 +82,21 @@ def test_feature_set_version_mismatch_fails_clearly(trained_model: Path, tmp_pat
         CrfModel.load(copy)
 
 
+def test_a_model_trained_with_the_removed_tfidf_feature_fails_clearly(trained_model: Path, tmp_path: Path) -> None:
+    """Benton's tf-idf rank was removed (issue 18: no gain on physionet-val nor on forum-style notes); a model that
+    relied on it would be scored without it, so it is refused. Models recording "tfidf": false still load."""
+    copy = tmp_path / "model"
+    shutil.copytree(trained_model, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["features"]["tfidf"] = False
+    write_manifest(copy, manifest)
+    CrfModel.load(copy)
+    manifest["features"]["tfidf"] = True
+    write_manifest(copy, manifest)
+    with pytest.raises(ModelError, match="tf-idf"):
+        CrfModel.load(copy)
+
+
 def test_bundled_default_model_loads_and_tags() -> None:
     from deident.model import default_model_dir
 

@@ -68,7 +68,7 @@ WORDS = (
 def cluster_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Word clusters, the plain tokenizer and no rare-word masking (the settings the others lack)."""
     out = tmp_path_factory.mktemp("crf-typerows") / "model"
-    features = FeatureConfig(aggressive=False, tfidf=False, rare_masking=False)
+    features = FeatureConfig(aggressive=False, rare_masking=False)
     train_model(synthetic_corpus(60), out, TrainConfig(features=features, max_iterations=30, clusters=6))
     return out
 

@@ -39,7 +39,6 @@ from deident.detect.crf.features import (
     OFFSETS,
     CrfToken,
     FeatureExtractor,
-    PatientContext,
     crf_token_columns,
 )
 from deident.detect.crf.typerows import type_row_appender
@@ -469,10 +468,9 @@ class CompiledCrf:
         self,
         document: Document,
         tokens: TokenColumns,
-        context: PatientContext | None,
         hits: Iterable[Span] | None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per-token section rows, and (token, row) pairs for span-provider hits and tf-idf ranks."""
+        """Per-token section rows, and (token, row) pairs for span-provider hits."""
         n = len(tokens)
         starts = tokens.starts
         extractor = self.extractor
@@ -493,22 +491,12 @@ class CompiledCrf:
                 first = last
         pairs: set[tuple[int, int]] = set()
         ends = tokens.ends
-        rows = self.rows
         for span, row in self._hit_rows(document, hits):
             i = max(bisect.bisect_right(starts, span.start) - 1, 0)
             while i < n and starts[i] < span.end:
                 if ends[i] > span.start:
                     pairs.add((i, row))
                 i += 1
-        if context is not None and extractor.config.tfidf:
-            infos = [extractor._type(w) for w in tokens.texts]
-            found: list[list[str]] = [[] for _ in range(n)]
-            extractor._add_tfidf(document, infos, found, context)
-            for i, feats in enumerate(found):
-                for f in feats:
-                    tfidf_row = rows.get(f)
-                    if tfidf_row is not None:
-                        pairs.add((i, tfidf_row))
         ordered = sorted(pairs)
         return (
             section_rows,
@@ -519,7 +507,6 @@ class CompiledCrf:
     def marginals(
         self,
         document: Document,
-        context: PatientContext | None = None,
         hits: Iterable[Span] | None = None,
         use_numba: bool = True,
     ) -> DocumentMarginals:
@@ -529,7 +516,7 @@ class CompiledCrf:
         if n == 0:
             return DocumentMarginals(tokens, tuple(np.zeros((0, len(w.labels))) for w in self.weights))
         ids, table = self._type_ids(tokens.texts)
-        section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, context, hits)
+        section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, hits)
         newlines = np.array(tokens.newlines, dtype=np.bool_)
         emissions, forward_backward = kernels(use_numba)
         scores = emissions(

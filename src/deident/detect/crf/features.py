@@ -4,16 +4,14 @@ Everything that depends only on a token's text (case class, shapes, affixes, fre
 cluster, learned-lexicon membership, the strings it contributes to its neighbours' windows) is
 computed once per distinct token text and memoised; a document then costs one pass that joins
 those tuples with the few features that depend on position (bigrams, shape n-grams, line position,
-distance from the note's start and end, section, span-provider hits, tf-idf rank).
+distance from the note's start and end, section, span-provider hits).
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
-import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -24,7 +22,7 @@ from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
 from deident.text.charset import ascii_like
 from deident.text.note_view import note_view
 from deident.text.sections import SectionDetector
-from deident.text.tokenize import token_columns, tokenize
+from deident.text.tokenize import token_columns
 from deident.text.wordfrequency import frequency_band
 
 FEATURE_SET_VERSION = 1
@@ -97,42 +95,19 @@ class FeatureConfig:
     """Options that change the feature set; stored in the model manifest."""
 
     aggressive: bool = True  # tokenizer splits "57yo" and "rangeImpression" (Lee 2017)
-    tfidf: bool = False  # document-specific tf-idf rank over the patient's notes (Benton)
     # Words seen in only one patient's training notes lose their identity (w=__rare__), as unseen
     # words do at tagging time; otherwise the CRF learns the training names instead of their context.
     rare_masking: bool = True
 
     def as_dict(self) -> dict[str, object]:
-        return {"aggressive": self.aggressive, "tfidf": self.tfidf, "rare_masking": self.rare_masking}
+        return {"aggressive": self.aggressive, "rare_masking": self.rare_masking}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> FeatureConfig:
         return cls(
             aggressive=bool(data.get("aggressive", True)),
-            tfidf=bool(data.get("tfidf", False)),
             rare_masking=bool(data.get("rare_masking", False)),
         )
-
-
-@dataclass(frozen=True)
-class PatientContext:
-    """Document frequencies of lower-cased words over each patient's notes (for the tf-idf rank)."""
-
-    documents: Mapping[str, int]
-    frequencies: Mapping[str, Mapping[str, int]]
-
-    @classmethod
-    def build(cls, docs: Iterable[Document], aggressive: bool = True) -> PatientContext:
-        documents: Counter[str] = Counter()
-        frequencies: dict[str, Counter[str]] = {}
-        for doc in docs:
-            pid = doc.patient_id
-            if pid is None:
-                continue
-            documents[pid] += 1
-            words = {t.text.lower() for t in tokenize(doc.text, aggressive) if t.text[:1].isalpha()}
-            frequencies.setdefault(pid, Counter()).update(words)
-        return cls(dict(documents), frequencies)
 
 
 def case_class(word: str) -> str:
@@ -174,7 +149,6 @@ class _TypeInfo:
     context: tuple[tuple[str, ...], ...]  # per offset in OFFSETS: what this word adds to that neighbour
     lower: str  # lower-cased word, or the rare-word placeholder (for bigrams)
     shape: str
-    word: str  # lower-cased word (tf-idf)
     lexicon_key: str | None = None  # learned-lexicon hash, for alphabetic tokens in the lexicon
     lexicon_category: str | None = None
     case: str = ""  # the case-class feature "cc=..." (for the document-case conjunction)
@@ -197,7 +171,7 @@ class FeatureExtractor:
         # A memo of a pure function of the token text (not per-document state).
         object.__setattr__(self, "_types", {})
         boundary = tuple(self._kept((f"w{off}=__B__", f"sh{off}=__B__")) for off in OFFSETS)
-        object.__setattr__(self, "_boundary", _TypeInfo((), boundary, "__B__", "__B__", "__B__"))
+        object.__setattr__(self, "_boundary", _TypeInfo((), boundary, "__B__", "__B__"))
 
     @property
     def provider_names(self) -> tuple[str, ...]:
@@ -260,7 +234,6 @@ class FeatureExtractor:
             tuple(self._kept(c) for c in context),
             ident,
             short,
-            lower,
             key if category else None,
             category,
             f"cc={cc}",
@@ -270,7 +243,6 @@ class FeatureExtractor:
         self,
         document: Document,
         tokens: Sequence[CrfToken] | None = None,
-        context: PatientContext | None = None,
         exclude_group: str | None = None,
         hits: Iterable[Span] | None = None,
     ) -> list[list[str]]:
@@ -311,8 +283,6 @@ class FeatureExtractor:
                 feature = f"lex={category}"
                 if keep is None or feature in keep:
                     out[i].append(feature)
-        if context is not None and self.config.tfidf:
-            self._add_tfidf(document, infos, out, context)
         return out
 
     def provider_hits(self, document: Document, hits: Iterable[Span] | None = None) -> list[tuple[str, list[Span]]]:
@@ -419,25 +389,6 @@ class FeatureExtractor:
                         extras[i].append(feature)
                     i += 1
         return extras
-
-    def _add_tfidf(
-        self, document: Document, infos: Sequence[_TypeInfo], out: list[list[str]], context: PatientContext
-    ) -> None:
-        pid = document.patient_id
-        if pid is None or context.documents.get(pid, 0) < 2:
-            return
-        total = context.documents[pid]
-        frequencies = context.frequencies.get(pid, {})
-        tf = Counter(info.word for info in infos if info.word[:1].isalpha())
-        scores = {w: c * math.log((total + 1) / (frequencies.get(w, 0) + 1)) for w, c in tf.items()}
-        ranked = sorted(scores, key=lambda w: (-scores[w], w))
-        rank = {w: r for r, w in enumerate(ranked)}
-        for i, info in enumerate(infos):
-            r = rank.get(info.word)
-            if r is not None:
-                feature = f"tfidf={0 if r < 5 else 1 if r < 20 else 2 if r < 50 else 3}"
-                if self.keep is None or feature in self.keep:
-                    out[i].append(feature)
 
 
 def easyadapt(features: list[list[str]], domain: str) -> list[list[str]]:

@@ -39,7 +39,6 @@ from deident.detect.crf.features import (
     CrfToken,
     FeatureConfig,
     FeatureExtractor,
-    PatientContext,
     SpanProvider,
     easyadapt,
 )
@@ -173,6 +172,9 @@ class CrfModel:
                 f"{spec.directory}: feature set version {spec.feature_set_version!r}; "
                 f"this deident computes version {FEATURE_SET_VERSION}; retrain the model"
             )
+        if spec.features.get("tfidf"):
+            # Benton's tf-idf rank was removed: it did not help on physionet-val or forum-style notes (issue 18).
+            raise ModelError(f"{spec.directory}: trained with the removed tf-idf feature; retrain the model")
         files = spec.data_files
         vocabulary = load_vocabulary(files["vocabulary"]) if "vocabulary" in files else frozenset()
         learned = LearnedData(load_triggers(files["triggers"]), load_lexicon(files["lexicon"]), vocabulary=vocabulary)
@@ -232,7 +234,6 @@ class CrfModel:
     def tag(
         self,
         document: Document,
-        context: PatientContext | None = None,
         floor: float = _FLOOR,
         hits: Iterable[Span] | None = None,
     ) -> TaggedDocument:
@@ -244,15 +245,14 @@ class CrfModel:
         """
         compiled = self._compiled()
         if compiled is None:
-            return self._tag_crfsuite(document, context, floor, hits)
-        result = compiled.crf.marginals(document, context, hits)
+            return self._tag_crfsuite(document, floor, hits)
+        result = compiled.crf.marginals(document, hits)
         groups = tuple(GroupMarginals(tuple(phi.tolist()), labels) for phi, _, labels in compiled.above(result, floor))
         return TaggedDocument(tuple(result.tokens.tokens()), groups)
 
     def _tag_crfsuite(
         self,
         document: Document,
-        context: PatientContext | None = None,
         floor: float = _FLOOR,
         hits: Iterable[Span] | None = None,
     ) -> TaggedDocument:
@@ -265,10 +265,10 @@ class CrfModel:
         # leaving them out here gives the same scores; converting once for all CRFs saves the rest.
         known = self.known_attributes()
         if self.easyadapt:
-            features = easyadapt(self.extractor.extract(document, tokens, context, hits=hits), TARGET_DOMAIN)
+            features = easyadapt(self.extractor.extract(document, tokens, hits=hits), TARGET_DOMAIN)
             features = [[f for f in feats if f in known] for feats in features]
         else:
-            features = self._tagging_extractor().extract(document, tokens, context, hits=hits)
+            features = self._tagging_extractor().extract(document, tokens, hits=hits)
         sequence = pycrfsuite.ItemSequence(features)
         groups: list[GroupMarginals] = []
         for tagger, tags, has_outside in taggers:
@@ -289,7 +289,6 @@ class CrfModel:
         self,
         document: Document,
         threshold: float | None = None,
-        context: PatientContext | None = None,
         hits: Iterable[Span] | None = None,
         split_at: float | None = None,
     ) -> list[Span]:
@@ -298,10 +297,10 @@ class CrfModel:
         limit = self.threshold if threshold is None else threshold
         compiled = self._compiled()
         if compiled is None:
-            tagged = self._tag_crfsuite(document, context, limit, hits)
+            tagged = self._tag_crfsuite(document, limit, hits)
             return spans_from_marginals(document.text, tagged, limit, split_at=split_at)
         # As spans_from_marginals(text, tag(...)), without building what the spans do not need.
-        result = compiled.crf.marginals(document, context, hits)
+        result = compiled.crf.marginals(document, hits)
         spans: list[Span] = []
         for phi, selected, labels in compiled.above(result, limit):
             if selected:
@@ -346,15 +345,13 @@ class CompiledTagging:
         return out
 
 
-def tag_reference(
-    model: CrfModel, document: Document, context: PatientContext | None = None, floor: float = _FLOOR
-) -> TaggedDocument:
+def tag_reference(model: CrfModel, document: Document, floor: float = _FLOOR) -> TaggedDocument:
     """:meth:`CrfModel.tag` the plain way (providers run here, every feature string handed to each
     CRF, every label's marginal asked for): slow, kept to check the fast path against."""
     tokens = model.extractor.tokens(document.text)
     if not tokens:
         return TaggedDocument((), tuple(GroupMarginals((), {}) for _ in model.model_files))
-    features = model.extractor.extract(document, tokens, context)
+    features = model.extractor.extract(document, tokens)
     if model.easyadapt:
         features = easyadapt(features, TARGET_DOMAIN)
     groups: list[GroupMarginals] = []

@@ -27,7 +27,6 @@ from deident.detect.crf.features import (
     FEATURE_SET_VERSION,
     FeatureConfig,
     FeatureExtractor,
-    PatientContext,
     SpanProvider,
     easyadapt,
 )
@@ -156,7 +155,6 @@ def train_model(
         progress(f"learning {config.clusters} word clusters")
         clusters = learn_clusters(([t.text for t in tokens[id(d)]] for d in learn_from), n_clusters=config.clusters)
     extractor = FeatureExtractor(config.features, learned, clusters, tuple(providers))
-    contexts = _contexts(config, train_docs, source_docs)
     files = {
         "triggers": "triggers.tsv",
         "lexicon": "lexicon.tsv",
@@ -172,7 +170,7 @@ def train_model(
     domains = [(d, TARGET_DOMAIN) for d in train_docs] + [(d, SOURCE_DOMAIN) for d in source_docs]
     sequences = []
     for doc, domain in domains:
-        feats = extractor.extract(doc.document, tokens[id(doc)], contexts.get(domain), doc_group(doc))
+        feats = extractor.extract(doc.document, tokens[id(doc)], doc_group(doc))
         sequences.append(easyadapt(feats, domain) if source_docs else feats)
     group_specs = list(GROUPS.items()) if config.split_models else [("all", None)]
     models: list[_TrainedCrf] = []
@@ -206,8 +204,7 @@ def train_model(
     metrics: dict[str, Any] = {}
     if dev_docs:
         progress(f"tagging {len(dev_docs)} development documents")
-        dev_context = PatientContext.build((d.document for d in dev_docs), config.features.aggressive)
-        tagged = [model.tag(d.document, dev_context if config.features.tfidf else None) for d in dev_docs]
+        tagged = [model.tag(d.document) for d in dev_docs]
         sweep = threshold_sweep(dev_docs, tagged)
         if config.threshold is None:
             threshold = choose_threshold(sweep, config.recall_target)
@@ -244,17 +241,6 @@ def train_model(
         training_data["mixture"] = dict(mixture or {})
         training_data["learned_from"] = {"fingerprint": corpus_fingerprint(learn_from), "documents": len(learn_from)}
     return write_manifest(out_dir, manifest)
-
-
-def _contexts(
-    config: TrainConfig, train_docs: Sequence[AnnotatedDocument], source_docs: Sequence[AnnotatedDocument]
-) -> dict[str, PatientContext]:
-    if not config.features.tfidf:
-        return {}
-    return {
-        TARGET_DOMAIN: PatientContext.build((d.document for d in train_docs), config.features.aggressive),
-        SOURCE_DOMAIN: PatientContext.build((d.document for d in source_docs), config.features.aggressive),
-    }
 
 
 def threshold_sweep(
@@ -342,9 +328,8 @@ def cross_validate(
         train_model(train, fold_dir, fixed, providers=providers)
         train_seconds = time.perf_counter() - started
         model = CrfModel.load(fold_dir, providers=providers)
-        context = PatientContext.build((d.document for d in test), config.features.aggressive)
         started = time.perf_counter()
-        tagged = [model.tag(d.document, context if config.features.tfidf else None) for d in test]
+        tagged = [model.tag(d.document) for d in test]
         tag_seconds = time.perf_counter() - started
         preds = [spans_from_marginals(d.text, t, threshold) for d, t in zip(test, tagged, strict=True)]
         figures = evaluate(test, preds)
