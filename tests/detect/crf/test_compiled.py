@@ -132,6 +132,24 @@ def test_fast_kernels_equal_the_python_kernels_bit_for_bit(
             assert np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("implementation", [*FAST_KERNELS, "python"])
+def test_marginals_of_many_documents_equal_one_by_one(implementation: str, provider_model: Path) -> None:
+    model = CrfModel.load(provider_model, providers=PROVIDERS)
+    compiled = model._compiled()
+    assert compiled is not None
+    docs = _documents()
+    together = compiled.crf.marginals_many(docs, [None] * len(docs), [None] * len(docs), implementation)
+    for doc, many in zip(docs, together, strict=True):
+        one = compiled.crf.marginals(doc, implementation=implementation)
+        assert list(many.tokens) == list(one.tokens)
+        assert all(np.array_equal(a, b) for a, b in zip(many.marginals, one.marginals, strict=True))
+    # The tagger and its stage: a block of notes gives each note's own spans.
+    assert model.spans_many(docs) == [model.spans(doc) for doc in docs]
+    stage = crf_tagger.CrfStage(model, threshold=0.01, after_rules=True)
+    before = [tuple(span for _, spans in model.extractor.provider_hits(doc, None) for span in spans) for doc in docs]
+    assert stage.run_block(docs, before) == [stage(doc, spans) for doc, spans in zip(docs, before, strict=True)]
+
+
 def _log_space_marginals(scores: np.ndarray, transitions: np.ndarray) -> np.ndarray:
     """Forward-backward in log space (the textbook form) to check the scaled kernel against."""
     n, size = scores.shape

@@ -526,14 +526,46 @@ class CompiledCrf:
         implementation: str = "auto",
     ) -> DocumentMarginals:
         """Token marginals of every CRF for ``document`` (hits: as for :meth:`FeatureExtractor.extract`)."""
+        return self.marginals_many([document], [context], [hits], implementation)[0]
+
+    def marginals_many(
+        self,
+        documents: Sequence[Document],
+        contexts: Sequence[PatientContext | None],
+        hits: Sequence[Iterable[Span] | None],
+        implementation: str = "auto",
+    ) -> list[DocumentMarginals]:
+        """:meth:`marginals` of each document (the numpy kernels run forward-backward on them together)."""
+        emissions, _ = kernels(implementation)
+        scored = [self._scores(d, c, h, emissions) for d, c, h in zip(documents, contexts, hits, strict=True)]
+        tagged = [scores for _, scores in scored if scores is not None]
+        marginals = iter(forward_backward_many(implementation)(tagged, self.transitions, self.column_bounds))
+        bounds = self.column_bounds
+        out: list[DocumentMarginals] = []
+        for tokens, scores in scored:
+            if scores is None:
+                out.append(DocumentMarginals(tokens, tuple(np.zeros((0, len(w.labels))) for w in self.weights)))
+                continue
+            found = next(marginals)
+            out.append(
+                DocumentMarginals(tokens, tuple(found[:, bounds[m] : bounds[m + 1]] for m in range(len(self.weights))))
+            )
+        return out
+
+    def _scores(
+        self,
+        document: Document,
+        context: PatientContext | None,
+        hits: Iterable[Span] | None,
+        emissions: Callable[..., np.ndarray],
+    ) -> tuple[TokenColumns, np.ndarray | None]:
+        """The document's tokens and their emission scores (None: no token)."""
         tokens = TokenColumns(*crf_token_columns(document.text, self.extractor.config.aggressive))
-        n = len(tokens)
-        if n == 0:
-            return DocumentMarginals(tokens, tuple(np.zeros((0, len(w.labels))) for w in self.weights))
+        if not tokens:
+            return tokens, None
         ids, table = self._type_ids(tokens.texts)
         section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, context, hits)
         newlines = np.array(tokens.newlines, dtype=np.bool_)
-        emissions, forward_backward = kernels(implementation)
         scores = emissions(
             ids,
             newlines,
@@ -558,11 +590,7 @@ class CompiledCrf:
             self.ngram_offsets,
             self.state,
         )
-        marginals = forward_backward(scores, self.transitions, self.column_bounds)
-        bounds = self.column_bounds
-        return DocumentMarginals(
-            tokens, tuple(marginals[:, bounds[m] : bounds[m + 1]] for m in range(len(self.weights)))
-        )
+        return tokens, scores
 
 
 def _slot(key: int, mask: int) -> int:
@@ -809,6 +837,22 @@ def kernels(implementation: str = "auto") -> Kernels:
 
         return vectorised.emissions, vectorised.forward_backward
     return _emissions_py, _forward_backward_py
+
+
+@lru_cache(maxsize=4)
+def forward_backward_many(implementation: str = "auto") -> Callable[..., list[np.ndarray]]:
+    """Forward-backward of several score matrices (``(sequences, transitions, column_bounds)``): the numpy
+    kernel takes them together (one array operation per step serves them all), the others one by one."""
+    if _chosen(implementation) == "numpy":
+        from deident.detect.crf import vectorised
+
+        return vectorised.forward_backward_many
+    _, forward_backward = kernels(implementation)
+
+    def one_by_one(sequences: Sequence[np.ndarray], transitions: np.ndarray, bounds: np.ndarray) -> list[np.ndarray]:
+        return [forward_backward(scores, transitions, bounds) for scores in sequences]
+
+    return one_by_one
 
 
 @lru_cache(maxsize=4)

@@ -19,13 +19,13 @@ costs a few microseconds a token where numba's loop costs well under one.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 from deident.detect.crf.features import OFFSETS
 
 _SEGMENTS = 1 + len(OFFSETS)  # per word type: its own weights, then one row per neighbour offset
-_CHUNK = 512  # forward-backward steps whose transition-times-emission products are built at once
 
 
 def exact_exp(values: np.ndarray) -> np.ndarray:
@@ -123,53 +123,83 @@ def emissions(
 
 
 def forward_backward(scores: np.ndarray, transitions: np.ndarray, column_bounds: np.ndarray) -> np.ndarray:
-    """``compiled._forward_backward_py``: all CRFs in each step, as blocks padded to the widest CRF's
-    labels (padding: zero weights, which add exact zeros and stay inside their block)."""
-    n = scores.shape[0]
-    out = np.zeros_like(scores)
-    if n == 0:
-        return out
+    """``compiled._forward_backward_py``."""
+    return forward_backward_many([scores], transitions, column_bounds)[0]
+
+
+def forward_backward_many(
+    sequences: Sequence[np.ndarray], transitions: np.ndarray, column_bounds: np.ndarray
+) -> list[np.ndarray]:
+    """``compiled._forward_backward_py`` of each score matrix, the sequences in step: step ``t`` advances every
+    sequence longer than ``t`` at once (the per-step work is a few array operations whatever their number), and
+    all CRFs too, as blocks padded to the widest CRF's labels (padding: zero weights, which add exact zeros and
+    stay inside their block). Each element goes through the reference's operations in its order.
+
+    Layout: the sequences sorted longest first, so those longer than ``t`` are a prefix of them; rows of step
+    ``t`` are ``offset[t] + j`` for the ``active[t]`` longest sequences ``j``."""
+    outs = [np.zeros_like(scores) for scores in sequences]
+    order = sorted((i for i, scores in enumerate(sequences) if scores.shape[0]), key=lambda i: -sequences[i].shape[0])
+    if not order:
+        return outs
+    lengths = np.array([sequences[i].shape[0] for i in order], dtype=np.int64)
+    longest = int(lengths[0])
+    active = len(order) - np.searchsorted(lengths[::-1], np.arange(longest), side="right")
+    offset = np.zeros(longest + 1, dtype=np.int64)
+    np.cumsum(active, out=offset[1:])
+    rows_of = [offset[:length] + j for j, length in enumerate(lengths.tolist())]
+    packed = np.empty((int(offset[-1]), sequences[order[0]].shape[1]))
+    for j, i in enumerate(order):
+        packed[rows_of[j]] = sequences[i]
     starts = column_bounds[:-1].tolist()
     sizes = np.diff(column_bounds).tolist()
     blocks, most = len(sizes), max(sizes)
     trans = np.zeros((blocks, most, most))  # [block, x, y]
-    local = np.zeros((n, blocks, most))
+    local = np.zeros((packed.shape[0], blocks, most))
     for m, (a, size) in enumerate(zip(starts, sizes, strict=True)):
         trans[m, :size, :size] = exact_exp(transitions[a : a + size, a : a + size])
-        block = scores[:, a : a + size]
+        block = packed[:, a : a + size]
         local[:, m, :size] = exact_exp(block - block.max(axis=1)[:, None])
-    alpha = np.empty((n, blocks, most))
-    scale = np.empty((n, blocks, 1))
-    step = np.empty((blocks, most, most))
-    sums = np.empty((blocks, most, most))
-    totals = np.empty((blocks, most))
+    by_target = np.swapaxes(trans, 1, 2)  # [m, y, x]
+    alpha = np.empty_like(local)
+    scale = np.empty((packed.shape[0], blocks, 1))
+    step = np.empty((len(order), blocks, most, most))
+    sums = np.empty_like(step)
+    totals = np.empty((len(order), blocks, most))
     multiply, divide, accumulate = np.multiply, np.divide, np.add.accumulate
-    alpha[0] = local[0]
-    for t in range(n):
-        now = alpha[t]
+    for t in range(longest):
+        k, row = int(active[t]), int(offset[t])
+        now = alpha[row : row + k]
         if t:
-            multiply(alpha[t - 1][:, :, None], trans, out=step)  # [m, x, y]: alpha[t-1, x] * trans[x, y]
-            accumulate(step, axis=1, out=sums)  # [m, -1, y]: the sums over x, in x order
-            multiply(sums[:, -1], local[t], out=now)
-        accumulate(now, axis=1, out=totals)
-        scale[t, :, 0] = totals[:, -1]
-        divide(now, scale[t], out=now)
-    beta = np.empty((n, blocks, most))
-    beta[n - 1] = 1.0
-    low = n
-    by_target = np.swapaxes(trans, 1, 2)[None]  # [1, m, y, x]
-    for t in range(n - 2, -1, -1):
-        if t == n - 2 or t < low:  # [t - low, m, y, x]: trans[x, y] * local[t+1, y] for _CHUNK steps at once
-            low = max(0, t + 1 - _CHUNK)
-            weighted = by_target * local[low + 1 : t + 2, :, :, None]
-        multiply(weighted[t - low], beta[t + 1][:, :, None], out=step)  # ... * beta[t+1, y]
-        accumulate(step, axis=1, out=sums)
-        divide(sums[:, -1], scale[t + 1], out=beta[t])
+            before = int(offset[t - 1])
+            # [j, m, x, y]: alpha[t-1, x] * trans[x, y], summed over x in x order (the last row of the accumulation)
+            multiply(alpha[before : before + k, :, :, None], trans, out=step[:k])
+            accumulate(step[:k], axis=2, out=sums[:k])
+            multiply(sums[:k, :, -1], local[row : row + k], out=now)
+        else:
+            now[...] = local[row : row + k]
+        accumulate(now, axis=2, out=totals[:k])
+        scale[row : row + k, :, 0] = totals[:k, :, -1]
+        divide(now, scale[row : row + k], out=now)
+    beta = np.empty_like(local)
+    for t in range(longest - 1, -1, -1):
+        k, row = int(active[t]), int(offset[t])
+        going = int(active[t + 1]) if t + 1 < longest else 0  # the sequences that have a step t + 1
+        beta[row + going : row + k] = 1.0  # the others end at t
+        if going:
+            after = int(offset[t + 1])
+            # [j, m, y, x]: trans[x, y] * local[t+1, y] * beta[t+1, y], summed over y in y order
+            multiply(by_target, local[after : after + going, :, :, None], out=step[:going])
+            multiply(step[:going], beta[after : after + going, :, :, None], out=step[:going])
+            accumulate(step[:going], axis=2, out=sums[:going])
+            divide(sums[:going, :, -1], scale[after : after + going], out=beta[row : row + going])
     both = alpha * beta
+    marginals = np.empty_like(packed)
     for m, (a, size) in enumerate(zip(starts, sizes, strict=True)):
         total = np.add.accumulate(both[:, m, :size], axis=1)[:, -1]
-        out[:, a : a + size] = both[:, m, :size] / total[:, None]
-    return out
+        marginals[:, a : a + size] = both[:, m, :size] / total[:, None]
+    for j, i in enumerate(order):
+        outs[i] = marginals[rows_of[j]]
+    return outs
 
 
 def row_sums(
