@@ -119,7 +119,7 @@ def _hits_only(fail):  # provider_hits(document, hits): fine with given hits, fa
 
 
 class _RecordingModel:
-    """Stands in for a CrfModel: records the arguments of spans()."""
+    """Stands in for a CrfModel: records the arguments of spans() and spans_many()."""
 
     threshold = 0.03
 
@@ -129,6 +129,9 @@ class _RecordingModel:
     def spans(self, document, threshold=None, hits=None, split_at=None):
         self.calls.append({"threshold": threshold, "split_at": split_at})
         return []
+
+    def spans_many(self, documents, threshold=None, hits=None, split_at=None):
+        return [self.spans(document, threshold, None, split_at) for document in documents]
 
 
 @pytest.mark.parametrize(

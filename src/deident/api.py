@@ -69,7 +69,7 @@ class Deidentifier:
         convention of the output (default: the model's own, see :mod:`deident.schemes`).
 
         ``preload`` builds what is otherwise built on first use (lexicon automata, the fuzzy name index, word
-        frequencies, drug names, the CRF's compiled tables and numba kernels, the pattern plans; about
+        frequencies, drug names, the CRF's compiled tables and kernels, the pattern plans; about
         0.6 s) now, by loading the tables and running the pipeline once on a short synthetic note, so that
         the first notes, or a service's first request, do not pay for them (the start-up is the same)."""
         model_dir = Path(model) if model is not None else None

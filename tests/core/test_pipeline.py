@@ -119,6 +119,27 @@ def test_per_document_stages_take_blocks_of_notes(monkeypatch: pytest.MonkeyPatc
     ]  # fmt: skip
 
 
+@dataclass(frozen=True)
+class BlockTrace(Trace):
+    """A per-document stage with ``run_block``: records each block it is given."""
+
+    def run_block(self, documents: Sequence[Document], spans: Sequence[tuple[Span, ...]]) -> list[tuple[Span, ...]]:
+        self.log.append((self.name, ",".join(d.id for d in documents)))
+        return list(spans)
+
+
+def test_a_stage_with_run_block_gets_each_block_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline_module, "STAGE_BLOCK", 3)
+    log: list[tuple[str, str]] = []
+    pipeline = Pipeline((Trace("s1", log), BlockTrace("b", log), GroupTrace("g", log)))
+    pipeline.run_many(DOCS)
+    assert log == [
+        ("s1", "a"), ("s1", "b"), ("s1", "c"), ("b", "a,b,c"),
+        ("s1", "d"), ("b", "d"),
+        ("g", "a,b,c,d"),
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize("block", [2, 3, 4, 64])
 def test_run_many_gives_the_same_spans_whatever_the_block(monkeypatch: pytest.MonkeyPatch, block: int) -> None:
     many = [Document(f"n{i}", f"Seen by Quexley{i % 3} and Marta on day {i}.") for i in range(11)] + DOCS

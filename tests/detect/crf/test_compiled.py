@@ -1,9 +1,11 @@
 """The compiled CRF path (weights read from the model files, emissions from per-word tables,
-forward-backward in numba or plain Python) against crfsuite itself."""
+forward-backward in numba, numpy or plain Python) against crfsuite itself."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -101,17 +103,45 @@ def test_easyadapt_model_uses_the_target_copies(easyadapt_model: Path) -> None:
     assert any(a.startswith("tgt|") for a in known) and any(a.startswith("src|") for a in known)
 
 
+# The kernels of each implementation; numba's only where it is installed (the ``fast`` extra).
+FAST_KERNELS = [
+    pytest.param("numba", marks=pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="no numba")),
+    "numpy",
+]
+
+
+@pytest.mark.parametrize("implementation", FAST_KERNELS)
 @pytest.mark.parametrize("which", ["plain", "providers"])
-def test_numba_and_python_kernels_agree(which: str, trained_model: Path, provider_model: Path) -> None:
+def test_fast_kernels_equal_the_python_kernels_bit_for_bit(
+    which: str, implementation: str, trained_model: Path, provider_model: Path
+) -> None:
     model = CrfModel.load(trained_model if which == "plain" else provider_model, providers=PROVIDERS)
     compiled = model._compiled()
     assert compiled is not None
-    for doc in _documents()[:4] + _documents()[-5:]:
-        fast = compiled.crf.marginals(doc, use_numba=True)
-        slow = compiled.crf.marginals(doc, use_numba=False)
+    for doc in _documents():
+        fast = compiled.crf.marginals(doc, implementation=implementation)
+        slow = compiled.crf.marginals(doc, implementation="python")
         assert list(fast.tokens) == list(slow.tokens)
         for a, b in zip(fast.marginals, slow.marginals, strict=True):
-            np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+            assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("implementation", [*FAST_KERNELS, "python"])
+def test_marginals_of_many_documents_equal_one_by_one(implementation: str, provider_model: Path) -> None:
+    model = CrfModel.load(provider_model, providers=PROVIDERS)
+    compiled = model._compiled()
+    assert compiled is not None
+    docs = _documents()
+    together = compiled.crf.marginals_many(docs, [None] * len(docs), implementation)
+    for doc, many in zip(docs, together, strict=True):
+        one = compiled.crf.marginals(doc, implementation=implementation)
+        assert list(many.tokens) == list(one.tokens)
+        assert all(np.array_equal(a, b) for a, b in zip(many.marginals, one.marginals, strict=True))
+    # The tagger and its stage: a block of notes gives each note's own spans.
+    assert model.spans_many(docs) == [model.spans(doc) for doc in docs]
+    stage = crf_tagger.CrfStage(model, threshold=0.01, after_rules=True)
+    before = [tuple(span for _, spans in model.extractor.provider_hits(doc, None) for span in spans) for doc in docs]
+    assert stage.run_block(docs, before) == [stage(doc, spans) for doc, spans in zip(docs, before, strict=True)]
 
 
 def _log_space_marginals(scores: np.ndarray, transitions: np.ndarray) -> np.ndarray:
@@ -128,25 +158,26 @@ def _log_space_marginals(scores: np.ndarray, transitions: np.ndarray) -> np.ndar
     return np.exp(alpha + beta - total)
 
 
-@pytest.mark.parametrize("use_numba", [True, False])
+@pytest.mark.parametrize("implementation", [*FAST_KERNELS, "python"])
 @pytest.mark.parametrize(("n", "spread"), [(1, 1.0), (2, 3.0), (60, 5.0), (400, 300.0)])
-def test_forward_backward_matches_log_space(use_numba: bool, n: int, spread: float) -> None:
+def test_forward_backward_matches_log_space(implementation: str, n: int, spread: float) -> None:
     rng = np.random.default_rng(n)
     scores = rng.normal(0, spread, size=(n, 5))  # spread 300: exp() of the raw scores would overflow
     transitions = rng.normal(0, 2, size=(5, 5))
-    _, forward_backward = kernels(use_numba)
+    _, forward_backward = kernels(implementation)
     got = forward_backward(scores, transitions, np.array([0, 5], dtype=np.int64))
     np.testing.assert_allclose(got, _log_space_marginals(scores, transitions), rtol=0, atol=1e-9)
     np.testing.assert_allclose(got.sum(axis=1), 1.0, atol=1e-12)
 
 
-def test_forward_backward_keeps_crfs_apart() -> None:
+@pytest.mark.parametrize("implementation", [*FAST_KERNELS, "python"])
+def test_forward_backward_keeps_crfs_apart(implementation: str) -> None:
     rng = np.random.default_rng(3)
     scores = rng.normal(size=(7, 5))
     transitions = np.zeros((5, 5))
     transitions[:2, :2] = rng.normal(size=(2, 2))
     transitions[2:, 2:] = rng.normal(size=(3, 3))
-    _, forward_backward = kernels(True)
+    _, forward_backward = kernels(implementation)
     got = forward_backward(scores, transitions, np.array([0, 2, 5], dtype=np.int64))
     np.testing.assert_allclose(got[:, :2], _log_space_marginals(scores[:, :2], transitions[:2, :2]), atol=1e-12)
     np.testing.assert_allclose(got[:, 2:], _log_space_marginals(scores[:, 2:], transitions[2:, 2:]), atol=1e-12)
@@ -200,15 +231,21 @@ def test_token_columns_are_the_crf_tokens(text: str) -> None:
     assert len(columns) == len(crf_tokens(text))
 
 
-def test_without_numba_the_plain_python_kernels_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
+def test_without_numba_the_numpy_kernels_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import warnings
 
-    from deident.detect.crf import compiled
+    from deident.detect.crf import compiled, vectorised
 
     monkeypatch.setitem(sys.modules, "numba", None)  # makes "import numba" raise ImportError
-    with pytest.warns(UserWarning, match="numba is not installed"):
-        chosen = compiled.kernels.__wrapped__(True)
-    assert chosen == (compiled._emissions_py, compiled._forward_backward_py)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the default install has no numba: no warning for it
+        assert compiled.kernels.__wrapped__("auto") == (vectorised.emissions, vectorised.forward_backward)
+        assert compiled.row_sums_kernel.__wrapped__("auto") is vectorised.row_sums
+    with pytest.warns(UserWarning, match=r'pip install "deident\[fast\]"'):
+        asked = compiled.kernels.__wrapped__("numba")
+    assert asked == (vectorised.emissions, vectorised.forward_backward)
+    with pytest.raises(ValueError, match="unknown kernel implementation"):
+        compiled.kernels.__wrapped__("cuda")
 
 
 def test_word_table_rebuilt_past_its_limit_gives_the_same_marginals(

@@ -1,5 +1,6 @@
 """CRF tagging without feature strings: crfsuite's weights as matrices, emissions summed from per-word
-tables, marginals by forward-backward (numba when installed, the same code as plain Python otherwise).
+tables, marginals by forward-backward (numba when installed, else the same kernels in numpy:
+:mod:`deident.detect.crf.vectorised`; both equal the plain-Python reference kernels here).
 
 crfsuite (first-order, ``crf1d``) scores a label sequence as the sum over tokens of the state weights
 of the token's attributes (value 1 each here) for its label, plus the transition weight from the
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 import struct
 import threading
 import warnings
@@ -25,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 import pycrfsuite
@@ -508,17 +510,47 @@ class CompiledCrf:
         self,
         document: Document,
         hits: Iterable[Span] | None = None,
-        use_numba: bool = True,
+        implementation: str = "auto",
     ) -> DocumentMarginals:
         """Token marginals of every CRF for ``document`` (hits: as for :meth:`FeatureExtractor.extract`)."""
+        return self.marginals_many([document], [hits], implementation)[0]
+
+    def marginals_many(
+        self,
+        documents: Sequence[Document],
+        hits: Sequence[Iterable[Span] | None],
+        implementation: str = "auto",
+    ) -> list[DocumentMarginals]:
+        """:meth:`marginals` of each document (the numpy kernels run forward-backward on them together)."""
+        emissions, _ = kernels(implementation)
+        scored = [self._scores(d, h, emissions) for d, h in zip(documents, hits, strict=True)]
+        tagged = [scores for _, scores in scored if scores is not None]
+        marginals = iter(forward_backward_many(implementation)(tagged, self.transitions, self.column_bounds))
+        bounds = self.column_bounds
+        out: list[DocumentMarginals] = []
+        for tokens, scores in scored:
+            if scores is None:
+                out.append(DocumentMarginals(tokens, tuple(np.zeros((0, len(w.labels))) for w in self.weights)))
+                continue
+            found = next(marginals)
+            out.append(
+                DocumentMarginals(tokens, tuple(found[:, bounds[m] : bounds[m + 1]] for m in range(len(self.weights))))
+            )
+        return out
+
+    def _scores(
+        self,
+        document: Document,
+        hits: Iterable[Span] | None,
+        emissions: Callable[..., np.ndarray],
+    ) -> tuple[TokenColumns, np.ndarray | None]:
+        """The document's tokens and their emission scores (None: no token)."""
         tokens = TokenColumns(*crf_token_columns(document.text, self.extractor.config.aggressive))
-        n = len(tokens)
-        if n == 0:
-            return DocumentMarginals(tokens, tuple(np.zeros((0, len(w.labels))) for w in self.weights))
+        if not tokens:
+            return tokens, None
         ids, table = self._type_ids(tokens.texts)
         section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, hits)
         newlines = np.array(tokens.newlines, dtype=np.bool_)
-        emissions, forward_backward = kernels(use_numba)
         scores = emissions(
             ids,
             newlines,
@@ -543,11 +575,7 @@ class CompiledCrf:
             self.ngram_offsets,
             self.state,
         )
-        marginals = forward_backward(scores, self.transitions, self.column_bounds)
-        bounds = self.column_bounds
-        return DocumentMarginals(
-            tokens, tuple(marginals[:, bounds[m] : bounds[m + 1]] for m in range(len(self.weights)))
-        )
+        return tokens, scores
 
 
 def _slot(key: int, mask: int) -> int:
@@ -673,14 +701,19 @@ def _forward_backward_py(scores: np.ndarray, transitions: np.ndarray, column_bou
     for m in range(column_bounds.shape[0] - 1):
         a = column_bounds[m]
         size = column_bounds[m + 1] - a
-        trans = np.exp(transitions[a : a + size, a : a + size])
+        # math.exp, the C library's (numba calls it too), rather than numpy's exp, which differs in the
+        # last bit for a few per cent of inputs: so the kernels agree bit for bit.
+        trans = np.zeros((size, size))
+        for x in range(size):
+            for y in range(size):
+                trans[x, y] = math.exp(transitions[a + x, a + y])
         local = np.zeros((n, size))
         for t in range(n):
             peak = scores[t, a]
             for y in range(1, size):
                 peak = max(peak, scores[t, a + y])
             for y in range(size):
-                local[t, y] = np.exp(scores[t, a + y] - peak)
+                local[t, y] = math.exp(scores[t, a + y] - peak)
         alpha = np.zeros((n, size))
         scale = np.zeros(n)
         total = 0.0
@@ -744,39 +777,80 @@ def _row_sums_py(
 
 
 Kernels = tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]
+# "auto": numba's when it is installed (the ``fast`` extra), else numpy's; "python": the references.
+IMPLEMENTATIONS = ("auto", "numba", "numpy", "python")
 
 
-@lru_cache(maxsize=2)
-def kernels(use_numba: bool = True) -> Kernels:
-    """(emissions, forward_backward): compiled with numba when asked and installed (compiled once,
-    then loaded from numba's on-disk cache), else the same functions as plain Python (slow)."""
-    if use_numba:
-        try:
-            import numba
-        except ImportError:
-            warnings.warn("numba is not installed: CRF tagging runs as plain Python (slow)", stacklevel=2)
-            return _emissions_py, _forward_backward_py
-        compiled = []
-        for function in (_emissions_py, _forward_backward_py):
-            try:
-                compiled.append(numba.njit(cache=True, nogil=True)(function))
-            except RuntimeError:  # no writable cache directory
-                compiled.append(numba.njit(nogil=True)(function))
-        return compiled[0], compiled[1]
-    return _emissions_py, _forward_backward_py
-
-
-@lru_cache(maxsize=1)
-def row_sums_kernel() -> Callable[..., None]:
-    """The kernel that fills per-type rows (:func:`_row_sums_py`), compiled with numba when installed."""
+def _numba() -> Any | None:
     try:
         import numba
     except ImportError:
-        return _row_sums_py
+        return None
+    return numba
+
+
+def _chosen(implementation: str) -> str:
+    if implementation not in IMPLEMENTATIONS:
+        raise ValueError(f"unknown kernel implementation {implementation!r}")
+    if implementation in ("auto", "numba"):
+        if _numba() is not None:
+            return "numba"
+        if implementation == "numba":
+            warnings.warn('numba is not installed (pip install "deident[fast]"): using the numpy kernels', stacklevel=3)
+        return "numpy"
+    return implementation
+
+
+def _jit(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` compiled by numba (compiled once, then loaded from numba's on-disk cache)."""
+    numba = _numba()
+    assert numba is not None
     try:
-        return numba.njit(cache=True, nogil=True)(_row_sums_py)
+        return numba.njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
     except RuntimeError:  # no writable cache directory
-        return numba.njit(nogil=True)(_row_sums_py)
+        return numba.njit(nogil=True)(function)  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=4)
+def kernels(implementation: str = "auto") -> Kernels:
+    """(emissions, forward_backward) of ``implementation`` (see :data:`IMPLEMENTATIONS`)."""
+    chosen = _chosen(implementation)
+    if chosen == "numba":
+        return _jit(_emissions_py), _jit(_forward_backward_py)
+    if chosen == "numpy":
+        from deident.detect.crf import vectorised
+
+        return vectorised.emissions, vectorised.forward_backward
+    return _emissions_py, _forward_backward_py
+
+
+@lru_cache(maxsize=4)
+def forward_backward_many(implementation: str = "auto") -> Callable[..., list[np.ndarray]]:
+    """Forward-backward of several score matrices (``(sequences, transitions, column_bounds)``): the numpy
+    kernel takes them together (one array operation per step serves them all), the others one by one."""
+    if _chosen(implementation) == "numpy":
+        from deident.detect.crf import vectorised
+
+        return vectorised.forward_backward_many
+    _, forward_backward = kernels(implementation)
+
+    def one_by_one(sequences: Sequence[np.ndarray], transitions: np.ndarray, bounds: np.ndarray) -> list[np.ndarray]:
+        return [forward_backward(scores, transitions, bounds) for scores in sequences]
+
+    return one_by_one
+
+
+@lru_cache(maxsize=4)
+def row_sums_kernel(implementation: str = "auto") -> Callable[..., None]:
+    """The kernel that fills per-type rows (:func:`_row_sums_py`) of ``implementation``."""
+    chosen = _chosen(implementation)
+    if chosen == "numba":
+        return _jit(_row_sums_py)
+    if chosen == "numpy":
+        from deident.detect.crf import vectorised
+
+        return vectorised.row_sums
+    return _row_sums_py
 
 
 def compile_model(extractor: FeatureExtractor, model_files: Sequence[Path], easyadapt: bool) -> CompiledCrf:

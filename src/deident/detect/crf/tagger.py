@@ -294,18 +294,33 @@ class CrfModel:
     ) -> list[Span]:
         """Spans of tokens whose PHI probability exceeds ``threshold`` (default: the model's), cut
         where the probability crosses ``split_at`` when given."""
+        return self.spans_many([document], threshold, [hits], split_at)[0]
+
+    def spans_many(
+        self,
+        documents: Sequence[Document],
+        threshold: float | None = None,
+        hits: Sequence[Iterable[Span] | None] | None = None,
+        split_at: float | None = None,
+    ) -> list[list[Span]]:
+        """:meth:`spans` of each document (``hits``: one per document, default none), tagged
+        together where the kernels gain by it (the numpy kernels, used without numba)."""
         limit = self.threshold if threshold is None else threshold
+        hits = [None] * len(documents) if hits is None else hits
         compiled = self._compiled()
         if compiled is None:
-            tagged = self._tag_crfsuite(document, limit, hits)
-            return spans_from_marginals(document.text, tagged, limit, split_at=split_at)
-        # As spans_from_marginals(text, tag(...)), without building what the spans do not need.
-        result = compiled.crf.marginals(document, hits)
-        spans: list[Span] = []
-        for phi, selected, labels in compiled.above(result, limit):
-            if selected:
-                spans.extend(_group_spans(document.text, result.tokens, phi, labels, selected, "crf", split_at))
-        return list(sort_spans(spans))
+            tagged = [self._tag_crfsuite(d, limit, h) for d, h in zip(documents, hits, strict=True)]
+            pairs = zip(documents, tagged, strict=True)
+            return [spans_from_marginals(d.text, t, limit, split_at=split_at) for d, t in pairs]
+        out: list[list[Span]] = []
+        for document, result in zip(documents, compiled.crf.marginals_many(documents, hits), strict=True):
+            # As spans_from_marginals(text, tag(...)), without building what the spans do not need.
+            spans: list[Span] = []
+            for phi, selected, labels in compiled.above(result, limit):
+                if selected:
+                    spans.extend(_group_spans(document.text, result.tokens, phi, labels, selected, "crf", split_at))
+            out.append(list(sort_spans(spans)))
+        return out
 
 
 _COMPILE_LOCK = threading.Lock()
@@ -453,9 +468,12 @@ class CrfStage:
     name: str = "crf"
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        return self.run_block([document], [spans])[0]
+
+    def run_block(self, documents: Sequence[Document], spans: Sequence[tuple[Span, ...]]) -> list[tuple[Span, ...]]:
+        """:meth:`__call__` of each document, tagged together (see :meth:`CrfModel.spans_many`)."""
         own = self.model.threshold
         split_at = own if self.threshold is not None and self.threshold < own else None
-        found = self.model.spans(
-            document, threshold=self.threshold, hits=spans if self.after_rules else None, split_at=split_at
-        )
-        return sort_spans((*spans, *found))
+        hits = list(spans) if self.after_rules else None
+        found = self.model.spans_many(documents, threshold=self.threshold, hits=hits, split_at=split_at)
+        return [sort_spans((*before, *new)) for before, new in zip(spans, found, strict=True)]
