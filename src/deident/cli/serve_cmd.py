@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.config_options import ConfigOption, mode_or_default, site_config
 from deident.cli.key_options import replace_options
 from deident.core.errors import ConfigurationError
 from deident.core.heap import settle_heap
@@ -82,6 +83,7 @@ def serve(
             "required unless --host is loopback."
         ),
     ] = None,
+    config_file: ConfigOption = None,
 ) -> None:
     """Serve the de-identifier over HTTP (JSON). Request bodies are never logged.
 
@@ -99,8 +101,11 @@ def serve(
     from deident.api import Deidentifier
 
     token = service_token(host, token_file)
-    options = replace_options(mode, key, ephemeral_key)
-    deidentifier = Deidentifier.load(model, pipeline, recall_target=recall_target, scheme=scheme, options=options)
+    site = site_config(config_file)
+    options = replace_options(mode_or_default(mode, site), key, ephemeral_key)
+    deidentifier = Deidentifier.load(
+        model, pipeline, recall_target=recall_target, scheme=scheme, options=options, config=site
+    )
     settle_heap()  # the service's process is ours: the loaded model leaves the collector's walks
     app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents), token=token)
     access = "bearer token required" if token is not None else "no token: this machine only"

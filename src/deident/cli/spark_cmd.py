@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.config_options import ConfigOption, mode_or_default, site_config
 from deident.cli.key_options import replace_options
 from deident.cli.output_options import PseudonymiseColOption
 
@@ -54,6 +55,7 @@ def spark(
     master: Annotated[
         str | None, typer.Option(help="Spark master, e.g. local[4] (default: spark-submit's or local[*]).")
     ] = None,
+    config_file: ConfigOption = None,
 ) -> None:
     """De-identify a table with Spark and write Parquet: the text column replaced in place, the id and patient
     columns pseudonymised, every other column dropped unless --keep-col, --deid-col or --pseudonymise-col names it."""
@@ -64,7 +66,8 @@ def spark(
 
     sql = spark_sql()
     input_format = input_format or spark_input_format(input_path)
-    options = replace_options(mode, key)
+    site = site_config(config_file)
+    options = replace_options(mode_or_default(mode, site), key)
     # The same rules as deident run's (a column given to two of the options is refused).
     policy = OutputPolicy(
         keep=frozenset(keep_col or ()),
@@ -85,6 +88,7 @@ def spark(
         spans_col=spans_col or None,
         deid_cols=tuple(sorted(policy.deidentify)),
         source=input_path,
+        site_config=site,
     )
     builder = sql.SparkSession.builder.appName("deident")
     if master is not None:
