@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import click
 import typer
 
 from deident.site.config import SiteConfig, load_site_config
@@ -26,13 +25,9 @@ def site_config(path: Path | None) -> SiteConfig | None:
     return None if path is None else load_site_config(path)
 
 
-def mode_or_default(mode: str, site: SiteConfig | None, parameter: str = "mode") -> str:
+def mode_or_default(context: typer.Context, mode: str, site: SiteConfig | None) -> str:
     """``mode`` as given, or the configuration's mode when the command line left ``--mode`` at its default."""
     if site is None or site.mode is None:
         return mode
-    context = click.get_current_context(silent=True)
-    given = context is not None and context.get_parameter_source(parameter) not in (
-        click.core.ParameterSource.DEFAULT,
-        None,
-    )
-    return mode if given else site.mode
+    source = context.get_parameter_source("mode")
+    return site.mode if source is None or source.name == "DEFAULT" else mode

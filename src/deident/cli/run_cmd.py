@@ -39,6 +39,7 @@ class NotesPerSecondColumn(ProgressColumn):
 
 
 def run(
+    context: typer.Context,
     inputs: Annotated[list[Path], typer.Argument(help="Corpora to de-identify (files or folders).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Output file (a folder for several inputs).")],
     mode: Annotated[str, typer.Option(help="tag, redact, mask, surrogate or safe-harbor.")] = "tag",
@@ -119,7 +120,7 @@ def run(
     same command after an interruption and it continues where it stopped."""
     site = site_config(config_file)
     options = replace_options(
-        mode_or_default(mode, site),
+        mode_or_default(context, mode, site),
         key,
         ephemeral_key,
         tag_template=tag_template,

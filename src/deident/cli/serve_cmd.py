@@ -55,6 +55,7 @@ def service_token(host: str, token_file: Path | None) -> str | None:
 
 
 def serve(
+    context: typer.Context,
     host: Annotated[str, typer.Option(help="Interface to listen on (default: this machine only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
     pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
@@ -102,7 +103,7 @@ def serve(
 
     token = service_token(host, token_file)
     site = site_config(config_file)
-    options = replace_options(mode_or_default(mode, site), key, ephemeral_key)
+    options = replace_options(mode_or_default(context, mode, site), key, ephemeral_key)
     deidentifier = Deidentifier.load(
         model, pipeline, recall_target=recall_target, scheme=scheme, options=options, config=site
     )

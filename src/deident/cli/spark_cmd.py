@@ -15,6 +15,7 @@ from deident.cli.output_options import PseudonymiseColOption
 
 
 def spark(
+    context: typer.Context,
     input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Table path or URI (a file or a folder).")],
     output: Annotated[str, typer.Option("-o", "--output", help="Output Parquet folder (must not exist).")],
     input_format: Annotated[
@@ -67,7 +68,7 @@ def spark(
     sql = spark_sql()
     input_format = input_format or spark_input_format(input_path)
     site = site_config(config_file)
-    options = replace_options(mode_or_default(mode, site), key)
+    options = replace_options(mode_or_default(context, mode, site), key)
     # The same rules as deident run's (a column given to two of the options is refused).
     policy = OutputPolicy(
         keep=frozenset(keep_col or ()),
