@@ -2,8 +2,8 @@
 and its custom patterns (run by the pattern machinery that runs the built-in rules).
 
 A whole entry of a site list is what the site says is PHI: its span is confirmed (``Confirmation.SITE_LIST``), so
-the span filter never overrules it. A part of a listed name ("Okafor" of "Tomasz Okafor") and a near miss of a
-listed word are evidence only, scored, for the filter to judge.
+the span filter never overrules it. A part of a listed name ("Okafor" of "Tomasz Okafor") and a near miss of a word
+of a listed name ("Quilfeather") are evidence only, scored, for the filter to judge.
 """
 
 from __future__ import annotations
@@ -83,7 +83,15 @@ class SiteListDetector:
 
     @cached_property
     def _near(self) -> FuzzyIndex:
-        return FuzzyIndex({name: {w for item in items for w in _key(item).split()} for name, _, items in self.lists})
+        """The words of the name lists (as the built-in lexicons, only names are matched fuzzily: a near miss of a
+        ward's or facility's generic word, "Infirmery", says nothing)."""
+        return FuzzyIndex(
+            {
+                name: {w for item in items for w in _key(item).split()}
+                for name, label, items in self.lists
+                if label.category is Category.NAME
+            }
+        )
 
     @cached_property
     def _lookup(self) -> _CachedLookup:
