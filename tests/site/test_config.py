@@ -77,7 +77,9 @@ INVALID = [
     ("lists = 3\n", "lists: must be a table"),
     ("[lists]\nclinicians = 3\n", "lists.clinicians: must be a list of strings"),
     (f'[lists]\nclinicians = ["{SECRET}", 3]\n', "lists.clinicians: must be a list of strings"),
-    ('[lists]\nclinicians = ["--"]\n', "lists.clinicians[0]: must hold a letter or digit"),
+    ('[lists]\nclinicians = ["--"]\n', "lists.clinicians[0]: must hold at least two letters or digits"),
+    ('[allow]\nterms = ["Bristol stool", "A."]\n', "allow.terms[1]: must hold at least two letters or digits"),
+    ('[lists]\nwards = "wards.txt"\n', "lists.wards: line 3: must hold at least two letters or digits"),
     ('[lists]\nclinicians = "missing.txt"\n', "lists.clinicians: cannot read"),
     ('[lists]\npatients = "missing.tsv"\n', "lists.patients: cannot read"),
     ('[lists]\npatients = "patients.tsv"\n', "lists.patients: line 2: expected 'kind<TAB>value'"),
@@ -119,6 +121,7 @@ INVALID = [
 @pytest.mark.parametrize(("content", "message"), INVALID)
 def test_invalid_configs_are_clear_one_line_errors(tmp_path: Path, content: str, message: str) -> None:
     (tmp_path / "patients.tsv").write_text(f"name\t{SECRET}\n{SECRET}\n", encoding="utf-8")
+    (tmp_path / "wards.txt").write_text(f"# wards\n{SECRET}\n-\n", encoding="utf-8")
     config = tmp_path / "site.toml"
     config.write_text(content, encoding="utf-8")
     with pytest.raises(ConfigurationError) as error:

@@ -193,8 +193,8 @@ class _Reader:
             raise self.fail(key, "must be a list of strings")
         out = tuple(item.strip() for item in value)
         for i, item in enumerate(out):
-            if not any(c.isalnum() for c in item):
-                raise self.fail(f"{key}[{i}]", "must hold a letter or digit")
+            if not _long_enough(item):
+                raise self.fail(f"{key}[{i}]", _TOO_SHORT)
         if not out and not allow_empty:
             raise self.fail(key, "must not be empty")
         return out
@@ -202,8 +202,14 @@ class _Reader:
     def entries(self, key: str, value: object) -> tuple[str, ...]:
         """A list written in place, or the path of a text file with one entry a line ('#' starts a comment line)."""
         if isinstance(value, str):
-            lines = self.read_file(key, value).splitlines()
-            return tuple(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+            out: list[str] = []
+            for number, line in enumerate(self.read_file(key, value).splitlines(), start=1):
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                if not _long_enough(line):
+                    raise self.fail(key, f"line {number}: {_TOO_SHORT}")
+                out.append(line.strip())
+            return tuple(out)
         return self.strings(key, value)
 
     def read_file(self, key: str, value: str) -> str:
@@ -226,7 +232,7 @@ class _Reader:
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             kind, tab, entry = line.partition("\t")
-            if not tab or kind.strip() not in by_kind or not any(c.isalnum() for c in entry):
+            if not tab or kind.strip() not in by_kind or not _long_enough(entry):
                 raise self.fail(
                     key, f"line {number}: expected 'kind<TAB>value' with kind one of {', '.join(PATIENT_KINDS)}"
                 )
@@ -307,6 +313,14 @@ class _Reader:
             for j, term in enumerate(terms):
                 if key(term) in allowed:
                     raise self.fail(f"deny[{i}].terms[{j}]", "is also in allow.terms")
+
+
+# An entry is matched over whole words, ignoring case and punctuation: it needs two letters or digits at least.
+_TOO_SHORT = "must hold at least two letters or digits"
+
+
+def _long_enough(entry: str) -> bool:
+    return sum(c.isalnum() for c in entry) >= 2
 
 
 def _scheme_names() -> tuple[str, ...]:
