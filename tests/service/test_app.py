@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -268,3 +269,6 @@ def test_a_service_with_a_site_configuration() -> None:
 
     assert ("the Annexe", "HOSPITAL") not in found(plain) and ("Bristol", "CITY") in found(plain)
     assert found(configured) == [("the Annexe", "HOSPITAL")]
+    assert plain.get("/v1/info").json()["site_config"] is None
+    info = configured.get("/v1/info").json()["site_config"]
+    assert info["name"] == "site.toml" and info["sha256"] == hashlib.sha256(SITE_FIXTURE.read_bytes()).hexdigest()
