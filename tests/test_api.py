@@ -174,8 +174,10 @@ def test_load_passes_recall_target_and_scheme_to_the_builder(monkeypatch: pytest
         scheme: str | None = None,
         recall_target: float | None = None,
         stage2: dict[str, bool] | None = None,
+        site: object = None,
     ) -> Pipeline:
         seen.update(name=name, recall_target=recall_target, scheme=scheme, stage2=stage2)
+        assert site is None
         return Pipeline.of([NameDetector()])
 
     monkeypatch.setattr("deident.api.build_pipeline", builder)
@@ -357,3 +359,18 @@ def test_notes_over_the_size_limit_are_refused_by_id(deid: Deidentifier) -> None
         limited.deidentify_many([Document("a", "short"), note])
     assert replace(deid, max_note_chars=29).detect(note) == deid.detect(note)  # at the limit: accepted
     assert limited.deidentify(note, spans=[Span(12, 20, Label.DOCTOR)]).text.startswith("Seen by Dr. [**")
+
+
+def test_load_with_a_site_configuration(tmp_path: Path) -> None:
+    from deident.replace import Mode, ReplaceOptions
+
+    config = tmp_path / "site.toml"
+    config.write_text(
+        '[defaults]\nmode = "redact"\nscheme = "physionet"\n[[deny]]\nlabel = "HOSPITAL"\nterms = ["the Annexe"]\n'
+    )
+    deid = Deidentifier.load(pipeline="rules", preload=False, config=config)
+    assert deid.options.mode is Mode.REDACT and deid.site is not None and deid.site.name == "site.toml"
+    assert deid.deidentify("Sent to the Annexe.").text == "Sent to [REDACTED]."
+    given = Deidentifier.load(pipeline="rules", preload=False, config=config, options=ReplaceOptions())
+    assert given.options.mode is Mode.TAG  # options given win over the configuration's mode
+    assert Deidentifier.load(pipeline="rules", preload=False).site is None

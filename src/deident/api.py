@@ -20,6 +20,7 @@ from deident.core.span import Span, remove_overlaps
 from deident.model.operating_point import OperatingPoint, operating_point
 from deident.pipelines import MODEL_PIPELINES, build_pipeline, read_bundle
 from deident.replace import Mode, ReplaceOptions, Replacer, SecretKey
+from deident.site.config import SiteConfig, site_config_of
 from deident.text.visible import VisibleText, visible_view
 
 
@@ -51,6 +52,8 @@ class Deidentifier:
     operating_point: OperatingPoint | None = None
     # The longest note detection accepts (NoteTooLargeError beyond it); None: no limit.
     max_note_chars: int | None = None
+    # The site configuration the pipeline was built with (deident.site), if any.
+    site: SiteConfig | None = None
 
     @classmethod
     def load(
@@ -64,18 +67,27 @@ class Deidentifier:
         stage2: dict[str, bool] | None = None,
         preload: bool = True,
         max_note_chars: int | None = None,
+        config: str | Path | SiteConfig | None = None,
     ) -> Deidentifier:
         """The bundled default model, or the model directory ``model``; ``scheme`` names the PHI
-        convention of the output (default: the model's own, see :mod:`deident.schemes`).
+        convention of the output (default: the site configuration's, else the model's own, see
+        :mod:`deident.schemes`); ``config`` is a site configuration file (or one already read, see
+        :mod:`deident.site`): its lists, patterns, allow and deny lists and phone regions join the pipeline,
+        and its mode is the default mode when ``options`` is not given.
 
         ``preload`` builds what is otherwise built on first use (lexicon automata, the fuzzy name index, word
         frequencies, drug names, the CRF's compiled tables and kernels, the pattern plans; about
         0.6 s) now, by loading the tables and running the pipeline once on a short synthetic note, so that
         the first notes, or a service's first request, do not pay for them (the start-up is the same)."""
         model_dir = Path(model) if model is not None else None
+        site = site_config_of(config)
+        if options is None and site is not None and site.mode is not None:
+            options = ReplaceOptions(mode=Mode.parse(site.mode))
         # The model directory is read and verified once, here; every component gets its part of it.
         bundle = None if pipeline not in MODEL_PIPELINES else read_bundle(model_dir)
-        built = build_pipeline(pipeline, bundle or model_dir, scheme=scheme, recall_target=recall_target, stage2=stage2)
+        built = build_pipeline(
+            pipeline, bundle or model_dir, scheme=scheme, recall_target=recall_target, stage2=stage2, site=site
+        )
         if preload:
             if pipeline != "crf":
                 from deident.detect.lexicon import preload as preload_tables
@@ -86,7 +98,7 @@ class Deidentifier:
         point = None
         if bundle is not None and pipeline == "default" and (stage2 or {}).get("filter", True):
             point = operating_point(bundle, recall_target)
-        return cls(built, options or ReplaceOptions(), model_id, recall_target, point, max_note_chars)
+        return cls(built, options or ReplaceOptions(), model_id, recall_target, point, max_note_chars, site)
 
     def with_options(self, options: ReplaceOptions) -> Deidentifier:
         return replace(self, options=options)

@@ -12,7 +12,9 @@ cheap and a pipeline only loads the data it needs.
 - ``default``: BoB's two stages — stage 1 (rules + CRF at a low, sensitive threshold, veto),
   then stage 2 (candidate union, the learned false-positive filter, trusted phrases, global
   reconciliation) — as trained into the model directory.
-Each ends with the scheme stage of the requested PHI convention (:mod:`deident.schemes`).
+Each ends with the scheme stage of the requested PHI convention (:mod:`deident.schemes`). A site configuration
+(:mod:`deident.site`) adds its list and pattern detectors to the rules of stage 1, reads phone numbers in its regions,
+and ends the pipeline with its allow and deny lists (after the scheme stage).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from deident.core.span import Span, sort_spans
 from deident.model.bundle import ModelBundle
 
 if TYPE_CHECKING:
+    from deident.site.config import SiteConfig
     from deident.stage2.name_completion import NameCompletion
 from deident.schemes import SchemeStage, get_scheme
 
@@ -46,6 +49,7 @@ def build_pipeline(
     scheme: str | None = None,
     recall_target: float | None = None,
     stage2: dict[str, bool] | None = None,
+    site: SiteConfig | None = None,
 ) -> Pipeline:
     """Build the named pipeline.
 
@@ -53,19 +57,22 @@ def build_pipeline(
     ``scheme`` names the PHI convention of the output (see :mod:`deident.schemes`; default:
     i2b2-2014 for rules, the model's own otherwise); ``recall_target`` picks the operating threshold
     from the model's calibration; ``stage2`` switches parts of the default pipeline on or off for
-    ablations ("filter", "trusted_phrases", "reconcile"; default: as the model's manifest says).
+    ablations ("filter", "trusted_phrases", "reconcile"; default: as the model's manifest says); ``site`` is a
+    site configuration (default: none; its scheme is the default scheme).
     """
+    if site is not None and scheme is None:
+        scheme = site.scheme
     if name == "rules":
-        return rules_pipeline(scheme or "i2b2-2014")
+        return rules_pipeline(scheme or "i2b2-2014", site)
     if name not in PIPELINE_NAMES:
         raise ConfigurationError(f"unknown pipeline {name!r}; choose one of {', '.join(PIPELINE_NAMES)}")
     bundle = model if isinstance(model, ModelBundle) else read_bundle(model)
     chosen_scheme = scheme or bundle.scheme or "i2b2-2014"
     if name == "crf":
-        return crf_pipeline(bundle, chosen_scheme)
+        return crf_pipeline(bundle, chosen_scheme, site)
     if name == "stage1":
-        return stage1_pipeline(bundle, chosen_scheme)
-    return default_pipeline(bundle, chosen_scheme, recall_target, stage2)
+        return stage1_pipeline(bundle, chosen_scheme, site=site)
+    return default_pipeline(bundle, chosen_scheme, recall_target, stage2, site=site)
 
 
 def read_bundle(model_dir: str | Path | None = None) -> ModelBundle:
@@ -75,47 +82,76 @@ def read_bundle(model_dir: str | Path | None = None) -> ModelBundle:
     return ModelBundle.read(model_dir if model_dir is not None else default_model_dir())
 
 
-def rule_stages() -> tuple[Stage, ...]:
-    """The pattern and dictionary detectors as stages (no veto)."""
+def rule_stages(site: SiteConfig | None = None) -> tuple[Stage, ...]:
+    """The pattern and dictionary detectors as stages (no veto), and a site configuration's detectors after them."""
     from deident.detect.lexicon import lexicon_detectors
     from deident.detect.patterns import combined_pattern_detector
     from deident.detect.patterns.usernames import username_detector
 
-    detectors: tuple[Detector, ...] = (combined_pattern_detector(), username_detector(), *lexicon_detectors())
+    patterns = combined_pattern_detector(None if site is None else site.phone_regions)
+    detectors: tuple[Detector, ...] = (patterns, username_detector(), *lexicon_detectors())
+    if site is not None:
+        from deident.site.detectors import site_detectors
+
+        detectors += site_detectors(site)
     return tuple(DetectorStage(d) for d in detectors)
 
 
-def rules_pipeline(scheme: str = "i2b2-2014") -> Pipeline:
+def site_stages(site: SiteConfig | None) -> tuple[Stage, ...]:
+    """The allow and deny lists of a site configuration, the last stages of a pipeline (none without one)."""
+    if site is None:
+        return ()
+    from deident.site.stages import AllowListStage, DenyListStage
+
+    stages: list[Stage] = []
+    if site.allow:
+        stages.append(AllowListStage(site.allow))
+    if site.deny:
+        stages.append(DenyListStage(site.deny))
+    return tuple(stages)
+
+
+def rules_pipeline(scheme: str = "i2b2-2014", site: SiteConfig | None = None) -> Pipeline:
     """Stage 1a: pattern and dictionary detectors, the negative-evidence veto, the scheme's policy."""
     from deident.stage1.veto import veto_stage
 
     stages = (
-        *rule_stages(),
+        *rule_stages(site),
         veto_stage(),
         FunctionStage("dedupe", drop_duplicates),
         SchemeStage(get_scheme(scheme)),
+        *site_stages(site),
     )
     return Pipeline(stages, name="rules")
 
 
-def crf_pipeline(bundle: ModelBundle, scheme: str) -> Pipeline:
+def crf_pipeline(bundle: ModelBundle, scheme: str, site: SiteConfig | None = None) -> Pipeline:
     """The CRF tagger alone at the model's threshold."""
     from deident.detect.crf.tagger import CrfModel, CrfStage
     from deident.stage1.place_labels import correct_place_labels
 
-    stages = (
+    stages: tuple[Stage, ...] = (
         CrfStage(CrfModel.from_spec(bundle.crf)),
         FunctionStage("place_labels", correct_place_labels),
         SchemeStage(get_scheme(scheme)),
+        *site_stages(site),
     )
     return Pipeline(stages, name="crf")
 
 
-def stage1_pipeline(bundle: ModelBundle, scheme: str, crf_threshold: float = CANDIDATE_THRESHOLD) -> Pipeline:
+def stage1_pipeline(
+    bundle: ModelBundle,
+    scheme: str,
+    crf_threshold: float = CANDIDATE_THRESHOLD,
+    *,
+    site: SiteConfig | None = None,
+    final: bool = True,
+) -> Pipeline:
     """BoB's sensitive stage 1: rules and the CRF at a low threshold, the veto, the scheme.
 
     The scheme runs before stage 2 so that the learned filter only judges what the convention
-    counts as PHI (it was trained that way: see deident.model.train_pipeline).
+    counts as PHI (it was trained that way: see deident.model.train_pipeline). ``final`` False leaves out the
+    site's allow and deny lists (stage 2 follows, and they end the whole pipeline).
     """
     from deident.detect.crf.tagger import CrfModel, CrfStage
     from deident.stage1.field_labels import correct_field_labels
@@ -125,13 +161,14 @@ def stage1_pipeline(bundle: ModelBundle, scheme: str, crf_threshold: float = CAN
 
     crf = CrfStage(CrfModel.from_spec(bundle.crf), crf_threshold, after_rules=True)
     stages = (
-        *rule_stages(),
+        *rule_stages(site),
         crf,
         veto_stage(),
         FunctionStage("place_labels", correct_place_labels),
         FunctionStage("field_labels", correct_field_labels),
         FunctionStage("name_edges", trim_name_edges),
         SchemeStage(get_scheme(scheme)),
+        *(site_stages(site) if final else ()),
     )
     return Pipeline(stages, name="stage1")
 
@@ -142,10 +179,12 @@ def default_pipeline(
     recall_target: float | None = None,
     stage2: dict[str, bool] | None = None,
     filter_thresholds: float | Mapping[str, float] | None = None,
+    *,
+    site: SiteConfig | None = None,
 ) -> Pipeline:
     """Stage 1, then union, the span filter, trusted phrases and reconciliation (``stage2`` overrides
     the parts the bundle switches on; ``filter_thresholds``, one threshold or one per group, overrides the
-    operating point, for measuring the pipeline at other thresholds)."""
+    operating point, for measuring the pipeline at other thresholds); ``site``: a site configuration."""
     from deident.stage2.assemble import stage2_pipeline
     from deident.stage2.filter.span_classifier import load_filter
 
@@ -161,7 +200,7 @@ def default_pipeline(
             span_filter = span_filter.with_thresholds(point.thresholds)
     trained = bundle.stage2
     crf_threshold = CANDIDATE_THRESHOLD if trained.candidate_threshold is None else trained.candidate_threshold
-    stage1 = stage1_pipeline(bundle, scheme, crf_threshold)
+    stage1 = stage1_pipeline(bundle, scheme, crf_threshold, site=site, final=False)
     parts = {"filter": True, **trained.parts, **(stage2 or {})}
     pipeline = stage2_pipeline(
         stage1,
@@ -172,7 +211,7 @@ def default_pipeline(
         completion=_name_completion(bundle) if parts.get("name_completion", True) else None,
         name="default",
     )
-    return Pipeline((*pipeline.stages, SchemeStage(get_scheme(scheme))), name="default")
+    return Pipeline((*pipeline.stages, SchemeStage(get_scheme(scheme)), *site_stages(site)), name="default")
 
 
 def _name_completion(bundle: ModelBundle) -> NameCompletion:

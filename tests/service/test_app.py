@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -266,3 +267,21 @@ def test_no_json_valid_input_gives_a_server_error(text: str, mode: str) -> None:
 
 
 FUZZ_CLIENT = client(key=SecretKey.from_text("fuzz-test-key-0123456789abcdef"))
+
+
+def test_a_service_with_a_site_configuration() -> None:
+    from tests.site.conftest import SITE_FIXTURE
+
+    note = "Transfer to the Annexe; Bristol stool chart 4."
+    plain = TestClient(create_app(Deidentifier.load(pipeline="rules", preload=False)))
+    configured = TestClient(create_app(Deidentifier.load(pipeline="rules", preload=False, config=SITE_FIXTURE)))
+
+    def found(client: TestClient) -> list[tuple[str, str]]:
+        spans = client.post("/v1/detect", json={"text": note}).json()["spans"]
+        return [(note[s["start"] : s["end"]], s["label"]) for s in spans]
+
+    assert ("the Annexe", "HOSPITAL") not in found(plain) and ("Bristol", "CITY") in found(plain)
+    assert found(configured) == [("the Annexe", "HOSPITAL")]
+    assert plain.get("/v1/info").json()["site_config"] is None
+    info = configured.get("/v1/info").json()["site_config"]
+    assert info["name"] == "site.toml" and info["sha256"] == hashlib.sha256(SITE_FIXTURE.read_bytes()).hexdigest()

@@ -137,3 +137,15 @@ def test_deid_columns_are_replaced_as_notes_of_the_patient() -> None:
     plain = list(deidentify_rows(job(Mode.SURROGATE), rows))
     assert [r["text_deid"] for r in plain] == [r["text_deid"] for r in out]  # the notes are unchanged
     assert plain[0]["comments"] == "Dr. Kowalski phoned"  # not listed: left to the output's column choice
+
+
+def test_executors_use_the_jobs_site_configuration() -> None:
+    from tests.site.conftest import SITE_FIXTURE
+
+    from deident.site.config import load_site_config
+
+    rows = [{"note": "n1", "pid": "p1", "text": "Transfer to the Annexe; Anwen Quillfeather agreed."}]
+    (plain,) = deidentify_rows(job(), rows)
+    (configured,) = deidentify_rows(job(site_config=load_site_config(SITE_FIXTURE)), rows)
+    assert "Quillfeather" in plain["text_deid"] and "[**HOSPITAL**]" not in plain["text_deid"]
+    assert configured["text_deid"] == "Transfer to [**HOSPITAL**]; [**DOCTOR**] agreed."

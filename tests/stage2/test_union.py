@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from deident.core.labels import Label
-from deident.core.provenance import Part, parts_of
+from deident.core.provenance import Confirmation, Part, parts_of
 from deident.core.span import Span
 from deident.stage2.union import union_candidates
 
@@ -145,3 +145,30 @@ def test_union_writes_typed_parts(description, spans, expected):
 def test_merged_score_is_the_exact_maximum_while_parts_are_rounded():
     (merged,) = union_candidates([Span(0, 5, P, "crf", 0.123456789)])
     assert merged.score == 0.123456789 and merged.parts[0].score == 0.123457
+
+
+@pytest.mark.parametrize(
+    ("spans", "expected"),
+    [
+        # a site's custom pattern outranks a built-in ID pattern of the same extent, and keeps its label
+        (
+            [Span(0, 10, Label.IDNUM, "patterns.id", 0.7), Span(0, 10, Label.MEDICALRECORD, "site.patterns", 0.5)],
+            [(0, 10, Label.MEDICALRECORD)],
+        ),
+        # a whole site-list entry keeps its extent and label inside a longer CRF span of its category
+        (
+            [
+                Span(0, 20, Label.LOCATION_OTHER, "crf", 0.9),
+                Span(0, 13, Label.DEPARTMENT, "site.lists", 1.0, confirmed=Confirmation.SITE_LIST),
+            ],
+            [(0, 13, Label.DEPARTMENT)],
+        ),
+        # a part of a listed name is no site rule: the longer span wins as before
+        (
+            [Span(0, 12, Label.PATIENT, "crf", 0.9), Span(6, 12, Label.DOCTOR, "site.lists", 0.75)],
+            [(0, 12, Label.PATIENT)],
+        ),
+    ],
+)
+def test_site_rules_come_first(spans: list[Span], expected: list[tuple[int, int, Label]]) -> None:
+    assert [(s.start, s.end, s.label) for s in union_candidates(spans)] == expected

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from deident.api import DEFAULT_MAX_NOTE_CHARS, Deidentifier
+from deident.cli.config_options import ConfigOption, site_config
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.core.document import AnnotatedDocument, patient_chunks
 from deident.core.heap import settle_heap
@@ -60,6 +61,7 @@ def detect(
     max_note_chars: Annotated[
         int, typer.Option(min=1, help="Longest note accepted, in characters (a longer one stops with an error).")
     ] = DEFAULT_MAX_NOTE_CHARS,
+    config_file: ConfigOption = None,
 ) -> None:
     """Detect PHI and write the input documents with predicted spans.
 
@@ -67,6 +69,7 @@ def detect(
     ``deident evaluate`` compares with the gold files directly.
     """
     console = Console(stderr=True)
+    site = site_config(config_file)
     options = read_options(
         encoding, delimiter, quotechar, text_col=text_col, id_col=id_col, patient_col=patient_col, author_col=author_col
     )
@@ -80,6 +83,7 @@ def detect(
         recall_target=recall_target,
         stage2=stage2 or None,
         max_note_chars=max_note_chars,
+        config=site,
     )
     settle_heap()  # this process is ours: the loaded model leaves the collector's walks
     if deidentifier.operating_point is not None:

@@ -20,6 +20,7 @@ from rich.progress import (
 from rich.text import Text
 
 from deident.api import DEFAULT_MAX_NOTE_CHARS
+from deident.cli.config_options import ConfigOption, mode_or_default, site_config
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.cli.key_options import replace_options
 from deident.cli.output_options import PseudonymiseColOption
@@ -38,6 +39,7 @@ class NotesPerSecondColumn(ProgressColumn):
 
 
 def run(
+    context: typer.Context,
     inputs: Annotated[list[Path], typer.Argument(help="Corpora to de-identify (files or folders).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Output file (a folder for several inputs).")],
     mode: Annotated[str, typer.Option(help="tag, redact, mask, surrogate or safe-harbor.")] = "tag",
@@ -112,11 +114,13 @@ def run(
     overwrite: Annotated[bool, typer.Option(help="Replace an existing output and discard a partial run.")] = False,
     report: Annotated[Path | None, typer.Option(help="Report JSON path (HTML beside it).")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    config_file: ConfigOption = None,
 ) -> None:
     """De-identify corpora; the output keeps each input's format and order. Resumable: rerun the
     same command after an interruption and it continues where it stopped."""
+    site = site_config(config_file)
     options = replace_options(
-        mode,
+        mode_or_default(context, mode, site),
         key,
         ephemeral_key,
         tag_template=tag_template,
@@ -160,6 +164,7 @@ def run(
             pseudonymise=frozenset(pseudonymise_col or ()),
         ),
         owns_process=True,
+        site_config=site,
     )
     console = Console(stderr=True)
     with Progress(

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.config_options import ConfigOption, mode_or_default, site_config
 from deident.cli.key_options import replace_options
 from deident.core.errors import ConfigurationError
 from deident.core.heap import settle_heap
@@ -54,6 +55,7 @@ def service_token(host: str, token_file: Path | None) -> str | None:
 
 
 def serve(
+    context: typer.Context,
     host: Annotated[str, typer.Option(help="Interface to listen on (default: this machine only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
     pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
@@ -82,6 +84,7 @@ def serve(
             "required unless --host is loopback."
         ),
     ] = None,
+    config_file: ConfigOption = None,
 ) -> None:
     """Serve the de-identifier over HTTP (JSON). Request bodies are never logged.
 
@@ -99,8 +102,11 @@ def serve(
     from deident.api import Deidentifier
 
     token = service_token(host, token_file)
-    options = replace_options(mode, key, ephemeral_key)
-    deidentifier = Deidentifier.load(model, pipeline, recall_target=recall_target, scheme=scheme, options=options)
+    site = site_config(config_file)
+    options = replace_options(mode_or_default(context, mode, site), key, ephemeral_key)
+    deidentifier = Deidentifier.load(
+        model, pipeline, recall_target=recall_target, scheme=scheme, options=options, config=site
+    )
     settle_heap()  # the service's process is ours: the loaded model leaves the collector's walks
     app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents), token=token)
     access = "bearer token required" if token is not None else "no token: this machine only"

@@ -9,11 +9,13 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.config_options import ConfigOption, mode_or_default, site_config
 from deident.cli.key_options import replace_options
 from deident.cli.output_options import PseudonymiseColOption
 
 
 def spark(
+    context: typer.Context,
     input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Table path or URI (a file or a folder).")],
     output: Annotated[str, typer.Option("-o", "--output", help="Output Parquet folder (must not exist).")],
     input_format: Annotated[
@@ -54,6 +56,7 @@ def spark(
     master: Annotated[
         str | None, typer.Option(help="Spark master, e.g. local[4] (default: spark-submit's or local[*]).")
     ] = None,
+    config_file: ConfigOption = None,
 ) -> None:
     """De-identify a table with Spark and write Parquet: the text column replaced in place, the id and patient
     columns pseudonymised, every other column dropped unless --keep-col, --deid-col or --pseudonymise-col names it."""
@@ -64,7 +67,8 @@ def spark(
 
     sql = spark_sql()
     input_format = input_format or spark_input_format(input_path)
-    options = replace_options(mode, key)
+    site = site_config(config_file)
+    options = replace_options(mode_or_default(context, mode, site), key)
     # The same rules as deident run's (a column given to two of the options is refused).
     policy = OutputPolicy(
         keep=frozenset(keep_col or ()),
@@ -85,6 +89,7 @@ def spark(
         spans_col=spans_col or None,
         deid_cols=tuple(sorted(policy.deidentify)),
         source=input_path,
+        site_config=site,
     )
     builder = sql.SparkSession.builder.appName("deident")
     if master is not None:

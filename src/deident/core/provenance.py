@@ -22,7 +22,8 @@ class Confirmation(StrEnum):
     """How a validator confirmed a span's structure: what the span filter never overrules.
 
     Set by a pattern's validator (:class:`deident.detect.patterns.rules.Hit`) or by the pattern itself
-    (``Pattern.confirms``), only where the structure itself was checked, not guessed from context.
+    (``Pattern.confirms``), only where the structure itself was checked, not guessed from context; or by a site's
+    list detector for a whole listed entry (:mod:`deident.site.detectors`).
     """
 
     CHECKSUM = "checksum"  # a check digit held: a valid SSN (python-stdnum), a VIN, a Luhn-valid card number
@@ -31,6 +32,7 @@ class Confirmation(StrEnum):
     URL = "url"  # a scheme ("https://") or "www.", or a host name ending in a known top-level domain
     IP = "ip"  # parsed by ipaddress
     FULL_DATE = "full-date"  # day, month and year that make a real calendar date
+    SITE_LIST = "site-list"  # a whole entry of the site configuration's lists (deident.site): the site says it is PHI
 
 
 @dataclass(frozen=True, slots=True)

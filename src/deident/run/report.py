@@ -47,6 +47,9 @@ class RunReport:
     # The residual-risk audit of the output (deident.review.audit.AuditTally.as_dict()): counts per class, and
     # the riskiest documents by input and position (never text or ids); None when not audited.
     residual_risk: dict[str, Any] | None = None
+    # The site configuration detection used (SiteConfig.provenance(): its file name and SHA-256, and those of the
+    # files it names); None without one.
+    site_config: dict[str, Any] | None = None
 
     @property
     def spans_total(self) -> int:
@@ -164,6 +167,7 @@ def render_html(report: RunReport) -> str:
         ("Notes skipped (ids in the JSON report)", f"{len(report.skipped):,}"),
         ("Mode", report.mode),
         ("Pipeline / model", f"{report.pipeline} / {report.model_id}"),
+        ("Site configuration (SHA-256)", "none" if report.site_config is None else str(report.site_config["sha256"])),
         ("Spans from", report.span_source),
         ("Recall target", "default" if report.recall_target is None else f"{report.recall_target:g}"),
         ("Expected token recall / precision", _expected_text(report.expected)),

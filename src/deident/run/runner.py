@@ -73,6 +73,7 @@ from deident.review.audit import AuditTally, audit_part
 from deident.run.output_policy import OutputPolicy, Pseudonyms, apply_output_policy
 from deident.run.partial import PartialStore
 from deident.run.report import RunReport
+from deident.site.config import SiteConfig
 
 DEFAULT_CHUNK_SIZE = 200
 DeidentifierFactory = Callable[[], Deidentifier]
@@ -117,6 +118,8 @@ class RunConfig:
     output_policy: OutputPolicy = field(default_factory=OutputPolicy)
     # Testing hook: stop with an error after this many chunks have been committed.
     fail_after_chunks: int | None = None
+    # The site configuration (deident.site) detection uses; its hash goes into the report.
+    site_config: SiteConfig | None = None
 
 
 @dataclass(frozen=True)
@@ -307,6 +310,7 @@ def _run_chunks(
         notes=_notes(config),
         skipped=tuple(_reported_skips(stats.skipped, config)),
         residual_risk=stats.audit.as_dict(),
+        site_config=None if deidentifier.site is None else deidentifier.site.provenance(),
     )
     json_path, html_path = report_paths(config)
     report.write(json_path, html_path)
@@ -365,6 +369,7 @@ def _default_factory(config: RunConfig) -> DeidentifierFactory:
         config.options,
         config.reconcile,
         config.max_note_chars,
+        config.site_config,
     )
 
 
@@ -385,6 +390,7 @@ class _Loader:
     options: ReplaceOptions
     reconcile: bool | None = None
     max_note_chars: int | None = None
+    site_config: SiteConfig | None = None
 
     def __call__(self) -> Deidentifier:
         return Deidentifier.load(
@@ -395,6 +401,7 @@ class _Loader:
             options=self.options,
             stage2=None if self.reconcile is None else {"reconcile": self.reconcile},
             max_note_chars=self.max_note_chars,
+            config=self.site_config,
         )
 
 
@@ -482,6 +489,7 @@ def _manifest(config: RunConfig, fmt: str) -> dict[str, Any]:
         "recall_target": config.recall_target,
         "scheme": config.scheme,
         "reconcile": config.reconcile,
+        "site_config_sha256": None if config.site_config is None else config.site_config.sha256,
     }
 
 

@@ -4,7 +4,7 @@ Endpoints (JSON in, JSON out):
 
 - ``GET /health``: liveness, the model id and the deident version.
 - ``GET /v1/info``: the pipeline's stages, the replacement mode, the operating point with its expected recall
-  and precision, the label set and limits.
+  and precision, the label set, limits and the site configuration's hash.
 - ``POST /v1/detect``: PHI spans (offsets, label, category, HIPAA identifier, detector, score; with
   ``explain`` a PHI-free explanation per span) of one text.
 - ``POST /v1/deidentify``: the de-identified text and the spans of the replacements.
@@ -228,6 +228,8 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None, 
             "operating_point": None if deidentifier.operating_point is None else deidentifier.operating_point.as_dict(),
             "labels": [label.value for label in Label],
             "limits": {"max_chars": limits.max_chars, "max_documents": limits.max_documents},
+            # The site configuration's file name and SHA-256 (deident.site), never its entries.
+            "site_config": None if deidentifier.site is None else deidentifier.site.provenance(),
         }
 
     @app.post("/v1/detect")

@@ -24,6 +24,7 @@ from deident.core.errors import InputFormatError
 from deident.core.heap import settle_heap
 from deident.replace import ReplaceOptions
 from deident.run.output_policy import column_document
+from deident.site.config import SiteConfig
 
 SPAN_FIELDS = ("start", "end", "label", "source", "score")
 
@@ -46,18 +47,29 @@ class SparkJob:
     # Free-text columns de-identified in place as notes of the row's patient (--deid-col).
     deid_cols: tuple[str, ...] = ()
     source: str = "dataframe"  # named in error messages instead of a file
+    # The site configuration (deident.site), read on the driver and shipped with the job.
+    site_config: SiteConfig | None = None
 
-    def model_settings(self) -> tuple[str | None, str, str | None, float | None, ReplaceOptions]:
-        return (self.model, self.pipeline, self.scheme, self.recall_target, self.options)
+    def model_settings(
+        self,
+    ) -> tuple[str | None, str, str | None, float | None, ReplaceOptions, SiteConfig | None]:
+        return (self.model, self.pipeline, self.scheme, self.recall_target, self.options, self.site_config)
 
 
 @lru_cache(maxsize=4)
 def load_deidentifier(
-    model: str | None, pipeline: str, scheme: str | None, recall_target: float | None, options: ReplaceOptions
+    model: str | None,
+    pipeline: str,
+    scheme: str | None,
+    recall_target: float | None,
+    options: ReplaceOptions,
+    site_config: SiteConfig | None = None,
 ) -> Deidentifier:
     """The executor's de-identifier for these settings (loaded on first use, then reused; the executor's Python
     worker runs deident's code only, so the loaded model is moved out of the collector's walks)."""
-    deidentifier = Deidentifier.load(model, pipeline, scheme=scheme, recall_target=recall_target, options=options)
+    deidentifier = Deidentifier.load(
+        model, pipeline, scheme=scheme, recall_target=recall_target, options=options, config=site_config
+    )
     settle_heap()
     return deidentifier
 

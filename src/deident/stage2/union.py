@@ -2,15 +2,18 @@
 
 Policy (applied to each connected group of overlapping spans, highest priority first):
 
-1. Priority: a pattern span (``source`` starts with ``"patterns."``) whose category is CONTACT, ID or
-   DATE outranks everything (Lee 2017: rules beat the CRF for these); then the longer span; then the
-   higher score; then the earlier start, the label name and the source name (deterministic).
+1. Priority: a site's own rule (:mod:`deident.site`: a custom pattern's match, a whole entry of a site list)
+   outranks everything, the site knowing its own identifiers best; then a pattern span (``source`` starts with
+   ``"patterns."``) whose category is CONTACT, ID or DATE (Lee 2017: rules beat the CRF for these); then the
+   longer span; then the higher score; then the earlier start, the label name and the source name
+   (deterministic).
 2. The top span seeds a merged candidate. Any other span that overlaps the merged extent and has the
    same category is merged into it (extent becomes the union: a longer span wins over one it contains,
    and partial overlaps of the same category grow to their union) -- except that a pattern seed of
    CONTACT, ID or DATE keeps its own extent (the rule knows where a phone number or a date ends; a
    CRF's extension over "cell#" or "or" is not one). A span of another category that lies inside the
-   merged extent is absorbed (its label loses); a span of another category that sticks out of it is
+   merged extent is absorbed (its label loses); a site's rule keeps its own extent too; a span of another
+   category that sticks out of it is
    kept as a separate candidate, so no detector's proposal is lost for recall.
 3. The merged candidate keeps the seed's label, the maximum score of its parts, a ``source`` naming all
    parts ("crf+patterns.date"), one typed :class:`~deident.core.provenance.Part` per part in ``parts``
@@ -37,13 +40,19 @@ SOURCE_JOIN = "+"
 
 
 def _pattern_first(span: Span) -> bool:
-    return span.source.startswith("patterns.") and span.category in PATTERN_FIRST
+    return (span.source.startswith("patterns.") and span.category in PATTERN_FIRST) or _site_rule(span)
+
+
+def _site_rule(span: Span) -> bool:
+    """A match of a site's custom pattern, or a whole entry of a site list (a part or near miss is not)."""
+    return span.source.startswith("site.") and (span.source == "site.patterns" or span.confirmed is not None)
 
 
 def _priority(span: Span) -> tuple[int, int, float, int, str, str]:
     score = span.score if span.score is not None else 1.0
+    rank = 0 if _site_rule(span) else 1 if _pattern_first(span) else 2
     # The label itself orders as its value (Label is a str enum), without the enum's slow ``.value``.
-    return (0 if _pattern_first(span) else 1, span.start - span.end, -score, span.start, span.label, span.source)
+    return (rank, span.start - span.end, -score, span.start, span.label, span.source)
 
 
 def _atoms(span: Span) -> list[Span]:

@@ -9,7 +9,7 @@ from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.provenance import Confirmation
 from deident.detect.patterns import id_detector
-from deident.detect.patterns.checked_ids import dea_ok, iban_ok, nhs_number_ok, npi_ok, sin_ok
+from deident.detect.patterns.checked_ids import NAMED_CHECKS, dea_ok, iban_ok, nhs_number_ok, npi_ok, sin_ok
 
 from .helpers import Case, check_positive, found, params
 
@@ -121,3 +121,25 @@ def test_a_valid_check_digit_confirms(text: str, confirmed: bool) -> None:
 def test_validators(check: object, number: str, ok: bool) -> None:
     assert callable(check)
     assert check(number) is ok
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "valid"),
+    [
+        ("luhn", "RX12345674", True),  # the digits alone are checked
+        ("luhn", "1234-5674", True),
+        ("luhn", "RX12345675", False),
+        ("luhn", "RX", False),
+        ("verhoeff", "2363", True),
+        ("verhoeff", "2364", False),
+        ("nhs_number", "401 023 2137", True),
+        ("nhs_number", "401 023 2138", False),
+        ("sin", "130-692-544", True),
+        ("npi", "1234567893", True),
+        ("dea", "ab1234563", True),  # compared in capitals
+        ("iban", "GB82 WEST 1234 5698 7654 32", True),
+        ("iban", "GB82 WEST 1234 5698 7654 33", False),
+    ],
+)
+def test_named_checks(name: str, text: str, valid: bool) -> None:
+    assert NAMED_CHECKS[name](text) is valid

@@ -20,11 +20,12 @@ from deident.detect.patterns.professions import profession_detector
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints
 
 
-def pattern_detectors() -> tuple[Detector, ...]:
-    """All pattern detectors, in a fixed order: date, contact, id, age, location, name, field, profession."""
+def pattern_detectors(phone_regions: tuple[str, ...] | None = None) -> tuple[Detector, ...]:
+    """All pattern detectors, in a fixed order: date, contact, id, age, location, name, field, profession; phone
+    numbers without a country code are read in ``phone_regions`` (default: the contact family's)."""
     return (
         date_detector(),
-        contact_detector(),
+        contact_detector() if phone_regions is None else contact_detector(phone_regions),
         id_detector(),
         age_detector(),
         location_detector(),
@@ -34,9 +35,9 @@ def pattern_detectors() -> tuple[Detector, ...]:
     )
 
 
-def combined_pattern_detector() -> CombinedPatternDetector:
+def combined_pattern_detector(phone_regions: tuple[str, ...] | None = None) -> CombinedPatternDetector:
     """Every family of ``pattern_detectors()`` in one pass: the same spans, with far fewer scans of the text."""
-    families = tuple(d for d in pattern_detectors() if isinstance(d, PatternDetector))
+    families = tuple(d for d in pattern_detectors(phone_regions) if isinstance(d, PatternDetector))
     return CombinedPatternDetector(families)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import regex
-from stdnum import iban, luhn
+from stdnum import iban, luhn, verhoeff
 from stdnum.ca import bc_phn
 from stdnum.ca import sin as ca_sin
 from stdnum.gb import nhs as gb_nhs
@@ -95,8 +95,35 @@ def iban_ok(number: str) -> bool:
     return bool(iban.is_valid(number))
 
 
+def luhn_ok(digits: str) -> bool:
+    """Digits whose last is the Luhn check digit of the others (card numbers, many hospital numbers)."""
+    return len(digits) >= 2 and digits.isdigit() and bool(luhn.is_valid(digits))
+
+
+def verhoeff_ok(digits: str) -> bool:
+    """Digits whose last is the Verhoeff check digit of the others (Aadhaar and some hospital numbers)."""
+    return len(digits) >= 2 and digits.isdigit() and bool(verhoeff.is_valid(digits))
+
+
 def _digits(text: str) -> str:
     return "".join(c for c in text if c.isdigit())
+
+
+def _compact(text: str) -> str:
+    return "".join(c for c in text if c.isalnum()).upper()
+
+
+# The checks above by name, for rules written elsewhere (a site's custom patterns): each takes the matched text, and
+# a check of a number reads its digits alone ("RX 1234-5678" is checked as 12345678).
+NAMED_CHECKS: dict[str, Callable[[str], bool]] = {
+    "dea": lambda text: dea_ok(_compact(text)),
+    "iban": lambda text: iban_ok(_compact(text)),
+    "luhn": lambda text: luhn_ok(_digits(text)),
+    "nhs_number": lambda text: nhs_number_ok(_digits(text)),
+    "npi": lambda text: npi_ok(_digits(text)),
+    "sin": lambda text: sin_ok(_digits(text)),
+    "verhoeff": lambda text: verhoeff_ok(_digits(text)),
+}
 
 
 def _triggered(is_valid: Callable[[str], bool]) -> Validator:
