@@ -169,9 +169,12 @@ def test_reconciliation_takes_time_linear_in_the_spans_of_a_note():
     seconds = []
     for count in (4_000, 16_000):
         document, spans = _mentions(count)
-        start = time.process_time()
-        found = reconcile_document(document, spans)
-        seconds.append(time.process_time() - start)
+        best = float("inf")
+        for _ in range(3):  # the least CPU time of three: other processes on a loaded machine only add to it
+            start = time.process_time()
+            found = reconcile_document(document, spans)
+            best = min(best, time.process_time() - start)
+        seconds.append(best)
         assert len(found) == count + 1 and found[-1].source == "reconcile"
     assert seconds[1] / seconds[0] < 7.0
 
