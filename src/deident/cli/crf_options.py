@@ -7,15 +7,18 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.conventions import FormatChoice
 from deident.detect.crf.features import FeatureConfig, SpanProvider
 from deident.detect.crf.tagger import available_providers
 from deident.detect.crf.train import TrainConfig
 
-FormatOption = Annotated[str | None, typer.Option("--format", help="Corpus format (default: from the extension).")]
+FormatOption = Annotated[
+    FormatChoice | None, typer.Option("--format", help="Corpus format (default: from the extension).")
+]
 SplitModelsOption = Annotated[bool, typer.Option(help="Two CRFs: quantitative and name-like PHI (Lee 2017).")]
-IterationsOption = Annotated[int, typer.Option(help="L-BFGS iterations.")]
-C1Option = Annotated[float, typer.Option(help="L1 regularisation.")]
-C2Option = Annotated[float, typer.Option(help="L2 regularisation.")]
+IterationsOption = Annotated[int, typer.Option(min=1, help="L-BFGS iterations.")]
+C1Option = Annotated[float, typer.Option(min=0.0, help="L1 regularisation.")]
+C2Option = Annotated[float, typer.Option(min=0.0, help="L2 regularisation.")]
 ProvidersOption = Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")]
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from deident.cli.conventions import QuietOption, VerboseOption, VersionOption
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
@@ -75,12 +76,14 @@ def plot_sweep(result: CvResult, path: Path) -> None:
 
 def cv(
     corpus: Annotated[Path, typer.Argument(help="Annotated corpus.")],
-    folds: Annotated[int, typer.Option(help="Number of folds.")] = 5,
-    group_by: Annotated[str, typer.Option(help="'patient' (default) or 'document'.")] = "patient",
+    folds: Annotated[int, typer.Option(min=2, help="Number of folds.")] = 5,
+    group_by: Annotated[str, typer.Option(metavar="TEXT", help="'patient' (default) or 'document'.")] = "patient",
     fmt: FormatOption = None,
-    threshold: Annotated[float | None, typer.Option(help="PHI probability threshold (default 0.05).")] = None,
+    threshold: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="PHI probability threshold (default 0.05).")
+    ] = None,
     split_models: SplitModelsOption = False,
-    clusters: Annotated[int, typer.Option(help="Word clusters learned from the training folds (0: none).")] = 64,
+    clusters: Annotated[int, typer.Option(min=0, help="Word clusters learned from the training folds (0: none).")] = 64,
     iterations: IterationsOption = 100,
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
@@ -91,6 +94,9 @@ def cv(
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Cross-validate the CRF alone; prints figures per fold, pooled, and a threshold sweep."""
     docs = read_corpus(corpus, fmt, read_options(encoding, delimiter, quotechar))

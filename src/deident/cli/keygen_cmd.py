@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.conventions import QuietOption, VerboseOption, VersionOption
 from deident.core.atomic import atomic_write
 from deident.core.errors import ConfigurationError
 from deident.replace import SecretKey
@@ -17,6 +18,9 @@ def keygen(
     force: Annotated[bool, typer.Option(help="Replace an existing key file (its surrogates become unrepeatable).")] = (
         False
     ),
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Write a new random key (64 hex digits, readable by its owner only) and print its fingerprint.
 

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.conventions import QuietOption, SchemeChoice, VerboseOption, VersionOption
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
@@ -46,14 +47,19 @@ def train(
     fmt: FormatOption = None,
     dev: Annotated[Path | None, typer.Option(help="Development corpus: picks the threshold, gives metrics.")] = None,
     source: Annotated[
-        list[Path] | None, typer.Option(help="Source-domain corpus for EasyAdapt (training corpora are the target).")
+        list[Path] | None,
+        typer.Option(metavar="CORPUS", help="Source-domain corpus for EasyAdapt (training corpora are the target)."),
     ] = None,
     split_models: SplitModelsOption = False,
     threshold: Annotated[
-        float | None, typer.Option(help="PHI probability threshold (default: chosen on --dev).")
+        float | None, typer.Option(min=0.0, max=1.0, help="PHI probability threshold (default: chosen on --dev).")
     ] = None,
-    recall_target: Annotated[float, typer.Option(help="Dev recall the chosen threshold must reach.")] = 0.95,
-    clusters: Annotated[int, typer.Option(help="Number of word clusters learned from the texts (0: none).")] = 64,
+    recall_target: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Dev recall the chosen threshold must reach.")
+    ] = 0.95,
+    clusters: Annotated[
+        int, typer.Option(min=0, help="Number of word clusters learned from the texts (0: none).")
+    ] = 64,
     iterations: IterationsOption = 100,
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
@@ -62,16 +68,17 @@ def train(
     augment: Annotated[
         str,
         typer.Option(
+            metavar="TEXT",
             help="Add re-identified variants of the training corpora (deident reidentify), "
-            "e.g. reidentified:2,ambiguous:1,unseen:1; learned data still comes from the corpora alone."
+            "e.g. reidentified:2,ambiguous:1,unseen:1; learned data still comes from the corpora alone.",
         ),
     ] = "",
     synth: Annotated[int, typer.Option(min=0, help="Add this many synthetic notes (deident synth).")] = 0,
     synth_styles: Annotated[
-        str, typer.Option(help="Comma-separated styles of the synthetic notes.")
+        str, typer.Option(metavar="TEXT", help="Comma-separated styles of the synthetic notes.")
     ] = "discharge,nursing,psych,forum",
     synth_scheme: Annotated[
-        str, typer.Option(help="Convention the synthetic notes are cut to ('none': as written).")
+        str, typer.Option(metavar="TEXT", help="Convention the synthetic notes are cut to ('none': as written).")
     ] = "physionet",
     mix_seed: Annotated[int, typer.Option(help="Seed of the variants and synthetic notes.")] = 0,
     pipeline: Annotated[
@@ -82,8 +89,9 @@ def train(
         ),
     ] = PipelineKind.DEFAULT,
     scheme: Annotated[
-        str, typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps.")
-    ] = "i2b2-2014",
+        SchemeChoice,
+        typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps."),
+    ] = SchemeChoice.I2B2_2014,
     filter_folds: Annotated[
         int, typer.Option(min=2, help="Patient-grouped folds of the span filter's out-of-fold candidates.")
     ] = 5,
@@ -93,6 +101,9 @@ def train(
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Train a model directory (manifest, CRF files, learned triggers, lexicon and clusters, and for the default
     pipeline the span filter and its calibration)."""
