@@ -233,6 +233,19 @@ def test_quiet_prints_nothing_and_verbose_prints_stage_timings(notes: Path, tmp_
     assert "Kowalski" not in verbose.stderr
 
 
+def test_quiet_silences_train_and_synth(tmp_path: Path) -> None:
+    from tests.detect.crf.synthetic import synthetic_corpus
+
+    from deident.io import write_corpus
+
+    write_corpus(synthetic_corpus(12), tmp_path / "train.jsonl")
+    args = ["train", "train.jsonl", "-o", "model", "--pipeline", "crf", "--clusters", "0", "--iterations", "5"]
+    trained = deident(*args, "--no-providers", "--quiet", cwd=tmp_path)
+    assert trained.returncode == 0 and trained.stderr == "", trained.stderr
+    synth = deident("synth", "-o", "synth.jsonl", "--notes", "2", "--quiet", cwd=tmp_path)
+    assert synth.returncode == 0 and synth.stderr == "" and (tmp_path / "synth.jsonl").exists()
+
+
 def test_run_reads_the_encoding_given(tmp_path: Path) -> None:
     source = tmp_path / "notes.csv"
     source.write_bytes("id,text\n1,Seen by Dr. Müller.\n".encode("latin-1"))

@@ -49,8 +49,3 @@ def crf_train_config(
 def feature_providers(enabled: bool) -> tuple[SpanProvider, ...]:
     """The detectors whose hits become CRF features (none with ``--no-providers``)."""
     return available_providers() if enabled else ()
-
-
-def echo_progress(message: str) -> None:
-    """Progress goes to stderr so that stdout keeps only the results."""
-    typer.echo(message, err=True)

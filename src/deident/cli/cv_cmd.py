@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from deident.cli.conventions import QuietOption, VerboseOption, VersionOption
+from deident.cli.conventions import QuietOption, Reporter, VerboseOption, VersionOption
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
@@ -18,7 +18,6 @@ from deident.cli.crf_options import (
     ProvidersOption,
     SplitModelsOption,
     crf_train_config,
-    echo_progress,
     feature_providers,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
@@ -99,6 +98,7 @@ def cv(
     version: VersionOption = False,
 ) -> None:
     """Cross-validate the CRF alone; prints figures per fold, pooled, and a threshold sweep."""
+    reporter = Reporter(verbose, quiet)
     docs = read_corpus(corpus, fmt, read_options(encoding, delimiter, quotechar))
     require_gold_spans(docs, str(corpus))
     config = crf_train_config(
@@ -112,7 +112,7 @@ def cv(
     )
     used = feature_providers(providers)
     with tempfile.TemporaryDirectory(prefix="deident-cv-") as work:
-        result = cross_validate(docs, work, folds, group_by, config, used, progress=echo_progress)
+        result = cross_validate(docs, work, folds, group_by, config, used, progress=reporter.summary)
     typer.echo(f"providers: {', '.join(p.name for p in used) or 'none'}")
     typer.echo(format_result(result))
     if json_out:

@@ -32,4 +32,5 @@ def keygen(
     # atomic_write's temporary file is created with mode 0600, so the key is never readable by others.
     with atomic_write(output) as handle:
         handle.write(text + "\n")
-    typer.echo(f"wrote {output} (key id {SecretKey.from_file(output).key_id})")
+    if not quiet:
+        typer.echo(f"wrote {output} (key id {SecretKey.from_file(output).key_id})")

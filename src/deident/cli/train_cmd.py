@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from deident.cli.conventions import QuietOption, SchemeChoice, VerboseOption, VersionOption
+from deident.cli.conventions import QuietOption, Reporter, SchemeChoice, VerboseOption, VersionOption
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
@@ -18,7 +18,6 @@ from deident.cli.crf_options import (
     ProvidersOption,
     SplitModelsOption,
     crf_train_config,
-    echo_progress,
     feature_providers,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
@@ -107,6 +106,7 @@ def train(
 ) -> None:
     """Train a model directory (manifest, CRF files, learned triggers, lexicon and clusters, and for the default
     pipeline the span filter and its calibration)."""
+    reporter = Reporter(verbose, quiet)
     options = read_options(encoding, delimiter, quotechar)
     base_docs = _read_all(train_paths, fmt, options)
     mixture = Mixture(
@@ -145,16 +145,15 @@ def train(
             mixture=mixture,
         )
         manifest = train_pipeline_model(
-            base_docs, output, settings, source_docs=source_docs, providers=used, progress=echo_progress
+            base_docs, output, settings, source_docs=source_docs, providers=used, progress=reporter.summary
         )
         chosen = manifest["span_filter"].get("expected") or {}
         recall, precision = chosen.get("recall", float("nan")), chosen.get("precision", float("nan"))
-        typer.echo(
+        reporter.summary(
             f"trained the default pipeline on {len(base_docs)} documents: span filter thresholds "
             f"{manifest['span_filter']['thresholds']}; calibrated on the training notes' out-of-fold candidates: "
             f"token recall {recall:.3f}, precision {precision:.3f} "
-            f"(optimistic for new notes; measure with deident evaluate --bootstrap) -> {output}",
-            err=True,
+            f"(optimistic for new notes; measure with deident evaluate --bootstrap) -> {output}"
         )
         return
     manifest = train_model(
@@ -164,18 +163,16 @@ def train(
         dev_docs=dev_docs,
         source_docs=source_docs,
         providers=used,
-        progress=echo_progress,
+        progress=reporter.summary,
         learn_docs=None if mixture.empty else base_docs,
         mixture=None if mixture.empty else mixture.as_dict(),
     )
-    typer.echo(
+    reporter.summary(
         f"trained on {len(train_docs)} documents in {manifest['training_seconds']} s; "
-        f"threshold {manifest['threshold']}; providers: {', '.join(manifest['providers']) or 'none'}",
-        err=True,
+        f"threshold {manifest['threshold']}; providers: {', '.join(manifest['providers']) or 'none'}"
     )
     dev_figures = manifest["metrics"].get("dev", {}).get("binary_token")
     if dev_figures:
-        typer.echo(
-            "dev binary token: " + ", ".join(f"{k} {dev_figures[k]:.3f}" for k in ("precision", "recall", "f1", "f2")),
-            err=True,
+        reporter.summary(
+            "dev binary token: " + ", ".join(f"{k} {dev_figures[k]:.3f}" for k in ("precision", "recall", "f1", "f2"))
         )
