@@ -104,6 +104,7 @@ def test_encoding_on_every_reader(command: str) -> None:
         ("serve", "--mode", "tag|redact|mask"),
         ("spark", "--pipeline", "default|stage1"),
         ("review", "--order", "input|uncertainty"),
+        ("cv", "--group-by", "patient|document"),
         ("reidentify", "--kind", "reidentified|ambiguous|unseen"),
         ("train", "--scheme", "i2b2-2014|physionet"),
     ],
@@ -161,6 +162,13 @@ def test_run_to_stdout_keeps_a_report_only_where_named(notes: Path, tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert json.loads(report.read_text())["documents"] == 1
     assert result.stdout.count("\n") == 1  # the notes only: the summary went to stderr
+
+
+def test_stdout_takes_the_inputs_format_by_default(notes: Path) -> None:
+    ran = runner.invoke(app, ["run", str(notes), "-o", "-", "--pipeline", "rules", "--quiet"])
+    detected = runner.invoke(app, ["detect", str(notes), "-o", "-", "--pipeline", "rules", "--quiet"])
+    assert ran.exit_code == 0 and detected.exit_code == 0, ran.output + detected.output
+    assert json.loads(ran.stdout)["id"] == "1" and json.loads(detected.stdout)["spans"]
 
 
 def test_detect_reads_stdin_and_writes_stdout(notes: Path) -> None:

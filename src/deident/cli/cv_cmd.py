@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,6 +25,11 @@ from deident.cli.input_options import DelimiterOption, EncodingOption, Quotechar
 from deident.core.atomic import atomic_write
 from deident.detect.crf.train import CvResult, cross_validate, require_gold_spans
 from deident.io.formats import read_corpus
+
+
+class FoldGrouping(StrEnum):
+    PATIENT = "patient"
+    DOCUMENT = "document"
 
 
 def _line(name: str, figures: dict[str, Any]) -> str:
@@ -76,7 +82,9 @@ def plot_sweep(result: CvResult, path: Path) -> None:
 def cv(
     corpus: Annotated[Path, typer.Argument(help="Annotated corpus.")],
     folds: Annotated[int, typer.Option(min=2, help="Number of folds.")] = 5,
-    group_by: Annotated[str, typer.Option(metavar="TEXT", help="'patient' (default) or 'document'.")] = "patient",
+    group_by: Annotated[
+        FoldGrouping, typer.Option(help="What a fold keeps together: a patient's notes, or each note alone.")
+    ] = FoldGrouping.PATIENT,
     fmt: FormatOption = None,
     threshold: Annotated[
         float | None, typer.Option(min=0.0, max=1.0, help="PHI probability threshold (default 0.05).")
@@ -112,7 +120,7 @@ def cv(
     )
     used = feature_providers(providers)
     with tempfile.TemporaryDirectory(prefix="deident-cv-") as work:
-        result = cross_validate(docs, work, folds, group_by, config, used, progress=reporter.summary)
+        result = cross_validate(docs, work, folds, group_by.value, config, used, progress=reporter.summary)
     typer.echo(f"providers: {', '.join(p.name for p in used) or 'none'}")
     typer.echo(format_result(result))
     if json_out:

@@ -31,7 +31,7 @@ from deident.cli.path_checks import check_inputs, check_not_empty, refuse_overwr
 from deident.cli.stdio import STDIN_NAME, is_stdio, read_stdin, stdin_named, stream_format, stream_path, write_stdout
 from deident.core.document import AnnotatedDocument, patient_chunks
 from deident.core.heap import settle_heap
-from deident.io.formats import ReadOptions, read_corpus, write_corpus
+from deident.io.formats import ReadOptions, detect_format, read_corpus, write_corpus
 from deident.run.runner import DEFAULT_CHUNK_SIZE
 
 
@@ -139,6 +139,8 @@ def _detect(
 ) -> None:
     console = reporter.console
     if is_stdio(output):
+        if output_format is None and input_format is None and not is_stdio(input_path):
+            output_format = detect_format(input_path).name  # the input's own format
         output_format = stream_format(output_format or input_format, "--to", "stdout")
     if is_stdio(input_path):
         source = read_stdin(scratch, input_format)

@@ -37,6 +37,7 @@ from deident.cli.output_options import PseudonymiseColOption
 from deident.cli.path_checks import check_inputs, refuse_overwriting_inputs
 from deident.cli.stdio import is_stdio, read_stdin, stdin_named, stream_format, stream_path, write_stdout
 from deident.core.errors import ConfigurationError
+from deident.io.formats import detect_format
 from deident.replace.modes import DEFAULT_MASK_CHAR, DEFAULT_REDACTION, DEFAULT_TAG_TEMPLATE, Mode
 from deident.run.output_policy import OutputPolicy
 from deident.run.report import RunReport
@@ -175,7 +176,9 @@ def run(
             inputs = [read_stdin(Path(scratch), fmt)]
         target, report_path = output, report
         if is_stdio(output):
-            target = stream_path(Path(scratch), "stdout", stream_format(fmt, "--format", "stdout"))
+            # The output keeps the input's format: named by --format, else the input's own.
+            shown = stream_format(fmt or detect_format(inputs[0]).name, "--format", "stdout")
+            target = stream_path(Path(scratch), "stdout", shown)
             # The report of a run to stdout is kept only where --report names it.
             report_path = report or Path(scratch) / "report.json"
         config = RunConfig(
