@@ -16,13 +16,12 @@ from rich.console import Console
 from deident import __version__
 
 EXIT_OK = 0
-EXIT_INTERNAL = 1  # a bug: an error deident did not foresee
-EXIT_USAGE = (
-    2  # the command line: an unknown or missing option, a value out of range, options that cannot work together
-)
-EXIT_INPUT = (
-    3  # the input: a file missing, unreadable, malformed or empty; a bad model or key file; an unwritable output
-)
+# a bug: an error deident did not foresee
+EXIT_INTERNAL = 1
+# the command line: an unknown or missing option, a value out of range, options that cannot work together
+EXIT_USAGE = 2
+# the input: a file missing, unreadable, malformed or empty; a bad model or key file; an unwritable output
+EXIT_INPUT = 3
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUSES = (

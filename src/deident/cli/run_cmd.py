@@ -119,7 +119,7 @@ def run(
     pseudonymise_col: PseudonymiseColOption = None,
     tag_template: Annotated[
         str, typer.Option(metavar="TEXT", help="Tag for mode tag; may use {label}, {category}.")
-    ] = (DEFAULT_TAG_TEMPLATE),
+    ] = DEFAULT_TAG_TEMPLATE,
     redaction: Annotated[str, typer.Option(metavar="TEXT", help="Replacement for mode redact.")] = DEFAULT_REDACTION,
     mask_char: Annotated[str, typer.Option(metavar="TEXT", help="Mask character for mode mask.")] = DEFAULT_MASK_CHAR,
     preserve_weekday: Annotated[bool, typer.Option(help="Shift dates by whole weeks (weekdays kept).")] = False,
