@@ -206,6 +206,25 @@ def test_an_error_is_one_line_on_a_pipe_and_nothing_precedes_it(tmp_path: Path) 
     assert result.stderr == f"error: {missing}: no such file or folder\n"
 
 
+def test_a_usage_error_is_one_line_on_a_pipe(tmp_path: Path) -> None:
+    result = deident("run", "notes.jsonl", "-o", "out.jsonl", "--mode", "a-mode-that-does-not-exist", cwd=tmp_path)
+    assert result.returncode == EXIT_USAGE
+    errors = [line for line in result.stderr.splitlines() if "error" in line.lower()]
+    assert errors == [
+        "Error: Invalid value for '--mode': Value error, 'a-mode-that-does-not-exist' is not one of 'tag', 'redact', "
+        "'mask', 'surrogate', 'safe-harbor'."
+    ], result.stderr
+
+
+def test_summary_lines_are_not_wrapped_on_a_pipe(notes: Path, tmp_path: Path) -> None:
+    result = deident("run", str(notes), "-o", "out.jsonl", "--pipeline", "rules", cwd=tmp_path)  # COLUMNS=40
+    assert result.returncode == 0
+    assert any(
+        line.startswith("1 documents, ") and line.endswith("out.jsonl.report.html")
+        for line in result.stderr.splitlines()
+    )
+
+
 def test_inputs_are_checked_before_the_model_loads(tmp_path: Path) -> None:
     (tmp_path / "bad.jsonl").write_text('{"id": "1", "text": "ok"}\n[broken\n')
     result = deident("run", "bad.jsonl", "-o", "out.jsonl", "--model", "no-such-model", cwd=tmp_path)
