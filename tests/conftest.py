@@ -31,3 +31,22 @@ def _unfreeze_heap() -> Iterator[None]:
     yield
     if gc.get_freeze_count():
         gc.unfreeze()
+
+
+class NetworkBlocked(OSError):
+    """Raised by the ``no_network`` fixture when code tries to open a connection."""
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every attempt to connect a socket (TCP, UDP, Unix) or resolve a name raises NetworkBlocked."""
+    import socket
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise NetworkBlocked("network access attempted while it is blocked")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket.socket, "sendto", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)

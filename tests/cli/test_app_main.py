@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from deident.cli.app import EXIT_BAD_INPUT, EXIT_FILE_SYSTEM
+from deident.cli.conventions import EXIT_INPUT, EXIT_USAGE
 
 
 def deident(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -39,7 +39,7 @@ def work(tmp_path: Path) -> Path:
 def test_invalid_utf8_in_jsonl_names_the_line(work: Path) -> None:
     (work / "bad.jsonl").write_bytes(b'{"id": "1", "text": "ok"}\n{"id": "2", "text": "Kowalski \xff\xfe"}\n')
     result = deident("run", "bad.jsonl", "-o", "out.jsonl", "--pipeline", "rules", "--quiet", cwd=work)
-    assert_one_line_error(result, EXIT_BAD_INPUT, "bad.jsonl, line 2", "not valid UTF-8")
+    assert_one_line_error(result, EXIT_INPUT, "bad.jsonl, line 2", "not valid UTF-8")
     assert "Kowalski" not in result.stderr
 
 
@@ -47,13 +47,13 @@ def test_a_folder_given_as_a_single_file_format(work: Path) -> None:
     (work / "folder").mkdir()
     shutil.copy(work / "ok.jsonl", work / "folder" / "a.jsonl")
     result = deident("run", "folder", "--format", "jsonl", "-o", "out.jsonl", "--pipeline", "rules", cwd=work)
-    assert_one_line_error(result, EXIT_BAD_INPUT, "folder: a folder", "'jsonl' reads one file")
+    assert_one_line_error(result, EXIT_USAGE, "folder: a folder", "'jsonl' reads one file")
 
 
 def test_an_output_that_cannot_be_written(work: Path) -> None:
     (work / "a-file").write_text("x")  # a path under a file cannot be created, even by root
     result = deident("run", "ok.jsonl", "-o", "a-file/out.jsonl", "--pipeline", "rules", "--quiet", cwd=work)
-    assert_one_line_error(result, EXIT_FILE_SYSTEM, "a-file")
+    assert_one_line_error(result, EXIT_INPUT, "a-file")
 
 
 def test_warnings_are_one_line(work: Path) -> None:
@@ -76,4 +76,4 @@ def test_spark_reads_a_csv_by_its_extension(work: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "1 rows de-identified" in result.stdout and (work / "out" / "_SUCCESS").exists()
     unknown = deident("spark", "notes.dat", "-o", "out2", "--pipeline", "rules", cwd=work)
-    assert_one_line_error(unknown, EXIT_BAD_INPUT, "notes.dat", "--format")
+    assert_one_line_error(unknown, EXIT_USAGE, "notes.dat", "--format")

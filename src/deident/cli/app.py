@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Callable
 from typing import TextIO
 
 import typer
@@ -26,42 +27,56 @@ from deident.cli import (
     synth_cmd,
     train_cmd,
 )
-from deident.core.errors import DeidentError
+from deident.cli.conventions import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_STATUSES,
+    EXIT_USAGE,
+    VersionOption,
+)
+from deident.core.errors import ConfigurationError, DeidentError
 
 app = typer.Typer(
     name="deident",
     help="Find and remove protected health information (PHI) in clinical free text.",
+    epilog=EXIT_STATUSES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain click help and usage errors: choices shown as {a|b}, flags without a metavar, and one-line errors
+    # (rich draws them in boxes that wrap).
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.command("convert")(convert_cmd.convert)
-app.command("detect")(detect_cmd.detect)
-app.command("evaluate")(evaluate_cmd.evaluate)
-app.command("run")(run_cmd.run)
-app.command("train")(train_cmd.train)
-app.command("cv")(cv_cmd.cv)
-app.command("synth")(synth_cmd.synth)
-app.command("reidentify")(reidentify_cmd.reidentify)
-app.command("keygen")(keygen_cmd.keygen)
-app.command("serve")(serve_cmd.serve)
-app.command("spark")(spark_cmd.spark)
-app.command("review")(review_cmd.review)
-app.command("audit")(audit_cmd.audit)
+_COMMANDS: dict[str, Callable[..., None]] = {
+    "convert": convert_cmd.convert,
+    "detect": detect_cmd.detect,
+    "evaluate": evaluate_cmd.evaluate,
+    "run": run_cmd.run,
+    "train": train_cmd.train,
+    "cv": cv_cmd.cv,
+    "synth": synth_cmd.synth,
+    "reidentify": reidentify_cmd.reidentify,
+    "keygen": keygen_cmd.keygen,
+    "serve": serve_cmd.serve,
+    "spark": spark_cmd.spark,
+    "review": review_cmd.review,
+    "audit": audit_cmd.audit,
+}
+for _name, _command in _COMMANDS.items():
+    app.command(_name, epilog=EXIT_STATUSES)(_command)
 
 
-@app.command("version")
+@app.callback()
+def _app_options(version: VersionOption = False) -> None:
+    """Find and remove protected health information (PHI) in clinical free text."""
+
+
+@app.command("version", epilog=EXIT_STATUSES)
 def version() -> None:
     """Print the deident version."""
     typer.echo(__version__)
-
-
-# Exit statuses (README, "Exit statuses"): 0 done; 2 bad input, options, key or model (deident's own
-# errors, and the command line's usage errors); 3 a file or folder that cannot be read or written (the
-# operating system's error); 130 interrupted.
-EXIT_BAD_INPUT = 2
-EXIT_FILE_SYSTEM = 3
-EXIT_INTERRUPTED = 130
 
 
 def _one_line_warning(
@@ -81,18 +96,27 @@ def _error(message: str) -> None:
 
 
 def main() -> None:
-    """Entry point: errors print as one clear line (never a traceback) with the statuses above."""
+    """Entry point: errors print as one clear line (never a traceback) with the statuses of
+    deident.cli.conventions: options that cannot work together are usage errors, deident's other errors and
+    the operating system's are input errors, anything else is an internal error."""
     warnings.showwarning = _one_line_warning
     try:
         app()
+    except ConfigurationError as err:
+        _error(str(err))
+        sys.exit(EXIT_USAGE)
     except DeidentError as err:
         _error(str(err))
-        sys.exit(EXIT_BAD_INPUT)
+        sys.exit(EXIT_INPUT)
     except OSError as err:
         # The file name and the system's reason only (no traceback, no content).
         where = f"{err.filename}: " if err.filename else ""
         _error(f"{where}{err.strerror or type(err).__name__}")
-        sys.exit(EXIT_FILE_SYSTEM)
+        sys.exit(EXIT_INPUT)
     except KeyboardInterrupt:
         _error("interrupted")
         sys.exit(EXIT_INTERRUPTED)
+    except Exception as err:
+        # Its message may quote the input: the kind of error only.
+        _error(f"internal error ({type(err).__name__}); please report it")
+        sys.exit(EXIT_INTERNAL)

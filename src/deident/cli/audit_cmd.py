@@ -8,6 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
+from deident.cli.conventions import FormatChoice, QuietOption, Reporter, VerboseOption, VersionOption, choice
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.cli.path_checks import check_inputs, check_not_empty
 from deident.io.formats import read_corpus
 
 
@@ -15,7 +18,9 @@ def audit(
     output_path: Annotated[
         Path, typer.Argument(metavar="OUTPUT", help="De-identified corpus (its spans: the replaced text).")
     ],
-    input_format: Annotated[str | None, typer.Option("--from", help="Format of OUTPUT (default: guessed).")] = None,
+    input_format: Annotated[
+        FormatChoice | None, typer.Option("--from", help="Format of OUTPUT (default: guessed).")
+    ] = None,
     candidates: Annotated[
         bool, typer.Option(help="Also run the stage-1 detectors: their candidates left in the output are risks.")
     ] = True,
@@ -25,19 +30,30 @@ def audit(
         bool, typer.Option("--show-text", help="Print the listed tokens' text (it may be PHI: for a reviewer).")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Scan de-identified output for residual PHI-looking tokens: stage-1 candidates the filter dropped, words
     in no dictionary, identifier-shaped digit runs, the patient's known identifiers. Prints counts per class and
     per document and a sample ranked by risk (offsets only unless --show-text)."""
     from deident.review.audit import audit as run_audit
 
-    documents = read_corpus(output_path, input_format)
+    reporter = Reporter(verbose, quiet)
+    check_inputs([output_path])
+    with reporter.stage("read"):
+        documents = read_corpus(output_path, choice(input_format), read_options(encoding, delimiter, quotechar))
+    check_not_empty(output_path, len(documents))
     found = None
     if candidates:
         from deident.api import Deidentifier
 
-        stage1 = Deidentifier.load(model, "stage1", preload=False)
-        found = stage1.detect_many([d.document for d in documents])
+        with reporter.stage("stage-1 detection"):
+            stage1 = Deidentifier.load(model, "stage1", preload=False)
+            found = stage1.detect_many([d.document for d in documents])
     result = run_audit(documents, found)
     texts = {d.id: d.text for d in documents}
     listed: list[dict[str, Any]] = []

@@ -8,18 +8,22 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.conventions import FormatChoice, SchemeChoice
 from deident.detect.crf.features import FeatureConfig, SpanProvider
 from deident.detect.crf.tagger import available_providers
 from deident.detect.crf.train import TrainConfig
 
-FormatOption = Annotated[str | None, typer.Option("--format", help="Corpus format (default: from the extension).")]
+FormatOption = Annotated[
+    FormatChoice | None, typer.Option("--format", help="Corpus format (default: from the extension).")
+]
 SplitModelsOption = Annotated[bool, typer.Option(help="Two CRFs: quantitative and name-like PHI (Lee 2017).")]
-IterationsOption = Annotated[int, typer.Option(help="L-BFGS iterations.")]
-C1Option = Annotated[float, typer.Option(help="L1 regularisation.")]
-C2Option = Annotated[float, typer.Option(help="L2 regularisation.")]
+IterationsOption = Annotated[int, typer.Option(min=1, help="L-BFGS iterations.")]
+C1Option = Annotated[float, typer.Option(min=0.0, help="L1 regularisation.")]
+C2Option = Annotated[float, typer.Option(min=0.0, help="L2 regularisation.")]
 ProvidersOption = Annotated[bool, typer.Option(help="Use pattern and lexicon detector hits as features.")]
 SchemeOption = Annotated[
-    str, typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps.")
+    SchemeChoice,
+    typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps."),
 ]
 FilterFoldsOption = Annotated[
     int, typer.Option(min=2, help="Patient-grouped folds of the span filter's out-of-fold candidates.")
@@ -62,8 +66,3 @@ def crf_train_config(
 def feature_providers(enabled: bool) -> tuple[SpanProvider, ...]:
     """The detectors whose hits become CRF features (none with ``--no-providers``)."""
     return available_providers() if enabled else ()
-
-
-def echo_progress(message: str) -> None:
-    """Progress goes to stderr so that stdout keeps only the results."""
-    typer.echo(message, err=True)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import tempfile
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from deident.cli.conventions import QuietOption, Reporter, SchemeChoice, VerboseOption, VersionOption
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
@@ -22,7 +24,6 @@ from deident.cli.crf_options import (
     SchemeOption,
     SplitModelsOption,
     crf_train_config,
-    echo_progress,
     feature_providers,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
@@ -30,6 +31,11 @@ from deident.core.atomic import atomic_write
 from deident.detect.crf.train import CvResult, cross_validate, require_gold_spans
 from deident.io.formats import read_corpus
 from deident.model.cv_pipeline import PipelineCvResult
+
+
+class FoldGrouping(StrEnum):
+    PATIENT = "patient"
+    DOCUMENT = "document"
 
 
 def _line(name: str, figures: dict[str, Any]) -> str:
@@ -111,12 +117,16 @@ def plot_sweep(
 
 def cv(
     corpus: Annotated[Path, typer.Argument(help="Annotated corpus.")],
-    folds: Annotated[int, typer.Option(help="Number of folds.")] = 5,
-    group_by: Annotated[str, typer.Option(help="'patient' (default) or 'document'.")] = "patient",
+    folds: Annotated[int, typer.Option(min=2, help="Number of folds.")] = 5,
+    group_by: Annotated[
+        FoldGrouping, typer.Option(help="What a fold keeps together: a patient's notes, or each note alone.")
+    ] = FoldGrouping.PATIENT,
     fmt: FormatOption = None,
-    threshold: Annotated[float | None, typer.Option(help="PHI probability threshold (default 0.05).")] = None,
+    threshold: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="PHI probability threshold (default 0.05).")
+    ] = None,
     split_models: SplitModelsOption = False,
-    clusters: Annotated[int, typer.Option(help="Word clusters learned from the training folds (0: none).")] = 64,
+    clusters: Annotated[int, typer.Option(min=0, help="Word clusters learned from the training folds (0: none).")] = 64,
     iterations: IterationsOption = 100,
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
@@ -130,15 +140,19 @@ def cv(
             "with its threshold sweep."
         ),
     ] = PipelineKind.DEFAULT,
-    scheme: SchemeOption = "i2b2-2014",
+    scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
     filter_recall_target: FilterRecallTargetOption = 0.99,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Cross-validate the default pipeline (its ablation table: rules, CRF, stage 1, + filter, + reconciliation) or
     the CRF alone (--pipeline crf: figures per fold, pooled, and a threshold sweep)."""
+    reporter = Reporter(verbose, quiet)
     docs = read_corpus(corpus, fmt, read_options(encoding, delimiter, quotechar))
     require_gold_spans(docs, str(corpus))
     config = crf_train_config(
@@ -155,11 +169,11 @@ def cv(
         from deident.model.train_pipeline import PipelineTrainConfig
         from deident.schemes import get_scheme
 
-        get_scheme(scheme)  # an unknown scheme fails before hours of training
+        get_scheme(scheme.value)  # an unknown scheme fails before hours of training
         settings = PipelineTrainConfig(
-            crf=config, scheme=scheme, folds=filter_folds, filter_recall_target=filter_recall_target
+            crf=config, scheme=scheme.value, folds=filter_folds, filter_recall_target=filter_recall_target
         )
-        outcome = cross_validate_pipeline(docs, folds, group_by, settings, used, progress=echo_progress)
+        outcome = cross_validate_pipeline(docs, folds, group_by.value, settings, used, progress=reporter.summary)
         typer.echo(format_pipeline_result(outcome))
         if json_out:
             _write_json(json_out, outcome.as_dict())
@@ -167,7 +181,7 @@ def cv(
             plot_sweep(outcome.sweep, plot, "span filter threshold sweep, pooled CV", outcome.pooled)
         return
     with tempfile.TemporaryDirectory(prefix="deident-cv-") as work:
-        result = cross_validate(docs, work, folds, group_by, config, used, progress=echo_progress)
+        result = cross_validate(docs, work, folds, group_by.value, config, used, progress=reporter.summary)
     typer.echo(f"providers: {', '.join(p.name for p in used) or 'none'}")
     typer.echo(format_result(result))
     if json_out:

@@ -10,7 +10,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from deident.cli.conventions import FormatChoice, QuietOption, Reporter, VerboseOption, VersionOption, choice
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.cli.path_checks import check_inputs, check_not_empty
 from deident.evaluate import EvaluationReport, evaluate_corpus, render_report
 from deident.io.formats import read_corpus
 
@@ -22,10 +24,10 @@ def evaluate(
     pred_path: Annotated[Path, typer.Argument(metavar="PRED", help="Predicted corpus for the same documents.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     gold_format: Annotated[
-        str | None, typer.Option("--gold-format", help="Format of GOLD (default: from the extension).")
+        FormatChoice | None, typer.Option("--gold-format", help="Format of GOLD (default: from the extension).")
     ] = None,
     pred_format: Annotated[
-        str | None, typer.Option("--pred-format", help="Format of PRED (default: from the extension).")
+        FormatChoice | None, typer.Option("--pred-format", help="Format of PRED (default: from the extension).")
     ] = None,
     gold_annotations: Annotated[
         Path | None, typer.Option(help="Annotation file for GOLD (e.g. a .phrase) if not beside it.")
@@ -47,13 +49,21 @@ def evaluate(
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Score predictions against gold: binary and typed token, entity (strict/relaxed, micro/macro),
     instance recall, all again for HIPAA identifiers, and a confusion matrix of types."""
+    reporter = Reporter(verbose, quiet)
     options = read_options(encoding, delimiter, quotechar)
-    gold = read_corpus(gold_path, gold_format, replace(options, annotations=gold_annotations))
-    pred = read_corpus(pred_path, pred_format, replace(options, annotations=pred_annotations))
-    report = evaluate_corpus(gold, pred, bootstrap=bootstrap)
+    check_inputs([gold_path, pred_path])
+    with reporter.stage("read"):
+        gold = read_corpus(gold_path, choice(gold_format), replace(options, annotations=gold_annotations))
+        pred = read_corpus(pred_path, choice(pred_format), replace(options, annotations=pred_annotations))
+    check_not_empty(gold_path, len(gold))
+    with reporter.stage("score"):
+        report = evaluate_corpus(gold, pred, bootstrap=bootstrap)
     _warn_about_matching(report)
     if as_json:
         typer.echo(json.dumps(report.to_dict(hipaa_only=hipaa_only), indent=2))

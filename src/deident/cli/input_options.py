@@ -11,13 +11,16 @@ from deident.core.errors import ConfigurationError
 from deident.io.formats import ReadOptions
 
 EncodingOption = Annotated[
-    str, typer.Option(help="Encoding of CSV/TSV, text, BRAT, CoNLL and i2b2 inputs (e.g. latin-1, cp1252).")
+    str,
+    typer.Option(metavar="NAME", help="Encoding of CSV/TSV, text, BRAT, CoNLL and i2b2 inputs (e.g. latin-1, cp1252)."),
 ]
 DelimiterOption = Annotated[
     str | None,
-    typer.Option(help="Field delimiter of CSV/TSV input: one character, or 'tab' (default: ',', a tab for .tsv)."),
+    typer.Option(
+        metavar="CHAR", help="Field delimiter of CSV/TSV input: one character, or 'tab' (default: ',', a tab for .tsv)."
+    ),
 ]
-QuotecharOption = Annotated[str, typer.Option(help="Quote character of CSV/TSV input.")]
+QuotecharOption = Annotated[str, typer.Option(metavar="CHAR", help="Quote character of CSV/TSV input.")]
 
 _NAMED = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
 

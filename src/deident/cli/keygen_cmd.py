@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.conventions import QuietOption, VerboseOption, VersionOption
 from deident.core.atomic import atomic_write
 from deident.core.errors import ConfigurationError
 from deident.replace import SecretKey
@@ -17,6 +18,9 @@ def keygen(
     force: Annotated[bool, typer.Option(help="Replace an existing key file (its surrogates become unrepeatable).")] = (
         False
     ),
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Write a new random key (64 hex digits, readable by its owner only) and print its fingerprint.
 
@@ -28,4 +32,5 @@ def keygen(
     # atomic_write's temporary file is created with mode 0600, so the key is never readable by others.
     with atomic_write(output) as handle:
         handle.write(text + "\n")
-    typer.echo(f"wrote {output} (key id {SecretKey.from_file(output).key_id})")
+    if not quiet:
+        typer.echo(f"wrote {output} (key id {SecretKey.from_file(output).key_id})")

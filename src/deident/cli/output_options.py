@@ -9,5 +9,9 @@ import typer
 
 PseudonymiseColOption = Annotated[
     list[str] | None,
-    typer.Option("--pseudonymise-col", help="Replace this column's values by pseudonyms, HMAC of the key (repeat)."),
+    typer.Option(
+        "--pseudonymise-col",
+        metavar="TEXT",
+        help="Replace this column's values by pseudonyms, HMAC of the key (repeat).",
+    ),
 ]

@@ -8,6 +8,9 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.conventions import FormatChoice, QuietOption, Reporter, VerboseOption, VersionOption
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.cli.path_checks import check_inputs, check_not_empty, refuse_overwriting_inputs
 from deident.core.errors import ConfigurationError
 from deident.io.formats import read_corpus, write_corpus
 from deident.synth.reidentify import Kind, ReidentifyStats, reidentify_variant
@@ -21,50 +24,54 @@ def reidentify(
         int, typer.Option("--seed", help="Seed; the same corpus, seed and kind give identical output.")
     ] = 0,
     kind: Annotated[
-        str,
+        Kind,
         typer.Option(
             "--kind",
             help="reidentified (broad surrogates), ambiguous (names and places that are common words or clinical "
             "terms) or unseen (names and places in no lexicon).",
         ),
-    ] = Kind.REIDENTIFIED.value,
+    ] = Kind.REIDENTIFIED,
     fmt: Annotated[
-        str | None, typer.Option("--format", help="Output format (default: from the extension, else jsonl).")
+        FormatChoice | None, typer.Option("--format", help="Output format (default: from the extension, else jsonl).")
     ] = None,
     input_format: Annotated[
-        str | None, typer.Option("--from", help="Input format (default: from the file or folder).")
+        FormatChoice | None, typer.Option("--from", help="Input format (default: from the file or folder).")
     ] = None,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Write K variants of an annotated corpus in which every gold PHI span is replaced by a fresh surrogate of
     the same label (names of many origins in every written form, dates in every common format, national and
     international phones, IDs of varied shapes, places), with the note's casing kept and offsets recomputed.
     Prints counts only, never a value."""
-    try:
-        chosen = Kind(kind.strip().lower())
-    except ValueError:
-        raise ConfigurationError(f"unknown --kind {kind!r}; choose one of {', '.join(k.value for k in Kind)}") from None
+    reporter = Reporter(verbose, quiet)
+    chosen = kind
     started = time.perf_counter()
-    docs = read_corpus(corpus, input_format)
-    if not docs:
-        raise ConfigurationError(f"{corpus}: the corpus holds no document")
+    check_inputs([corpus])
+    refuse_overwriting_inputs([corpus], [output])
+    docs = read_corpus(corpus, input_format, read_options(encoding, delimiter, quotechar))
+    check_not_empty(corpus, len(docs))
     if not any(doc.spans for doc in docs):
         raise ConfigurationError(f"{corpus}: the corpus has no gold spans to replace")
     stats = ReidentifyStats()
     out = []
     for variant in range(variants):
         out.extend(reidentify_variant(docs, seed, chosen, variant, stats))
-        typer.echo(f"variant {variant + 1}/{variants}: {len(docs)} notes", err=True)
+        reporter.detail(f"variant {variant + 1}/{variants}: {len(docs)} notes")
     write_corpus(out, output, fmt or (None if output.suffix else "jsonl"))
     elapsed = time.perf_counter() - started
     labels = ", ".join(f"{label} {count}" for label, count in sorted(stats.spans.items()))
-    typer.echo(
+    reporter.summary(
         f"wrote {len(out)} notes ({variants} {chosen.value} variant{'s' if variants != 1 else ''}) with "
-        f"{sum(stats.spans.values())} replaced spans to {output} in {elapsed:.1f} s",
-        err=True,
+        f"{sum(stats.spans.values())} replaced spans to {output} in {elapsed:.1f} s"
     )
-    typer.echo(f"spans by label: {labels}", err=True)
+    reporter.summary(f"spans by label: {labels}")
     if stats.forms:
         forms = ", ".join(f"{form} {count}" for form, count in stats.forms.most_common())
-        typer.echo(f"name forms written: {forms}", err=True)
+        reporter.summary(f"name forms written: {forms}")
     if stats.overlapping:
         typer.echo(f"dropped {stats.overlapping} overlapping gold spans", err=True)

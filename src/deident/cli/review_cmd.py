@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from deident.cli.conventions import (
+    FormatChoice,
+    PipelineChoice,
+    QuietOption,
+    Reporter,
+    VerboseOption,
+    VersionOption,
+    choice,
+)
+from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.cli.path_checks import check_inputs
 from deident.core.errors import ConfigurationError
 
 LOOPBACK = "127.0.0.1"
@@ -24,6 +36,11 @@ def is_loopback(host: str) -> bool:
 
 
 ANY_HOST = "*"
+
+
+class ReviewOrder(StrEnum):
+    INPUT = "input"
+    UNCERTAINTY = "uncertainty"
 
 
 def allowed_hosts(host: str) -> frozenset[str]:
@@ -53,27 +70,44 @@ def build_server(app: Any, host: str, port: int) -> Any:
 def review(
     input_path: Annotated[Path, typer.Argument(metavar="INPUT", help="Notes to review (any supported format).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Where the corrected corpus is exported.")],
-    reviewer: Annotated[str, typer.Option(help="Your name or initials, written with every correction.")],
+    reviewer: Annotated[
+        str, typer.Option(metavar="TEXT", help="Your name or initials, written with every correction.")
+    ],
     model: Annotated[Path | None, typer.Option(help="Model folder (default: the bundled model).")] = None,
-    pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
+    pipeline: Annotated[PipelineChoice, typer.Option(help="Detection pipeline.")] = PipelineChoice.DEFAULT,
     spans: Annotated[
         Path | None, typer.Option(help="Review these predicted spans (a corpus with the same note ids) instead.")
     ] = None,
-    input_format: Annotated[str | None, typer.Option("--from", help="Format of INPUT (default: guessed).")] = None,
+    input_format: Annotated[
+        FormatChoice | None, typer.Option("--from", help="Format of INPUT (default: guessed).")
+    ] = None,
     output_format: Annotated[
-        str | None, typer.Option("--to", help="Export format: jsonl, brat or i2b2-2014 (default: from -o).")
+        str | None,
+        typer.Option("--to", metavar="TEXT", help="Export format: jsonl, brat or i2b2-2014 (default: from -o)."),
     ] = None,
     log: Annotated[
         Path | None, typer.Option(help="Corrections log (default: OUTPUT with .corrections.jsonl appended).")
     ] = None,
-    order: Annotated[str, typer.Option(help="Note order: input, or uncertainty (most uncertain first).")] = "input",
+    order: Annotated[
+        ReviewOrder, typer.Option(help="Note order: input, or uncertainty (most uncertain first).")
+    ] = ReviewOrder.INPUT,
     uncertain_margin: Annotated[
-        float, typer.Option(help="A span is uncertain when the filter's probability is this close to its threshold.")
+        float,
+        typer.Option(
+            min=0.0, max=1.0, help="A span is uncertain when the filter's probability is this close to its threshold."
+        ),
     ] = 0.15,
     host: Annotated[
-        str | None, typer.Option(help="Interface to listen on (default 127.0.0.1; another needs this option).")
+        str | None,
+        typer.Option(metavar="TEXT", help="Interface to listen on (default 127.0.0.1; another needs this option)."),
     ] = None,
-    port: Annotated[int, typer.Option(help="TCP port (0: any free port).")] = 8765,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any free port).")] = 8765,
+    encoding: EncodingOption = "utf-8",
+    delimiter: DelimiterOption = None,
+    quotechar: QuotecharOption = '"',
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Review detected PHI spans in the browser: accept, reject, relabel, add, widen or narrow them. Every
     action is saved at once to the corrections log; run the same command again to resume."""
@@ -85,16 +119,19 @@ def review(
     from deident.review.corrections import CorrectionLog
     from deident.review.session import ReviewSession, load_notes, order_by_uncertainty
 
-    if order not in {"input", "uncertainty"}:
-        raise ConfigurationError(f"--order must be input or uncertainty, not {order!r}")
+    reporter = Reporter(verbose, quiet)
+    options = read_options(encoding, delimiter, quotechar)
+    check_inputs([input_path])
     bind = host if host is not None else LOOPBACK
     if not is_loopback(bind):
         typer.echo(f"warning: listening on {bind}: other machines can reach the page", err=True)
     if port == 0:
         port = free_port(bind)
-    deidentifier = None if spans is not None else Deidentifier.load(model, pipeline)
-    notes = load_notes(input_path, deidentifier, spans, input_format)
-    if order == "uncertainty":
+    with reporter.stage("load"):
+        deidentifier = None if spans is not None else Deidentifier.load(model, pipeline.value)
+    with reporter.stage("read and detect"):
+        notes = load_notes(input_path, deidentifier, spans, choice(input_format), options)
+    if order is ReviewOrder.UNCERTAINTY:
         notes = order_by_uncertainty(notes, uncertain_margin)
     log_path = log if log is not None else output.with_name(output.name + ".corrections.jsonl")
     correction_log = CorrectionLog(log_path)

@@ -10,10 +10,20 @@ from typing import Annotated
 import typer
 
 from deident.cli.config_options import ConfigOption, mode_or_default, site_config
+from deident.cli.conventions import (
+    PipelineChoice,
+    QuietOption,
+    Reporter,
+    SchemeChoice,
+    VerboseOption,
+    VersionOption,
+    choice,
+)
 from deident.cli.key_options import replace_options
 from deident.core.errors import ConfigurationError
 from deident.core.heap import settle_heap
 from deident.core.secret_files import read_secret_file
+from deident.replace.modes import Mode
 
 TOKEN_ENV = "DEIDENT_TOKEN"
 MIN_TOKEN_CHARS = 16
@@ -56,27 +66,26 @@ def service_token(host: str, token_file: Path | None) -> str | None:
 
 def serve(
     context: typer.Context,
-    host: Annotated[str, typer.Option(help="Interface to listen on (default: this machine only).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
-    pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
+    host: Annotated[
+        str, typer.Option(metavar="TEXT", help="Interface to listen on (default: this machine only).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    pipeline: Annotated[PipelineChoice, typer.Option(help="Detection pipeline.")] = PipelineChoice.DEFAULT,
     model: Annotated[Path | None, typer.Option(help="Model folder (default: the bundled model).")] = None,
-    scheme: Annotated[
-        str | None, typer.Option(help="PHI convention: i2b2-2014, physionet or hipaa-identifiers (default: model's).")
-    ] = None,
+    scheme: Annotated[SchemeChoice | None, typer.Option(help="PHI convention (default: the model's).")] = None,
     recall_target: Annotated[
-        float | None, typer.Option(help="Operating point from the model's calibration, e.g. 0.99.")
+        float | None, typer.Option(min=0.0, max=1.0, help="Operating point from the model's calibration, e.g. 0.99.")
     ] = None,
-    mode: Annotated[
-        str, typer.Option(help="Default replacement: tag, redact, mask, surrogate or safe-harbor.")
-    ] = "tag",
+    mode: Annotated[Mode, typer.Option(help="Default replacement.")] = Mode.TAG,
     key: Annotated[Path | None, typer.Option(help="Secret key file for surrogate modes.")] = None,
     ephemeral_key: Annotated[
         bool, typer.Option("--ephemeral-key", help="A random key for this service's lifetime.")
     ] = False,
     max_chars: Annotated[
-        int, typer.Option("--max-note-chars", "--max-chars", help="Largest note accepted, in characters (HTTP 413).")
+        int,
+        typer.Option("--max-note-chars", "--max-chars", min=1, help="Largest note accepted, in characters (HTTP 413)."),
     ] = 1_000_000,
-    max_documents: Annotated[int, typer.Option(help="Most notes per batch request.")] = 1_000,
+    max_documents: Annotated[int, typer.Option(min=1, help="Most notes per batch request.")] = 1_000,
     token_file: Annotated[
         Path | None,
         typer.Option(
@@ -85,6 +94,9 @@ def serve(
         ),
     ] = None,
     config_file: ConfigOption = None,
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Serve the de-identifier over HTTP (JSON). Request bodies are never logged.
 
@@ -104,15 +116,16 @@ def serve(
     token = service_token(host, token_file)
     site = site_config(config_file)
     options = replace_options(mode_or_default(context, mode, site), key, ephemeral_key)
-    deidentifier = Deidentifier.load(
-        model, pipeline, recall_target=recall_target, scheme=scheme, options=options, config=site
-    )
+    reporter = Reporter(verbose, quiet)
+    with reporter.stage("load"):
+        deidentifier = Deidentifier.load(
+            model, pipeline.value, recall_target=recall_target, scheme=choice(scheme), options=options, config=site
+        )
     settle_heap()  # the service's process is ours: the loaded model leaves the collector's walks
     app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents), token=token)
     access = "bearer token required" if token is not None else "no token: this machine only"
-    typer.echo(
-        f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {options.mode.value}; {access})",
-        err=True,
+    reporter.summary(
+        f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {options.mode.value}; {access})"
     )
     # Access logs name method, path and status only; bodies are never logged.
-    uvicorn.run(app, host=host, port=port, log_level="info")
+    uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info")

@@ -10,53 +10,82 @@ from typing import Annotated
 import typer
 
 from deident.cli.config_options import ConfigOption, mode_or_default, site_config
+from deident.cli.conventions import PipelineChoice, QuietOption, SchemeChoice, VerboseOption, VersionOption, choice
+from deident.cli.input_options import EncodingOption, read_options
 from deident.cli.key_options import replace_options
 from deident.cli.output_options import PseudonymiseColOption
+from deident.replace.modes import Mode
 
 
 def spark(
     context: typer.Context,
     input_path: Annotated[str, typer.Argument(metavar="INPUT", help="Table path or URI (a file or a folder).")],
-    output: Annotated[str, typer.Option("-o", "--output", help="Output Parquet folder (must not exist).")],
+    output: Annotated[
+        str, typer.Option("-o", "--output", metavar="TEXT", help="Output Parquet folder (must not exist).")
+    ],
     input_format: Annotated[
         str | None,
-        typer.Option("--format", help="parquet, csv (with header) or json (lines) (default: from the extension)."),
+        typer.Option(
+            "--format", metavar="TEXT", help="parquet, csv (with header) or json (lines) (default: from the extension)."
+        ),
     ] = None,
-    text_col: Annotated[str, typer.Option(help="Column holding the note text.")] = "text",
-    id_col: Annotated[str | None, typer.Option(help="Column holding the note id.")] = None,
+    text_col: Annotated[str, typer.Option(metavar="TEXT", help="Column holding the note text.")] = "text",
+    id_col: Annotated[str | None, typer.Option(metavar="TEXT", help="Column holding the note id.")] = None,
     patient_col: Annotated[
-        str | None, typer.Option(help="Column holding the patient id (consistent surrogates per patient).")
+        str | None,
+        typer.Option(metavar="TEXT", help="Column holding the patient id (consistent surrogates per patient)."),
     ] = None,
     author_col: Annotated[
-        str | None, typer.Option(help="Column holding the note's author (poster): its handle is sought in the text.")
+        str | None,
+        typer.Option(
+            metavar="TEXT", help="Column holding the note's author (poster): its handle is sought in the text."
+        ),
     ] = None,
     output_col: Annotated[
         str | None,
-        typer.Option(help="Column for the de-identified text (default: the text column, replaced in place)."),
+        typer.Option(
+            metavar="TEXT", help="Column for the de-identified text (default: the text column, replaced in place)."
+        ),
     ] = None,
     keep_col: Annotated[
         list[str] | None,
         typer.Option(
             "--keep-col",
+            metavar="TEXT",
             help="Copy this column as it is (repeat). Others are dropped; the id and patient columns pseudonymised.",
         ),
     ] = None,
     deid_col: Annotated[
         list[str] | None,
-        typer.Option("--deid-col", help="De-identify this free-text column as a note of the row's patient (repeat)."),
+        typer.Option(
+            "--deid-col",
+            metavar="TEXT",
+            help="De-identify this free-text column as a note of the row's patient (repeat).",
+        ),
     ] = None,
     pseudonymise_col: PseudonymiseColOption = None,
-    spans_col: Annotated[str, typer.Option(help="New column for the replaced spans ('' for none).")] = "phi_spans",
-    mode: Annotated[str, typer.Option(help="tag, redact, mask, surrogate or safe-harbor.")] = "tag",
+    spans_col: Annotated[
+        str, typer.Option(metavar="TEXT", help="New column for the replaced spans ('' for none).")
+    ] = "phi_spans",
+    mode: Annotated[Mode, typer.Option(help="How PHI is replaced.")] = Mode.TAG,
     key: Annotated[Path | None, typer.Option(help="Secret key file for surrogate modes.")] = None,
-    pipeline: Annotated[str, typer.Option(help="Detection pipeline: default, stage1, rules or crf.")] = "default",
-    model: Annotated[str | None, typer.Option(help="Model folder, at the same path on every executor.")] = None,
-    scheme: Annotated[str | None, typer.Option(help="PHI convention (default: the model's).")] = None,
-    recall_target: Annotated[float | None, typer.Option(help="Operating point from the model's calibration.")] = None,
-    master: Annotated[
-        str | None, typer.Option(help="Spark master, e.g. local[4] (default: spark-submit's or local[*]).")
+    pipeline: Annotated[PipelineChoice, typer.Option(help="Detection pipeline.")] = PipelineChoice.DEFAULT,
+    model: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="Model folder, at the same path on every executor.")
     ] = None,
     config_file: ConfigOption = None,
+    scheme: Annotated[SchemeChoice | None, typer.Option(help="PHI convention (default: the model's).")] = None,
+    recall_target: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="Operating point from the model's calibration.")
+    ] = None,
+    encoding: EncodingOption = "utf-8",
+    master: Annotated[
+        str | None,
+        typer.Option(metavar="TEXT", help="Spark master, e.g. local[4] (default: spark-submit's or local[*])."),
+    ] = None,
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """De-identify a table with Spark and write Parquet: the text column replaced in place, the id and patient
     columns pseudonymised, every other column dropped unless --keep-col, --deid-col or --pseudonymise-col names it."""
@@ -78,8 +107,8 @@ def spark(
     job = SparkJob(
         options=options,
         model=model,
-        pipeline=pipeline,
-        scheme=scheme,
+        pipeline=pipeline.value,
+        scheme=choice(scheme),
         recall_target=recall_target,
         text_col=text_col,
         id_col=id_col,
@@ -105,7 +134,8 @@ def spark(
             keep=policy.keep,
             pseudonymise=policy.pseudonymise,
         )
-        rows = run_spark(session, input_path, output, job, input_format, keep)
+        rows = run_spark(session, input_path, output, job, input_format, keep, encoding=read_options(encoding).encoding)
     finally:
         session.stop()
-    typer.echo(f"{rows:,} rows de-identified ({options.mode.value}) -> {output}")
+    if not quiet:
+        typer.echo(f"{rows:,} rows de-identified ({options.mode.value}) -> {output}")

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.conventions import FormatChoice, QuietOption, Reporter, VerboseOption, VersionOption
 from deident.core.errors import ConfigurationError
 from deident.io.formats import write_corpus
 from deident.synth.generate import EXTRA_STYLES, STYLES, generate_corpus
@@ -22,12 +23,16 @@ def synth(
         str,
         typer.Option(
             "--styles",
+            metavar="TEXT",
             help=f"Comma-separated note styles, taken in turn ({','.join(STYLES)}; also: {','.join(EXTRA_STYLES)}).",
         ),
     ] = ",".join(STYLES),
     fmt: Annotated[
-        str | None, typer.Option("--format", help="Output format (default: from the extension, else jsonl).")
+        FormatChoice | None, typer.Option("--format", help="Output format (default: from the extension, else jsonl).")
     ] = None,
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Generate synthetic notes (discharge summaries, ICU nursing notes, psychiatric notes, forum posts)
     whose gold PHI spans are exact by construction, for training and testing detectors."""
@@ -39,8 +44,7 @@ def synth(
     write_corpus(docs, output, fmt or (None if output.suffix else "jsonl"))
     counts = Counter(span.label.value for doc in docs for span in doc.spans)
     elapsed = time.perf_counter() - started
-    typer.echo(
+    Reporter(verbose, quiet).summary(
         f"wrote {len(docs)} notes with {sum(counts.values())} spans ({len(counts)} labels) to {output} "
-        f"in {elapsed:.1f} s",
-        err=True,
+        f"in {elapsed:.1f} s"
     )

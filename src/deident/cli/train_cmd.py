@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from deident.cli.conventions import QuietOption, Reporter, SchemeChoice, VerboseOption, VersionOption
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
@@ -20,7 +21,6 @@ from deident.cli.crf_options import (
     SchemeOption,
     SplitModelsOption,
     crf_train_config,
-    echo_progress,
     feature_providers,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
@@ -44,14 +44,19 @@ def train(
     fmt: FormatOption = None,
     dev: Annotated[Path | None, typer.Option(help="Development corpus: picks the threshold, gives metrics.")] = None,
     source: Annotated[
-        list[Path] | None, typer.Option(help="Source-domain corpus for EasyAdapt (training corpora are the target).")
+        list[Path] | None,
+        typer.Option(metavar="CORPUS", help="Source-domain corpus for EasyAdapt (training corpora are the target)."),
     ] = None,
     split_models: SplitModelsOption = False,
     threshold: Annotated[
-        float | None, typer.Option(help="PHI probability threshold (default: chosen on --dev).")
+        float | None, typer.Option(min=0.0, max=1.0, help="PHI probability threshold (default: chosen on --dev).")
     ] = None,
-    recall_target: Annotated[float, typer.Option(help="Dev recall the chosen threshold must reach.")] = 0.95,
-    clusters: Annotated[int, typer.Option(help="Number of word clusters learned from the texts (0: none).")] = 64,
+    recall_target: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Dev recall the chosen threshold must reach.")
+    ] = 0.95,
+    clusters: Annotated[
+        int, typer.Option(min=0, help="Number of word clusters learned from the texts (0: none).")
+    ] = 64,
     iterations: IterationsOption = 100,
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
@@ -59,16 +64,17 @@ def train(
     augment: Annotated[
         str,
         typer.Option(
+            metavar="TEXT",
             help="Add re-identified variants of the training corpora (deident reidentify), "
-            "e.g. reidentified:2,ambiguous:1,unseen:1; learned data still comes from the corpora alone."
+            "e.g. reidentified:2,ambiguous:1,unseen:1; learned data still comes from the corpora alone.",
         ),
     ] = "",
     synth: Annotated[int, typer.Option(min=0, help="Add this many synthetic notes (deident synth).")] = 0,
     synth_styles: Annotated[
-        str, typer.Option(help="Comma-separated styles of the synthetic notes.")
+        str, typer.Option(metavar="TEXT", help="Comma-separated styles of the synthetic notes.")
     ] = "discharge,nursing,psych,forum",
     synth_scheme: Annotated[
-        str, typer.Option(help="Convention the synthetic notes are cut to ('none': as written).")
+        str, typer.Option(metavar="TEXT", help="Convention the synthetic notes are cut to ('none': as written).")
     ] = "physionet",
     mix_seed: Annotated[int, typer.Option(help="Seed of the variants and synthetic notes.")] = 0,
     pipeline: Annotated[
@@ -78,15 +84,19 @@ def train(
             "crf: the CRF alone (for --pipeline crf/stage1)."
         ),
     ] = PipelineKind.DEFAULT,
-    scheme: SchemeOption = "i2b2-2014",
+    scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
     filter_recall_target: FilterRecallTargetOption = 0.99,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
+    version: VersionOption = False,
 ) -> None:
     """Train a model directory (manifest, CRF files, learned triggers, lexicon and clusters, and for the default
     pipeline the span filter and its calibration)."""
+    reporter = Reporter(verbose, quiet)
     options = read_options(encoding, delimiter, quotechar)
     base_docs = _read_all(train_paths, fmt, options)
     mixture = Mixture(
@@ -113,27 +123,26 @@ def train(
         from deident.model.train_pipeline import PipelineTrainConfig, train_pipeline_model
         from deident.schemes import get_scheme
 
-        get_scheme(scheme)  # an unknown scheme fails before hours of training
+        get_scheme(scheme.value)  # an unknown scheme fails before hours of training
         if dev_docs:
             typer.echo("note: --dev is not used by --pipeline default (the filter calibrates out of fold)", err=True)
         settings = PipelineTrainConfig(
             crf=config,
-            scheme=scheme,
+            scheme=scheme.value,
             folds=filter_folds,
             filter_recall_target=filter_recall_target,
             mixture=mixture,
         )
         manifest = train_pipeline_model(
-            base_docs, output, settings, source_docs=source_docs, providers=used, progress=echo_progress
+            base_docs, output, settings, source_docs=source_docs, providers=used, progress=reporter.summary
         )
         chosen = manifest["span_filter"].get("expected") or {}
         recall, precision = chosen.get("recall", float("nan")), chosen.get("precision", float("nan"))
-        typer.echo(
+        reporter.summary(
             f"trained the default pipeline on {len(base_docs)} documents: span filter thresholds "
             f"{manifest['span_filter']['thresholds']}; calibrated on the training notes' out-of-fold candidates: "
             f"token recall {recall:.3f}, precision {precision:.3f} "
-            f"(optimistic for new notes; measure with deident evaluate --bootstrap) -> {output}",
-            err=True,
+            f"(optimistic for new notes; measure with deident evaluate --bootstrap) -> {output}"
         )
         return
     manifest = train_model(
@@ -143,18 +152,16 @@ def train(
         dev_docs=dev_docs,
         source_docs=source_docs,
         providers=used,
-        progress=echo_progress,
+        progress=reporter.summary,
         learn_docs=None if mixture.empty else base_docs,
         mixture=None if mixture.empty else mixture.as_dict(),
     )
-    typer.echo(
+    reporter.summary(
         f"trained on {len(train_docs)} documents in {manifest['training_seconds']} s; "
-        f"threshold {manifest['threshold']}; providers: {', '.join(manifest['providers']) or 'none'}",
-        err=True,
+        f"threshold {manifest['threshold']}; providers: {', '.join(manifest['providers']) or 'none'}"
     )
     dev_figures = manifest["metrics"].get("dev", {}).get("binary_token")
     if dev_figures:
-        typer.echo(
-            "dev binary token: " + ", ".join(f"{k} {dev_figures[k]:.3f}" for k in ("precision", "recall", "f1", "f2")),
-            err=True,
+        reporter.summary(
+            "dev binary token: " + ", ".join(f"{k} {dev_figures[k]:.3f}" for k in ("precision", "recall", "f1", "f2"))
         )

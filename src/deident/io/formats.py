@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deident.core.document import AnnotatedDocument
-from deident.core.errors import ConfigurationError
+from deident.core.errors import ConfigurationError, InputFormatError
 from deident.core.labels import PHYSIONET_TO_LABEL
 from deident.io import brat, conll, csv_table, i2b2_2006, i2b2_2014, jsonl, parquet_table, physionet, plaintext
 from deident.io.corpus_files import LONE_SURROGATE, find_unwritable, refuse_unwritable
@@ -331,7 +331,7 @@ def iter_corpus(
 def _readable(path: str | Path, fmt: str | None) -> tuple[Path, CorpusFormat]:
     path = Path(path)
     if not path.exists():
-        raise ConfigurationError(f"{path}: no such file or folder")
+        raise InputFormatError(path, None, "no such file or folder")
     corpus_format = get_format(fmt) if fmt else detect_format(path)
     # A single-file format given a folder (pyarrow reads a Parquet dataset folder, so Parquet may have one).
     if path.is_dir() and not corpus_format.directory and corpus_format.name != "parquet":

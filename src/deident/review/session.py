@@ -17,7 +17,7 @@ from deident.api import Deidentifier
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import ConfigurationError
 from deident.core.span import Span
-from deident.io.formats import read_corpus, write_corpus
+from deident.io.formats import ReadOptions, read_corpus, write_corpus
 from deident.review.corrections import Correction, CorrectionLog, ReviewedSpan, apply_corrections
 
 # The span filter's verdict, as its evidence note writes it: "filter: <group> p=0.412 < t=0.500, ...".
@@ -112,10 +112,11 @@ def load_notes(
     deidentifier: Deidentifier | None,
     spans_path: Path | None = None,
     input_format: str | None = None,
+    options: ReadOptions | None = None,
 ) -> list[AnnotatedDocument]:
-    """The input's notes with the spans to review: those of ``spans_path`` (matched by note id), else detected
-    by ``deidentifier`` (notes of one patient together)."""
-    notes = read_corpus(input_path, input_format)
+    """The input's notes (read with ``options``) with the spans to review: those of ``spans_path`` (matched by
+    note id), else detected by ``deidentifier`` (notes of one patient together)."""
+    notes = read_corpus(input_path, input_format, options)
     if not notes:
         raise ConfigurationError(f"{input_path}: no notes to review")
     if spans_path is not None:

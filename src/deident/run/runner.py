@@ -152,11 +152,6 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
     started_at = _now()
     targets = _targets(config)
     factory = config.factory or _default_factory(config)
-    # Built here once even when workers build their own: a bad pipeline or model fails before
-    # anything is written, and the report names the model.
-    deidentifier = factory()
-    if config.owns_process:
-        settle_heap()
 
     with ExitStack() as cleanup:
         # The spilled notes are the input's own text: they live in a private temporary folder removed at the end.
@@ -169,8 +164,15 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
                 raise ConfigurationError(f"{source}: format {fmt.name!r} can be read but not written")
             spill = cleanup.enter_context(_Spill(spill_dir / f"input-{number}.pickle"))
             loaded.append(_scan(source, target, fmt, config, spill))
+            if not loaded[-1].spill:
+                raise InputFormatError(source, None, "empty input (no notes)")
             _check_target(target, config.overwrite)
             _check_writable(source, fmt, loaded[-1].unwritable, config.on_error)
+        # Built here once even when workers build their own, after the inputs are checked: a bad pipeline or
+        # model fails before anything is written, and the report names the model.
+        deidentifier = factory()
+        if config.owns_process:
+            settle_heap()
         report = _run_chunks(config, loaded, deidentifier, factory, on_progress, started, started_at)
     return report
 
@@ -422,7 +424,7 @@ def _given_spans(path: Path, docs: Sequence[AnnotatedDocument]) -> list[tuple[Sp
     by_id = {item.id: item.document for item in docs}
     if path.suffix.lower() == ".phrase":
         if not path.exists():
-            raise ConfigurationError(f"{path}: no such file")
+            raise InputFormatError(path, None, "no such file")
         parsed = physionet.parse_phrase(path.read_text(encoding="utf-8"), by_id, path)
         return [tuple(parsed.get(item.id, ())) for item in docs]
     annotated = {item.id: item for item in read_corpus(path)}

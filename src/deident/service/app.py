@@ -16,9 +16,12 @@ errors are reported without the offending input (FastAPI's default 422 body repe
 key of the surrogate modes is configured when the service starts; clients cannot send one, and a
 request with a field the service does not know is refused (422).
 
-Access: with a ``token``, every path (the OpenAPI pages ``/docs``, ``/redoc`` and ``/openapi.json``
-included) needs the header ``Authorization: Bearer <token>``; others get 401. Text that is not
-Unicode (a lone surrogate escape such as ``"\\ud800"``) is refused with 400.
+Offline: ``/docs`` (and ``/redoc``) is a plain page rendered here from the OpenAPI schema, with nothing loaded
+from another host (FastAPI's Swagger UI and ReDoc pages load scripts from a CDN).
+
+Access: with a ``token``, every path (the pages ``/docs``, ``/redoc`` and ``/openapi.json`` included) needs
+the header ``Authorization: Bearer <token>``; others get 401. Text that is not Unicode (a lone surrogate escape
+such as ``"\\ud800"``) is refused with 400.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
@@ -40,6 +43,7 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
 from deident.core.span import Span
 from deident.replace import Mode
+from deident.service.docs_page import render_docs
 from deident.stage2.explain import explain as explain_span
 
 DEFAULT_MAX_CHARS = 1_000_000
@@ -161,7 +165,15 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None, 
         title="deident",
         version=__version__,
         summary="Find and remove protected health information in clinical free text.",
+        # Swagger UI and ReDoc load their scripts from a CDN: /docs and /redoc serve a local page instead.
+        docs_url=None,
+        redoc_url=None,
     )
+
+    @app.get("/docs", include_in_schema=False, response_class=HTMLResponse)
+    @app.get("/redoc", include_in_schema=False, response_class=HTMLResponse)
+    def _docs() -> HTMLResponse:
+        return HTMLResponse(render_docs(app.openapi()))
 
     if token is not None:
         expected = f"Bearer {token}".encode()

@@ -140,8 +140,9 @@ def run_spark(
     job: SparkJob,
     input_format: str = "parquet",
     keep: OutputColumns | None = None,
+    encoding: str = "utf-8",
 ) -> int:
-    """Read a table (parquet, csv with a header row, or JSON lines), de-identify it, write Parquet.
+    """Read a table (parquet, csv with a header row, or JSON lines, in ``encoding``), de-identify it, write Parquet.
 
     Spark's output committer writes ``_SUCCESS`` only when every part is in place, so an interrupted
     job never leaves an output that looks finished. Returns the number of rows written."""
@@ -153,6 +154,8 @@ def run_spark(
     reader = spark.read
     if input_format == "csv":
         reader = reader.option("header", True).option("multiLine", True).option("escape", '"')
+    if input_format in {"csv", "json"}:
+        reader = reader.option("encoding", encoding)
     try:
         df = reader.format(input_format).load(input_path)
         result = deidentify_dataframe(df, job, keep).cache()

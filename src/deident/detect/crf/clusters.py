@@ -34,7 +34,7 @@ def learn_clusters(
         from sklearn.decomposition import TruncatedSVD
         from sklearn.preprocessing import normalize
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ConfigurationError("learning word clusters needs scikit-learn: pip install 'deident[ml]'") from None
+        raise ConfigurationError('learning word clusters needs scikit-learn: pip install "deident[train]"') from None
 
     docs = [[w.lower() for w in tokens] for tokens in token_lists]
     counts: Counter[str] = Counter()
