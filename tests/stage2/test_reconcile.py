@@ -34,6 +34,19 @@ CASES = [
      ["Anna Zyxwerth", "Zyxwerth", "A. Zyxwerth"]),
     ("common first name part not propagated", "John Zyxwerth came. john was here.", "John Zyxwerth", Label.DOCTOR,
      ["John Zyxwerth"]),
+    # a listed name that is also a common word: its mentions written with a capital, not the lower-case word
+    ("common listed name part spread where capitalised", "Ruby Zyxwerth came. Ruby reports no pain. ruby laser used.",
+     "Ruby Zyxwerth", Label.PATIENT, ["Ruby Zyxwerth", "Ruby"]),
+    ("common listed name part not spread in an upper-case note", "FAIR ZYXWERTH CAME. CONDITION FAIR.",
+     "FAIR ZYXWERTH", Label.PATIENT, ["FAIR ZYXWERTH"]),
+    ("common listed name part not spread where written in capitals", "Fair Zyxwerth came. Condition: FAIR.",
+     "Fair Zyxwerth", Label.PATIENT, ["Fair Zyxwerth"]),
+    ("commonest words never spread", "Will Zyxwerth came. Will review later. May call.", "Will Zyxwerth",
+     Label.PATIENT, ["Will Zyxwerth"]),
+    ("common word that is no listed name not spread", "Little Zyxwerth came. Little change.", "Little Zyxwerth",
+     Label.PATIENT, ["Little Zyxwerth"]),
+    ("a combining mark inside a word", "i\u0307mren zyxwerth came. i\u0307mren reports pain.", "i\u0307mren zyxwerth",
+     Label.PATIENT, ["i\u0307mren zyxwerth", "i\u0307mren"]),
 ]  # fmt: skip
 
 
