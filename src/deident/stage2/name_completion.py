@@ -215,8 +215,9 @@ def _extend_right(
             continue
         if first_name and added == 0:
             slot_end = word.start() + len(token.rstrip("'’"))  # a closing quote is no part of it
-            closes = _CLOSES_SLOT.match(text, slot_end)
-            role_after = _ROLE_AFTER.match(text, slot_end) is not None
+            # Bounded by the line's end: an unbounded match costs time in the rest of the note (regex module).
+            closes = _CLOSES_SLOT.match(text, slot_end, limit)
+            role_after = _ROLE_AFTER.match(text, slot_end, limit) is not None
             if closes and judge.fills_slot(token[: slot_end - word.start()], role_after=role_after):
                 end = slot_end  # "Nicholas House (son)": the surname that closes the slot
                 break
@@ -230,7 +231,15 @@ def _extend_right(
 
 
 def _extend_left(
-    text: str, start: int, judge: _Judge, single: bool, taken: bytearray, *, lone: bool = False, span_end: int = 0
+    text: str,
+    start: int,
+    judge: _Judge,
+    single: bool,
+    taken: bytearray,
+    *,
+    lone: bool = False,
+    span_end: int = 0,
+    limit: int = 0,
 ) -> int:
     added = 0
     while added < MAX_WORDS_PER_SIDE:
@@ -262,7 +271,7 @@ def _extend_left(
         if not judge.is_name(token):
             at = window_start + word.start()
             opens = _OPENS_SLOT.search(text, max(0, at - 4), at) if lone and added == 0 else None
-            closes = opens is not None and _CLOSES_SLOT.match(text, span_end) is not None
+            closes = opens is not None and _CLOSES_SLOT.match(text, span_end, limit) is not None
             if closes and _key(token) in load_lexicon("first_names") and judge.fills_slot(token, role_after=True):
                 start = window_start + word.start()  # "Patient: MARK BODEK": the first name that opens the slot
             break
@@ -332,7 +341,9 @@ def complete_names(
         first_name = single and len(words) == 1 and judge.is_first_name(words[0])
         limit = len(text) if line_end < 0 else line_end
         end = _extend_right(text, span.end, limit, judge, single, taken, first_name=first_name)
-        start = _extend_left(text, span.start, judge, single, taken, lone=len(words) == 1, span_end=span.end)
+        start = _extend_left(
+            text, span.start, judge, single, taken, lone=len(words) == 1, span_end=span.end, limit=limit
+        )
         if (start, end) == (span.start, span.end):
             out.append(span)
         else:
