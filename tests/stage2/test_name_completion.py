@@ -135,6 +135,15 @@ def test_a_mention_takes_the_word_the_name_has_beside_it_elsewhere_in_the_note()
     assert alone.text_of(text) == "consuelo"
 
 
+def test_a_kept_span_that_took_in_a_non_name_word_spreads_it_nowhere() -> None:
+    text = "her girlfriend jennifer called.\nseen with girlfriend jennifer today."
+    junk = Span(4, 23, Label.RELATIVE, source="test")  # "girlfriend jennifer"
+    second = text.index("jennifer", 30)
+    mention = Span(second, second + 8, Label.RELATIVE, source="test")
+    out = NameCompletion()(Document("n", text), (junk, mention))
+    assert [s.text_of(text) for s in out] == ["girlfriend jennifer", "jennifer"]
+
+
 def test_another_kept_name_is_not_swallowed_and_other_spans_pass_through() -> None:
     text = "Present: Ann Quorvane Bob Tilbet on 3/4"
     ann = Span(9, 12, Label.RELATIVE, source="test")

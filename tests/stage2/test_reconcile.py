@@ -37,7 +37,7 @@ CASES = [
     # a listed name that is also a common word: its mentions written with a capital, not the lower-case word
     ("common listed name part spread where capitalised", "Ruby Zyxwerth came. Ruby reports no pain. ruby laser used.",
      "Ruby Zyxwerth", Label.PATIENT, ["Ruby Zyxwerth", "Ruby"]),
-    ("common listed name part not spread in an upper-case note", "FAIR ZYXWERTH CAME. CONDITION FAIR.",
+    ("common surname not spread in an upper-case note", "FAIR ZYXWERTH CAME. CONDITION FAIR.",
      "FAIR ZYXWERTH", Label.PATIENT, ["FAIR ZYXWERTH"]),
     ("common listed name part not spread where written in capitals", "Fair Zyxwerth came. Condition: FAIR.",
      "Fair Zyxwerth", Label.PATIENT, ["Fair Zyxwerth"]),
@@ -60,6 +60,18 @@ def test_low_confidence_seed_is_not_propagated():
     text = "Zyxwerth came. Zyxwerth later."
     spans = reconcile_document(Document("d", text), [_seed(text, "Zyxwerth", score=0.2)])
     assert len(spans) == 1
+
+
+def test_a_low_confidence_name_of_several_words_spreads_whole_not_its_words():
+    text = "NEXT OF KIN: GBOWOADE ZYXWERTH (MOTHER)\nHER MOTHER GBOWOADE ZYXWERTH ATTENDED. GBOWOADE CALLED."
+    spans = reconcile_document(Document("d", text), [_seed(text, "GBOWOADE ZYXWERTH", Label.RELATIVE, score=0.3)])
+    assert _tagged(text, spans) == [("GBOWOADE ZYXWERTH", Label.RELATIVE)] * 2
+
+
+def test_a_common_listed_first_name_spreads_in_a_one_case_note_its_surname_does_not():
+    text = "PATIENT: JOE FAIR\nJOE REPORTS NO PAIN. CONDITION FAIR."
+    spans = reconcile_document(Document("d", text), [_seed(text, "JOE FAIR", score=0.9)])
+    assert _tagged(text, spans) == [("JOE FAIR", Label.PATIENT), ("JOE", Label.PATIENT)]
 
 
 def test_lower_case_common_ish_word_in_mixed_case_note_is_skipped():

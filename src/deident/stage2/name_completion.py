@@ -97,6 +97,15 @@ def _shape(word: str) -> str:
     return "title" if letters[0].isupper() else "other"
 
 
+def _may_be_name(token: str) -> bool:
+    """Not a word that never is a name: a stop, kinship or role word, a month or day, a drug, a veto term, an
+    abbreviation without a vowel, a single letter."""
+    key = _key(token)
+    if len(key) < 2 or key in _MONTHS_AND_DAYS or key in _ROLE_WORDS or key in STOP_WORDS:
+        return False
+    return bool(_VOWEL.search(key)) and key not in load_veto_terms() and key not in load_drug_names()
+
+
 class _Judge:
     """Whether a word next to a kept name is part of it (the note's case mode at the span decides the test)."""
 
@@ -126,14 +135,11 @@ class _Judge:
     def fills_slot(self, token: str, *, role_after: bool) -> bool:
         """Whether a word beside a lone first name fills a name slot that ends as one (see the module docstring);
         ``role_after``: the slot is followed by a person's role in brackets."""
-        key = _key(token)
-        if len(key) < 2 or key in _MONTHS_AND_DAYS or key in _ROLE_WORDS or key in STOP_WORDS:
-            return False
-        if not _VOWEL.search(key) or key in load_veto_terms() or key in load_drug_names():
+        if not _may_be_name(token):
             return False
         if self.mode == "mixed":
             return _shape(token) in self.shapes - {"lower"}
-        return role_after or token_hash(key) not in self.clinical_words
+        return role_after or token_hash(_key(token)) not in self.clinical_words
 
     @staticmethod
     def is_first_name(word: str) -> bool:
@@ -142,8 +148,9 @@ class _Judge:
         return key in load_lexicon("first_names") or zipf_lowered(key) < _RARE_ZIPF
 
     def written_together(self, first: str, second: str) -> bool:
-        """Whether another kept name of the note has these two words side by side ("consuelo little")."""
-        return (_key(first), _key(second)) in self.pairs
+        """Whether another kept name of the note has these two words side by side ("consuelo little"), both words
+        that may be names (a kept span that took in "girlfriend" or "at" spreads neither)."""
+        return (_key(first), _key(second)) in self.pairs and _may_be_name(first) and _may_be_name(second)
 
     @staticmethod
     def is_initial(word: str) -> bool:

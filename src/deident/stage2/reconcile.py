@@ -11,7 +11,9 @@ Per note (or per patient, when :func:`reconcile_documents` gets several notes of
    mixed-case note an all-lower-case occurrence is tagged only when its Zipf is below
    ``lower_case_max_zipf``. A word of a multi-word name that the lexicon lists as a name and whose Zipf is
    below ``common_name_max_zipf`` ("Ruby", "Mason") enters too, but tags only its mentions written with a
-   capital and not all in capitals, in a mixed-case note: a repeated mention of a detected name is not left.
+   capital and not all in capitals, in a mixed-case note (in a one-case note only a listed first name that
+   opens its name: "JOE REPORTS", not "CONDITION FAIR"): a repeated mention of a detected name is not left.
+   A kept name of several words below ``min_score`` spreads its whole string only (not its words).
 3. *Type counting*: each dictionary string takes the label most often given to it among the spans of
    the note(s) (ties: higher summed score, then label name); existing spans of that string take that label.
 4. *Propagation*: every case-insensitive whole-word occurrence (a possessive "'s" is left outside the
@@ -76,6 +78,9 @@ class _Entry:
     # A listed name that is also a common word ("Ruby", "Mason" of "Ruby Mason"): tagged only in a mixed-case note
     # where written as a name is ("Ruby reports ...", not "ruby laser" nor "CONDITION FAIR").
     capitalised_only: bool = False
+    # ... unless it is a listed first name opening its name ("JOE" of "JOE BLOGGS"): a one-case note calls a person
+    # by the first name alone ("JOE REPORTS ..."), and its surname with a title ("MRS FAIR", not "CONDITION FAIR").
+    first_name: bool = False
 
 
 def _admissible(key: str, options: ReconcileOptions) -> bool:
@@ -99,11 +104,12 @@ def _seed_entries(text: str, span: Span, options: ReconcileOptions) -> list[_Ent
         entries.append(_Entry(key, _word_pattern(key.split()), score, span.label))
     if span.category is Category.NAME and len(words) >= 2:
         if options.split_names:
-            for word in words:
+            for index, word in enumerate(words):
                 if _admissible(word, options):
                     entries.append(_Entry(word, regex.escape(word), score, span.label))
                 elif _common_listed_name(word, options):
-                    entries.append(_Entry(word, regex.escape(word), score, span.label, capitalised_only=True))
+                    first = index == 0 and word in load_lexicon("first_names")
+                    entries.append(_Entry(word, regex.escape(word), score, span.label, True, first))
         last = words[-1]
         if options.initials and len(words[0]) > 1 and _admissible(last, options):
             entries.append(
@@ -115,6 +121,15 @@ def _seed_entries(text: str, span: Span, options: ReconcileOptions) -> list[_Ent
                 )
             )
     return entries
+
+
+def _whole_name_entry(text: str, span: Span, options: ReconcileOptions) -> _Entry | None:
+    if span.category is not Category.NAME:
+        return None
+    key = normalise_key(span.text_of(text))
+    if len(_WORDS.findall(key)) < 2 or not _admissible(key, options) or (options.veto and _clinical_string(key)):
+        return None
+    return _Entry(key, _word_pattern(key.split()), 1.0 if span.score is None else span.score, span.label)
 
 
 def _common_listed_name(word: str, options: ReconcileOptions) -> bool:
@@ -171,6 +186,14 @@ def _reconcile_group(
     for doc, spans in zip(documents, spans_per_document, strict=True):
         seen: set[str] = set()
         for span in spans:
+            if not _is_seed(span, options):
+                # A kept name of several words below the seed score: its whole string, written again, is the same
+                # name (a repeated mention of a detected name is never left); its words alone are not spread.
+                entry = _whole_name_entry(doc.text, span, options)
+                if entry is not None and entry.key not in entries:
+                    entries[entry.key] = entry
+                    seen.add(entry.key)
+                continue
             if _is_seed(span, options):
                 for entry in _seed_entries(doc.text, span, options):
                     if options.veto and _clinical_string(entry.key):
@@ -240,8 +263,10 @@ def _reconcile_group(
             if mixed_case and found.islower() and zipf_lowered(found) >= options.lower_case_max_zipf:
                 continue
             entry = keys_by_pattern[int(str(m.lastgroup)[1:])]  # the one alternative k<i> that matched
-            if entry.capitalised_only and not (mixed_case and found[0].isupper() and not found.isupper()):
-                continue  # case is the only evidence: none in a one-case note, nor in a word written in capitals
+            if entry.capitalised_only:
+                written_as_name = mixed_case and found[0].isupper() and not found.isupper()
+                if not written_as_name and (mixed_case or not entry.first_name):
+                    continue  # case is the only evidence (see _Entry.first_name for one-case notes)
             label = label_of.get(entry.key, entry.label)
             where = "patient's notes" if seed_notes[entry.key] and len(documents) > 1 else "note"
             evidence = (f"reconcile: same string tagged {label.value} elsewhere in the {where}",)
