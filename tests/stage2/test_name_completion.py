@@ -51,6 +51,9 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         ("her daughter abbi mac an zembrowski attended", "abbi mac", "abbi mac an zembrowski"),
         ("Patient: de la Quorvane, Maria\nMRN 1234", "Quorvane, Maria", "de la Quorvane, Maria"),
         ("Seen with van Quorvane, Tobiah today.", "van Quorvane", "van Quorvane, Tobiah"),
+        # a span never ends in a particle, nor in a hyphen part that is one
+        ("Plan discussed with Dr Melissa Ó Quorvath-de Long.\n", "Melissa Ó Quorvath-de", "Melissa Ó Quorvath-de Long"),
+        ("Seen with Ana de Long today.", "Ana de", "Ana de Long"),
         # a lone first name and the one word that closes its slot (bracket, quote, end of line), common or not
         ("Next of kin: Nicholas House (son)\nSeen today.", "Nicholas", "Nicholas House"),
         ("Patient: Sandile Pastor\nDOB: 01/02/1950", "Sandile", "Sandile Pastor"),
@@ -93,6 +96,7 @@ def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
         ("Called Smith an hour ago.", "Smith"),
         ("Dr. Smith de novo lesion noted.", "Smith"),
         ("Smith van transport arranged.", "Smith"),
+        ("Seen with Ana de Today.", "Ana de"),
         # a lone first name and a word that closes the slot but is no surname: a lower-case, note, day or role
         # word, a drug, a veto term
         ("Wife Mary aware.\nPlan as above.", "Mary"),
@@ -142,6 +146,21 @@ def test_a_kept_span_that_took_in_a_non_name_word_spreads_it_nowhere() -> None:
     mention = Span(second, second + 8, Label.RELATIVE, source="test")
     out = NameCompletion()(Document("n", text), (junk, mention))
     assert [s.text_of(text) for s in out] == ["girlfriend jennifer", "jennifer"]
+    text = "Seen at Quorvane-Tilbet.\nCall back at Quorvane-Tilbet."
+    junk = Span(5, 23, Label.PATIENT, source="test")  # "at Quorvane-Tilbet"
+    second = text.index("Quorvane", 25)
+    mention = Span(second, second + 15, Label.PATIENT, source="test")
+    out = NameCompletion()(Document("n", text), (junk, mention))
+    assert [s.text_of(text) for s in out] == ["at Quorvane-Tilbet", "Quorvane-Tilbet"]
+
+
+def test_a_note_word_the_name_has_beside_it_elsewhere_is_taken() -> None:
+    text = "SIGNED: DR ERIKA PAGE\nPLAN DISCUSSED WITH DR ERIKA PAGE.\n"
+    whole = Span(11, 21, Label.DOCTOR, source="test")
+    second = text.index("ERIKA", 22)
+    mention = Span(second, second + 5, Label.DOCTOR, source="test")
+    out = NameCompletion(frozenset({token_hash("page")}))(Document("n", text), (whole, mention))
+    assert [s.text_of(text) for s in out] == ["ERIKA PAGE", "ERIKA PAGE"]
 
 
 def test_another_kept_name_is_not_swallowed_and_other_spans_pass_through() -> None:

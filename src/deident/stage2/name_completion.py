@@ -52,8 +52,10 @@ _COMMA_AFTER = regex.compile(r",[ \t\u00a0]{1,2}")
 _COMMA_BEFORE = regex.compile(r",[ \t\u00a0]{1,2}$")
 _BEFORE_WINDOW = 40
 _RARE_ZIPF = 2.5
+_FUNCTION_WORD_ZIPF = 6.0  # "at", "the", "with", "and": never part of a name, whatever a kept span took in
 _HYPHEN_PART = regex.compile(r"[-‐](\p{L}[\p{L}'’]*)")
 _OPENING = "'\"‘“(["
+_LAST_PART = regex.compile(r"(?:^|(?<=[\s\-‐]))(\p{L}+)$")  # the last word, or hyphen part, before a point
 _WORD_BEFORE = regex.compile(r"\p{L}[\p{L}'’\-]*$")
 _VOWEL = regex.compile(r"[aeiouy\p{Mn}àáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
 _FIELD_LABEL_AFTER = regex.compile(r"[ \t\u00a0]*[:#]")
@@ -97,11 +99,14 @@ def _shape(word: str) -> str:
     return "title" if letters[0].isupper() else "other"
 
 
-def _may_be_name(token: str) -> bool:
-    """Not a word that never is a name: a stop, kinship or role word, a month or day, a drug, a veto term, an
-    abbreviation without a vowel, a single letter."""
+def _may_be_name(token: str, *, function_words_only: bool = False) -> bool:
+    """Not a word that never is a name: a stop word (``function_words_only``: only the commonest, "at", "the", not
+    note words such as "page"), a kinship or role word, a month or day, a drug, a veto term, an abbreviation without
+    a vowel, a single letter."""
     key = _key(token)
-    if len(key) < 2 or key in _MONTHS_AND_DAYS or key in _ROLE_WORDS or key in STOP_WORDS:
+    if len(key) < 2 or key in _MONTHS_AND_DAYS or key in _ROLE_WORDS:
+        return False
+    if key in STOP_WORDS and (not function_words_only or zipf_lowered(key) >= _FUNCTION_WORD_ZIPF):
         return False
     return bool(_VOWEL.search(key)) and key not in load_veto_terms() and key not in load_drug_names()
 
@@ -147,10 +152,17 @@ class _Judge:
         key = _key(word)
         return key in load_lexicon("first_names") or zipf_lowered(key) < _RARE_ZIPF
 
+    def follows_particle(self, token: str) -> bool:
+        """A word after a particle that ends a span: any word that may be a name, written as the name's words are."""
+        if not _may_be_name(token):
+            return False
+        return self.mode != "mixed" or _shape(token) in self.shapes - {"lower"}
+
     def written_together(self, first: str, second: str) -> bool:
         """Whether another kept name of the note has these two words side by side ("consuelo little"), both words
         that may be names (a kept span that took in "girlfriend" or "at" spreads neither)."""
-        return (_key(first), _key(second)) in self.pairs and _may_be_name(first) and _may_be_name(second)
+        pair = (_key(first), _key(second))
+        return pair in self.pairs and all(_may_be_name(w, function_words_only=True) for w in (first, second))
 
     @staticmethod
     def is_initial(word: str) -> bool:
@@ -214,6 +226,11 @@ def _extend_right(
                 break
             end = following.end()
             added += 2
+            continue
+        last = _LAST_PART.search(text, max(0, end - _BEFORE_WINDOW), end)
+        if last is not None and judge.is_particle(last.group(1)) and judge.follows_particle(token):
+            end = word.end()  # a name does not end in a particle: "Sith-de Long", "Ana de Souza" after "Ana de"
+            added += 1
             continue
         through = _particles_then_name(text, word.start(), limit, judge)
         if through is not None and not taken[through - 1]:
