@@ -15,6 +15,7 @@ from pathlib import Path
 
 from deident.core.document import Document, DocumentMetadata
 from deident.core.errors import ConfigurationError, NoteTooLargeError
+from deident.core.heap import collection_paused
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span, remove_overlaps
 from deident.model.operating_point import OperatingPoint, operating_point
@@ -170,8 +171,9 @@ class Deidentifier:
             raise ValueError("give one span sequence per document")
         found = [tuple(s) for s in spans] if spans is not None else self.detect_many(documents, board_handles)
         replacer = Replacer(self._options(mode, key))
-        results = replacer.replace_many(list(zip(documents, found, strict=True)))
-        return [Deidentified(r.text, r.spans, remove_overlaps(s)) for r, s in zip(results, found, strict=True)]
+        with collection_paused(max((len(d.text) for d in documents), default=0)):  # a large note (core.heap)
+            results = replacer.replace_many(list(zip(documents, found, strict=True)))
+            return [Deidentified(r.text, r.spans, remove_overlaps(s)) for r, s in zip(results, found, strict=True)]
 
     def _check_sizes(self, documents: Sequence[Document]) -> None:
         """Refuse a note over :attr:`max_note_chars` before any work starts (detection is near-linear, but a note of

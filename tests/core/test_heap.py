@@ -5,7 +5,12 @@ from __future__ import annotations
 import gc
 import weakref
 
-from deident.core.heap import settle_heap
+import pytest
+
+from deident.core.document import Document
+from deident.core.heap import PAUSE_FROM_CHARS, collection_paused, settle_heap
+from deident.core.pipeline import Pipeline
+from deident.core.span import Span
 
 
 class _Node:
@@ -27,3 +32,41 @@ def test_settle_heap_collects_garbage_first_then_freezes_what_is_alive() -> None
     assert not any(obj is kept[0] for obj in gc.get_objects())  # frozen: no generation lists it any more
     gc.unfreeze()
     assert any(obj is kept[0] for obj in gc.get_objects())
+
+
+@pytest.mark.parametrize(("chars", "paused"), [(PAUSE_FROM_CHARS - 1, False), (PAUSE_FROM_CHARS, True)])
+def test_the_collector_pauses_for_large_text_only_and_resumes(chars: int, paused: bool) -> None:
+    assert gc.isenabled()
+    with collection_paused(chars):
+        assert gc.isenabled() is not paused
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collection_paused(chars):
+        raise RuntimeError
+    assert gc.isenabled()
+
+
+def test_a_pause_found_in_place_is_left_in_place() -> None:
+    gc.disable()
+    try:
+        with collection_paused(PAUSE_FROM_CHARS):
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_pipeline_runs_a_large_note_with_the_collector_paused() -> None:
+    seen: list[bool] = []
+
+    def stage(document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+        seen.append(gc.isenabled())
+        return spans
+
+    pipeline = Pipeline((stage,))  # type: ignore[arg-type]
+    small, large = Document("s", "x" * 10), Document("l", "x" * PAUSE_FROM_CHARS)
+    pipeline(small)
+    pipeline(large)
+    pipeline.run_many([small])
+    pipeline.run_many([small, large])
+    assert seen == [True, False, True, False, False]
+    assert gc.isenabled()

@@ -45,6 +45,21 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         # Last, First
         ("Patient: Quorvane, Maria\nMRN 1234", "Quorvane", "Quorvane, Maria"),
         ("Patient: Garcia, Tobiah\nMRN 1234", "Tobiah", "Garcia, Tobiah"),
+        # surname particles between name words, before a surname, and in "Last, First"
+        ("Patient: Lydia Mac an Quorvath\nDOB: 01/02/1950", "Lydia Mac", "Lydia Mac an Quorvath"),
+        ("Seen with Anna van der Tilbet today.", "Anna", "Anna van der Tilbet"),
+        ("her daughter abbi mac an zembrowski attended", "abbi mac", "abbi mac an zembrowski"),
+        ("Patient: de la Quorvane, Maria\nMRN 1234", "Quorvane, Maria", "de la Quorvane, Maria"),
+        ("Seen with van Quorvane, Tobiah today.", "van Quorvane", "van Quorvane, Tobiah"),
+        # a span never ends in a particle, nor in a hyphen part that is one
+        ("Plan discussed with Dr Melissa Ó Quorvath-de Long.\n", "Melissa Ó Quorvath-de", "Melissa Ó Quorvath-de Long"),
+        ("Seen with Ana de Long today.", "Ana de", "Ana de Long"),
+        # a lone first name and the one word that closes its slot (bracket, quote, end of line), common or not
+        ("Next of kin: Nicholas House (son)\nSeen today.", "Nicholas", "Nicholas House"),
+        ("Patient: Sandile Pastor\nDOB: 01/02/1950", "Sandile", "Sandile Pastor"),
+        ("Contact 'Paloma Day' (father) if unwell.", "Paloma", "Paloma Day"),
+        ("Present:\n- Roberto Pastor (husband)\n", "Roberto", "Roberto Pastor"),
+        ("PATIENT: MARK ZEMBROWSKI\nDOB: 01/02/1950", "ZEMBROWSKI", "MARK ZEMBROWSKI"),
     ],
 )
 def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
@@ -77,6 +92,23 @@ def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
         ("Seen by Dr. Smith. Kraus reviewed.", "Smith"),
         # an initial that does not lead to a name word
         ("Dr. Smith A. fib noted.", "Smith"),
+        # particles that lead to no name word, or stand alone
+        ("Called Smith an hour ago.", "Smith"),
+        ("Dr. Smith de novo lesion noted.", "Smith"),
+        ("Smith van transport arranged.", "Smith"),
+        ("Seen with Ana de Today.", "Ana de"),
+        # a lone first name and a word that closes the slot but is no surname: a lower-case, note, day or role
+        # word, a drug, a veto term
+        ("Wife Mary aware.\nPlan as above.", "Mary"),
+        ("Spoke with Mary Today (phone).", "Mary"),
+        ("Spoke with Mary Wednesday (phone).", "Mary"),
+        ("Spoke with Mary Nurse (phone).", "Mary"),
+        ("Called Mary Lasix\n", "Mary"),
+        ("Wife Mary Foley (catheter) in place", "Mary"),
+        ("Seen by Mary (daughter) today.", "Mary"),
+        # the slot must close right after the word
+        ("Patient: Mary Alert and oriented\n", "Mary"),
+        ("Patient: Smith Alert and oriented", "Smith"),
     ],
 )
 def test_nothing_else_is_added(text: str, found: str) -> None:
@@ -87,6 +119,48 @@ def test_a_word_of_the_clinical_vocabulary_is_no_name_in_a_one_case_note() -> No
     text = "AS PER DR WELSH PLEURAL EFFUSIONS NOTED"
     assert _complete(text, "WELSH", Label.DOCTOR) == "WELSH PLEURAL EFFUSIONS"  # words no dictionary knows
     assert _complete(text, "WELSH", Label.DOCTOR, clinical=("pleural",)) == "WELSH"
+
+
+def test_one_case_slot_takes_a_clinical_word_only_before_a_role_in_brackets() -> None:
+    assert _complete("next of kin: consuelo little (wife)\n", "consuelo", clinical=("little",)) == "consuelo little"
+    assert _complete("next of kin: consuelo little.\n", "consuelo", clinical=("little",)) == "consuelo"
+    assert _complete("NEXT OF KIN: MARY STABLE\n", "MARY", clinical=("stable",)) == "MARY"
+
+
+def test_a_mention_takes_the_word_the_name_has_beside_it_elsewhere_in_the_note() -> None:
+    text = "next of kin: consuelo little (wife)\nher wife consuelo little attended."
+    whole = Span(13, 28, Label.RELATIVE, source="test")
+    mention = Span(text.index("consuelo", 30), text.index("consuelo", 30) + 8, Label.RELATIVE, source="test")
+    stage = NameCompletion(frozenset({token_hash("little")}))
+    out = stage(Document("n", text), (whole, mention))
+    assert [s.text_of(text) for s in out] == ["consuelo little", "consuelo little"]
+    # without the whole name elsewhere, "little" (a clinical word in a one-case note) is not taken
+    (alone,) = stage(Document("n", text), (mention,))
+    assert alone.text_of(text) == "consuelo"
+
+
+def test_a_kept_span_that_took_in_a_non_name_word_spreads_it_nowhere() -> None:
+    text = "her girlfriend jennifer called.\nseen with girlfriend jennifer today."
+    junk = Span(4, 23, Label.RELATIVE, source="test")  # "girlfriend jennifer"
+    second = text.index("jennifer", 30)
+    mention = Span(second, second + 8, Label.RELATIVE, source="test")
+    out = NameCompletion()(Document("n", text), (junk, mention))
+    assert [s.text_of(text) for s in out] == ["girlfriend jennifer", "jennifer"]
+    text = "Seen at Quorvane-Tilbet.\nCall back at Quorvane-Tilbet."
+    junk = Span(5, 23, Label.PATIENT, source="test")  # "at Quorvane-Tilbet"
+    second = text.index("Quorvane", 25)
+    mention = Span(second, second + 15, Label.PATIENT, source="test")
+    out = NameCompletion()(Document("n", text), (junk, mention))
+    assert [s.text_of(text) for s in out] == ["at Quorvane-Tilbet", "Quorvane-Tilbet"]
+
+
+def test_a_note_word_the_name_has_beside_it_elsewhere_is_taken() -> None:
+    text = "SIGNED: DR ERIKA PAGE\nPLAN DISCUSSED WITH DR ERIKA PAGE.\n"
+    whole = Span(11, 21, Label.DOCTOR, source="test")
+    second = text.index("ERIKA", 22)
+    mention = Span(second, second + 5, Label.DOCTOR, source="test")
+    out = NameCompletion(frozenset({token_hash("page")}))(Document("n", text), (whole, mention))
+    assert [s.text_of(text) for s in out] == ["ERIKA PAGE", "ERIKA PAGE"]
 
 
 def test_another_kept_name_is_not_swallowed_and_other_spans_pass_through() -> None:

@@ -34,6 +34,19 @@ CASES = [
      ["Anna Zyxwerth", "Zyxwerth", "A. Zyxwerth"]),
     ("common first name part not propagated", "John Zyxwerth came. john was here.", "John Zyxwerth", Label.DOCTOR,
      ["John Zyxwerth"]),
+    # a listed name that is also a common word: its mentions written with a capital, not the lower-case word
+    ("common listed name part spread where capitalised", "Ruby Zyxwerth came. Ruby reports no pain. ruby laser used.",
+     "Ruby Zyxwerth", Label.PATIENT, ["Ruby Zyxwerth", "Ruby"]),
+    ("common surname not spread in an upper-case note", "FAIR ZYXWERTH CAME. CONDITION FAIR.",
+     "FAIR ZYXWERTH", Label.PATIENT, ["FAIR ZYXWERTH"]),
+    ("common listed name part not spread where written in capitals", "Fair Zyxwerth came. Condition: FAIR.",
+     "Fair Zyxwerth", Label.PATIENT, ["Fair Zyxwerth"]),
+    ("commonest words never spread", "Will Zyxwerth came. Will review later. May call.", "Will Zyxwerth",
+     Label.PATIENT, ["Will Zyxwerth"]),
+    ("common word that is no listed name not spread", "Little Zyxwerth came. Little change.", "Little Zyxwerth",
+     Label.PATIENT, ["Little Zyxwerth"]),
+    ("a combining mark inside a word", "i\u0307mren zyxwerth came. i\u0307mren reports pain.", "i\u0307mren zyxwerth",
+     Label.PATIENT, ["i\u0307mren zyxwerth", "i\u0307mren"]),
 ]  # fmt: skip
 
 
@@ -47,6 +60,18 @@ def test_low_confidence_seed_is_not_propagated():
     text = "Zyxwerth came. Zyxwerth later."
     spans = reconcile_document(Document("d", text), [_seed(text, "Zyxwerth", score=0.2)])
     assert len(spans) == 1
+
+
+def test_a_low_confidence_name_of_several_words_spreads_whole_not_its_words():
+    text = "NEXT OF KIN: GBOWOADE ZYXWERTH (MOTHER)\nHER MOTHER GBOWOADE ZYXWERTH ATTENDED. GBOWOADE CALLED."
+    spans = reconcile_document(Document("d", text), [_seed(text, "GBOWOADE ZYXWERTH", Label.RELATIVE, score=0.3)])
+    assert _tagged(text, spans) == [("GBOWOADE ZYXWERTH", Label.RELATIVE)] * 2
+
+
+def test_a_common_listed_first_name_spreads_in_a_one_case_note_its_surname_does_not():
+    text = "PATIENT: JOE FAIR\nJOE REPORTS NO PAIN. CONDITION FAIR."
+    spans = reconcile_document(Document("d", text), [_seed(text, "JOE FAIR", score=0.9)])
+    assert _tagged(text, spans) == [("JOE FAIR", Label.PATIENT), ("JOE", Label.PATIENT)]
 
 
 def test_lower_case_common_ish_word_in_mixed_case_note_is_skipped():

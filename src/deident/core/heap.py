@@ -13,6 +13,11 @@ process.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+# Text processed in one call from which the collector pauses (characters): one large note, or notes together.
+PAUSE_FROM_CHARS = 100_000
 
 
 def settle_heap() -> None:
@@ -21,4 +26,25 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-__all__ = ["settle_heap"]
+@contextmanager
+def collection_paused(chars: int) -> Iterator[None]:
+    """The cyclic collector paused while ``chars`` characters of text are processed, when they are at least
+    :data:`PAUSE_FROM_CHARS`.
+
+    A note of a megabyte makes some 60,000 spans and millions of short-lived tuples; the spans that live to the end
+    of the note are walked again by each full collection, whose number grows with them: a quarter of the time on a
+    1 MB note and x2.3 per doubling of its length (x2.0 paused, ``bench/bench_large_note.py``). Detection makes no
+    reference cycles of its own worth collecting (what it drops, reference counting frees), and the collector
+    resumes when the call ends. Process-wide: a call that found it paused (another thread's) leaves it so.
+    """
+    if chars < PAUSE_FROM_CHARS or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+__all__ = ["collection_paused", "settle_heap"]

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Protocol, runtime_checkable
 
 from deident.core.document import Document
+from deident.core.heap import collection_paused
 from deident.core.span import Span, sort_spans
 from deident.text.note_view import note_views
 
@@ -107,10 +108,11 @@ class Pipeline:
         return cls(tuple(stages), name)
 
     def __call__(self, document: Document, spans: tuple[Span, ...] = ()) -> tuple[Span, ...]:
-        with note_views((document,)):  # the stages share one view of the note
+        # The stages share one view of the note; the collector waits for the end of a large one (deident.core.heap).
+        with note_views((document,)), collection_paused(len(document.text)):
             for stage in self.stages:
                 spans = stage(document, spans)
-        return sort_spans(spans)
+            return sort_spans(spans)
 
     def run_many(self, documents: Sequence[Document]) -> list[tuple[Span, ...]]:
         """The spans of documents processed together, in order.
@@ -123,6 +125,10 @@ class Pipeline:
         block share each note's view (:func:`deident.text.note_view.note_view`), dropped when the block ends.
         """
         docs = list(documents)
+        with collection_paused(max((len(d.text) for d in docs), default=0)):  # a large note (deident.core.heap)
+            return self._run_many(docs)
+
+    def _run_many(self, docs: list[Document]) -> list[tuple[Span, ...]]:
         spans: list[tuple[Span, ...]] = [() for _ in docs]
         for segment in self._segments:
             if isinstance(segment, tuple):

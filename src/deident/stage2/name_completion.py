@@ -8,7 +8,15 @@ has kept a NAME span, this stage extends it over the adjacent tokens that comple
 * a name word right before or after it, separated by one or two spaces, tabs or no-break spaces (up to two words
   each side: "John K. Smith" from "Smith");
 * a middle initial ("K." between two name words);
-* the other half of "Last, First" (a known first name after "Smith, ", a known surname before ", John").
+* the other half of "Last, First" (a known first name after "Smith, ", a known surname before ", John");
+* the one word that closes a name slot after a lone listed first name ("Next of kin: Nicholas House (son)",
+  "Patient: Sandile Pastor" at the end of its line, "Contact 'Paloma Day'"), or opens one before a lone found
+  word ("Patient: MARK BODEK"): a first name followed by one word and then a bracket, a closing quote, a comma or
+  the end of the line is a first name and a surname, even when the surname is a common word; kinship and role
+  words, months, drugs and the veto's terms still never are (nor, in a one-case note, clinical words);
+* the particles of a surname ("de la", "van der", "Mac an", "Ó") between or before name words: "Mac an Átha"
+  after "Lydia Mac", "de la Aguilera" before "Aguilera"; a particle is taken only on its way to a name word
+  (right) or right before the span (left), so "van" or "an" alone is never added.
 
 A neighbour is a name word by :func:`deident.detect.patterns.names.is_name_word`, the test the trigger patterns
 use: in mixed-case text a capitalised word that is not a note or clinical word (after a detected name, as after
@@ -20,6 +28,7 @@ are. Reconciliation, which runs next, then tags the other mentions of each compl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import regex
 
@@ -28,7 +37,8 @@ from deident.core.labels import Category
 from deident.core.span import Span
 from deident.detect.crf.learned import token_hash
 from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto_terms
-from deident.detect.patterns.names import is_name_word
+from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, STOP_WORDS, is_name_word
+from deident.stage2.quoted_names import quoted_names
 from deident.stage2.reconcile import COMPLETED
 from deident.text.case import window_case
 from deident.text.wordfrequency import zipf_lowered
@@ -42,10 +52,32 @@ _COMMA_AFTER = regex.compile(r",[ \t\u00a0]{1,2}")
 _COMMA_BEFORE = regex.compile(r",[ \t\u00a0]{1,2}$")
 _BEFORE_WINDOW = 40
 _RARE_ZIPF = 2.5
+_FUNCTION_WORD_ZIPF = 6.0  # "at", "the", "with", "and": never part of a name, whatever a kept span took in
 _HYPHEN_PART = regex.compile(r"[-‐](\p{L}[\p{L}'’]*)")
 _OPENING = "'\"‘“(["
+_LAST_PART = regex.compile(r"(?:^|(?<=[\s\-‐]))(\p{L}+)$")  # the last word, or hyphen part, before a point
+_WORD_BEFORE = regex.compile(r"\p{L}[\p{L}'’\-]*$")
 _VOWEL = regex.compile(r"[aeiouy\p{Mn}àáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
 _FIELD_LABEL_AFTER = regex.compile(r"[ \t\u00a0]*[:#]")
+# Surname particles, written in lower or title case ("de la Cruz", "Van Der Berg", "Mac an Ultaigh", "Ó Briain").
+# Before a span only those that do not end an English phrase are taken ("an", "al", "le" are not: "an Ulster ...").
+PARTICLES = frozenset(
+    "de la le del della dei der den van von da di du dos das mac mc an ó ní nic ui bin ibn ap ter ten zu".split()
+)
+_PARTICLES_BEFORE = PARTICLES - {"an", "le", "ten"}
+_MAX_PARTICLES = 2
+# What may follow the last word of a name slot: a bracket, closing quote, comma, semicolon or tab, or the end of
+# the line (a full stop allowed before it); and what may precede its first word: the start of the line (after a
+# list dash), a field's colon, a tab, an opening bracket or quote.
+_CLOSES_SLOT = regex.compile(r"(?:\.?[ \t\u00a0]*(?:\n|$)|[ \t\u00a0]*[()\[\],;\t\"”’'])")
+_OPENS_SLOT = regex.compile(r"(?:^|\n|[:\t(\[\"“‘']|\n-)[ \t\u00a0]*$")
+_ROLE_WORDS = frozenset(w for w in FAMILY_WORDS + DOCTOR_ROLES_WORDS if " " not in w)
+# A person's role in brackets right after the slot ("(wife)", "(patient)"): in a one-case note, where a clinical
+# word may be a surname ("consuelo little (wife)"), only this closes a slot.
+_ROLE_AFTER = regex.compile(
+    r"[ \t\u00a0]*\([ \t]*(?:" + "|".join(sorted(_ROLE_WORDS | {"patient", "pt"}, key=len, reverse=True)) + r")\b",
+    regex.IGNORECASE,
+)
 _MONTHS_AND_DAYS = frozenset(
     "jan january feb february mar march apr april jun june jul july aug august sep sept september oct october nov "
     "november dec december mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday "
@@ -67,11 +99,26 @@ def _shape(word: str) -> str:
     return "title" if letters[0].isupper() else "other"
 
 
+def _may_be_name(token: str, *, function_words_only: bool = False) -> bool:
+    """Not a word that never is a name: a stop word (``function_words_only``: only the commonest, "at", "the", not
+    note words such as "page"), a kinship or role word, a month or day, a drug, a veto term, an abbreviation without
+    a vowel, a single letter."""
+    key = _key(token)
+    if len(key) < 2 or key in _MONTHS_AND_DAYS or key in _ROLE_WORDS:
+        return False
+    if key in STOP_WORDS and (not function_words_only or zipf_lowered(key) >= _FUNCTION_WORD_ZIPF):
+        return False
+    return bool(_VOWEL.search(key)) and key not in load_veto_terms() and key not in load_drug_names()
+
+
 class _Judge:
     """Whether a word next to a kept name is part of it (the note's case mode at the span decides the test)."""
 
-    def __init__(self, text: str, span: Span, clinical_words: frozenset[str]) -> None:
+    def __init__(
+        self, text: str, span: Span, clinical_words: frozenset[str], pairs: frozenset[tuple[str, str]] = frozenset()
+    ) -> None:
         self.clinical_words = clinical_words
+        self.pairs = pairs  # adjacent words of the note's kept names of several words
         self.mode = window_case(text, span.start)
         words = _WORD.findall(span.text_of(text))
         self.shapes = {_shape(w) for w in words if len(w.rstrip(".")) > 1}
@@ -90,12 +137,66 @@ class _Judge:
             return _shape(word) in self.shapes - {"lower"} and is_name_word(word, "mixed", False)
         return token_hash(key) not in self.clinical_words and is_name_word(word, self.mode, False)
 
+    def fills_slot(self, token: str, *, role_after: bool) -> bool:
+        """Whether a word beside a lone first name fills a name slot that ends as one (see the module docstring);
+        ``role_after``: the slot is followed by a person's role in brackets."""
+        if not _may_be_name(token):
+            return False
+        if self.mode == "mixed":
+            return _shape(token) in self.shapes - {"lower"}
+        return role_after or token_hash(_key(token)) not in self.clinical_words
+
+    @staticmethod
+    def is_first_name(word: str) -> bool:
+        """A listed first name, or a word no dictionary knows."""
+        key = _key(word)
+        return key in load_lexicon("first_names") or zipf_lowered(key) < _RARE_ZIPF
+
+    def follows_particle(self, token: str) -> bool:
+        """A word after a particle that ends a span: any word that may be a name, written as the name's words are."""
+        if not _may_be_name(token):
+            return False
+        return self.mode != "mixed" or _shape(token) in self.shapes - {"lower"}
+
+    def written_together(self, first: str, second: str) -> bool:
+        """Whether another kept name of the note has these two words side by side ("consuelo little"), both words
+        that may be names (a kept span that took in "girlfriend" or "at" spreads neither)."""
+        pair = (_key(first), _key(second))
+        return pair in self.pairs and all(_may_be_name(w, function_words_only=True) for w in (first, second))
+
     @staticmethod
     def is_initial(word: str) -> bool:
         return len(word) == 1 and word.isupper()
 
+    def is_particle(self, word: str, particles: frozenset[str] = PARTICLES) -> bool:
+        """A surname particle written as particles are in this note (lower or title case; one-case notes: any)."""
+        if word.lower() not in particles:
+            return False
+        return self.mode != "mixed" or word.islower() or word.istitle()
 
-def _extend_right(text: str, end: int, limit: int, judge: _Judge, single: bool, taken: bytearray) -> int:
+
+def _particles_then_name(text: str, at: int, limit: int, judge: _Judge) -> int | None:
+    """The end of "particle(s) + name word" starting at ``at`` (after a gap), or None."""
+    position = at
+    for _ in range(_MAX_PARTICLES):
+        particle = _WORD.match(text, position, limit)
+        if particle is None or not judge.is_particle(particle.group()):
+            return None
+        gap = _GAP_AFTER.match(text, particle.end(), limit)
+        if gap is None:
+            return None
+        word = _WORD.match(text, gap.end(), limit)
+        if word is None:
+            return None
+        if not judge.is_particle(word.group()) and judge.is_name(word.group()):
+            return word.end()
+        position = gap.end()
+    return None
+
+
+def _extend_right(
+    text: str, end: int, limit: int, judge: _Judge, single: bool, taken: bytearray, *, first_name: bool = False
+) -> int:
     added = 0
     # The rest of a hyphenated surname the span stopped short of ("Shaidor" of "Shaidor-Gouchirk").
     rest = _HYPHEN_PART.match(text, end, limit) if end and text[end - 1].isalpha() else None
@@ -126,14 +227,44 @@ def _extend_right(text: str, end: int, limit: int, judge: _Judge, single: bool, 
             end = following.end()
             added += 2
             continue
-        if not judge.is_name(token) or _FIELD_LABEL_AFTER.match(text, word.end(), limit):
+        last = _LAST_PART.search(text, max(0, end - _BEFORE_WINDOW), end)
+        if last is not None and judge.is_particle(last.group(1)) and judge.follows_particle(token):
+            end = word.end()  # a name does not end in a particle: "Sith-de Long", "Ana de Souza" after "Ana de"
+            added += 1
+            continue
+        through = _particles_then_name(text, word.start(), limit, judge)
+        if through is not None and not taken[through - 1]:
+            end = through  # "Mac an Átha" after "Lydia Mac", "van der Berg" after "Anna"
+            added += 1
+            continue
+        if first_name and added == 0:
+            slot_end = word.start() + len(token.rstrip("'’"))  # a closing quote is no part of it
+            # Bounded by the line's end: an unbounded match costs time in the rest of the note (regex module).
+            closes = _CLOSES_SLOT.match(text, slot_end, limit)
+            role_after = _ROLE_AFTER.match(text, slot_end, limit) is not None
+            if closes and judge.fills_slot(token[: slot_end - word.start()], role_after=role_after):
+                end = slot_end  # "Nicholas House (son)": the surname that closes the slot
+                break
+        last = _WORD_BEFORE.search(text, max(0, end - _BEFORE_WINDOW), end)
+        together = last is not None and judge.written_together(last.group(), token)
+        if not together and (not judge.is_name(token) or _FIELD_LABEL_AFTER.match(text, word.end(), limit)):
             break  # not a name word, or the label of the next field ("Smith MRN: ...")
         end = word.end()
         added += 1
     return end
 
 
-def _extend_left(text: str, start: int, judge: _Judge, single: bool, taken: bytearray) -> int:
+def _extend_left(
+    text: str,
+    start: int,
+    judge: _Judge,
+    single: bool,
+    taken: bytearray,
+    *,
+    lone: bool = False,
+    span_end: int = 0,
+    limit: int = 0,
+) -> int:
     added = 0
     while added < MAX_WORDS_PER_SIDE:
         window_start = max(0, start - _BEFORE_WINDOW)
@@ -156,10 +287,36 @@ def _extend_left(text: str, start: int, judge: _Judge, single: bool, taken: byte
             if judge.is_name(token, known_only="last_names"):
                 start = window_start + word.start()
             break
+        following = _WORD.match(text, start)
+        if following is not None and judge.written_together(token, following.group()):
+            start = window_start + word.start()  # the name is written whole elsewhere in the note
+            added += 1
+            continue
         if not judge.is_name(token):
+            at = window_start + word.start()
+            opens = _OPENS_SLOT.search(text, max(0, at - 4), at) if lone and added == 0 else None
+            closes = opens is not None and _CLOSES_SLOT.match(text, span_end, limit) is not None
+            if closes and _key(token) in load_lexicon("first_names") and judge.fills_slot(token, role_after=True):
+                start = window_start + word.start()  # "Patient: MARK BODEK": the first name that opens the slot
             break
         start = window_start + word.start()
         added += 1
+    return _particles_before(text, start, judge, taken)
+
+
+def _particles_before(text: str, start: int, judge: _Judge, taken: bytearray) -> int:
+    """``start`` moved over the surname particles right before it ("de la" of "de la Aguilera")."""
+    for _ in range(_MAX_PARTICLES):
+        gap = start - 1
+        if gap < 1 or text[gap] not in " \t\u00a0":
+            break
+        head = gap
+        while head > 0 and text[head - 1].isalpha():
+            head -= 1
+        glued = head > 0 and not text[head - 1].isspace() and text[head - 1] not in _OPENING
+        if head == gap or glued or taken[head] or not judge.is_particle(text[head:gap], _PARTICLES_BEFORE):
+            break
+        start = head
     return start
 
 
@@ -171,7 +328,8 @@ class NameCompletion:
     name: str = "name_completion"
 
     def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-        return complete_names(document, spans, self.clinical_words)
+        # Quoted names no detector found are kept names too (deident.stage2.quoted_names), then completed as any.
+        return complete_names(document, quoted_names(document, spans, self.clinical_words), self.clinical_words)
 
 
 def complete_names(
@@ -186,19 +344,30 @@ def complete_names(
     taken = bytearray(len(text))  # characters inside a kept NAME span
     for name in names:
         taken[name.start : name.end] = b"\x01" * (name.end - name.start)
+    pairs = frozenset(
+        (_key(first), _key(second))
+        for name in names
+        for words in [_WORD.findall(name.text_of(text))]
+        for first, second in pairwise(words)
+    )
     out: list[Span] = []
     for span in spans:
         if span.category is not Category.NAME:
             out.append(span)
             continue
-        judge = _Judge(text, span, clinical_words)
+        judge = _Judge(text, span, clinical_words, pairs)
         if not judge.shapes:
             out.append(span)
             continue
-        single = len(_WORD.findall(span.text_of(text))) == 1
+        single = sum(w.lower() not in PARTICLES for w in _WORD.findall(span.text_of(text))) == 1
         line_end = text.find("\n", span.end)
-        end = _extend_right(text, span.end, len(text) if line_end < 0 else line_end, judge, single, taken)
-        start = _extend_left(text, span.start, judge, single, taken)
+        words = _WORD.findall(span.text_of(text))
+        first_name = single and len(words) == 1 and judge.is_first_name(words[0])
+        limit = len(text) if line_end < 0 else line_end
+        end = _extend_right(text, span.end, limit, judge, single, taken, first_name=first_name)
+        start = _extend_left(
+            text, span.start, judge, single, taken, lone=len(words) == 1, span_end=span.end, limit=limit
+        )
         if (start, end) == (span.start, span.end):
             out.append(span)
         else:

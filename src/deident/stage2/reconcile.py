@@ -9,7 +9,11 @@ Per note (or per patient, when :func:`reconcile_documents` gets several notes of
    wordfreq Zipf below ``max_zipf``; a phrase only if its Zipf is below ``max_zipf`` (ICU notes are
    often all upper or all lower case, so case cannot tell "BROWN" the name from "brown" sputum). In a
    mixed-case note an all-lower-case occurrence is tagged only when its Zipf is below
-   ``lower_case_max_zipf``.
+   ``lower_case_max_zipf``. A word of a multi-word name that the lexicon lists as a name and whose Zipf is
+   below ``common_name_max_zipf`` ("Ruby", "Mason") enters too, but tags only its mentions written with a
+   capital and not all in capitals, in a mixed-case note (in a one-case note only a listed first name that
+   opens its name: "JOE REPORTS", not "CONDITION FAIR"): a repeated mention of a detected name is not left.
+   A kept name of several words below ``min_score`` spreads its whole string only (not its words).
 3. *Type counting*: each dictionary string takes the label most often given to it among the spans of
    the note(s) (ties: higher summed score, then label name); existing spans of that string take that label.
 4. *Propagation*: every case-insensitive whole-word occurrence (a possessive "'s" is left outside the
@@ -35,7 +39,7 @@ import regex
 from deident.core.document import Document, patient_groups
 from deident.core.labels import Category, Label
 from deident.core.span import Span, sort_spans
-from deident.detect.lexicon.data import load_drug_names, load_veto_terms
+from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto_terms
 from deident.stage1.veto import PhraseHits, phrase_hits, veto_reasons
 from deident.text.normalise import normalise_key
 from deident.text.note_view import note_view
@@ -45,7 +49,7 @@ SOURCE = "reconcile"
 COMPLETED = "completed:"  # the evidence name completion adds to a span it extends
 SEED_CATEGORIES: frozenset[Category] = frozenset({Category.NAME, Category.LOCATION})
 _LETTERS = regex.compile(r"\p{L}")
-_WORDS = regex.compile(r"[\p{L}][\p{L}'\-]*")
+_WORDS = regex.compile(r"[\p{L}][\p{L}\p{M}'\-]*")  # marks too: "i̇mren" (a lower-cased "İmren") is one word
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,9 @@ class ReconcileOptions:
     min_length: int = 3
     max_zipf: float = 3.5
     lower_case_max_zipf: float = 2.0
+    # A word of a multi-word name above ``max_zipf`` but below this, if the lexicon lists it as a name, is spread
+    # to its capitalised mentions ("Ruby" of "Ruby Mason"): a repeated mention of a detected name is never left.
+    common_name_max_zipf: float = 5.0
     initials: bool = True
     split_names: bool = True
     # Negative evidence (the stage-1 veto, :mod:`deident.stage1.veto`) applies to the strings reconciliation
@@ -68,6 +75,12 @@ class _Entry:
     pattern: str  # regex for the string (whole words, flexible spaces)
     score: float
     label: Label  # the seed's label, used when no span of the exact string votes
+    # A listed name that is also a common word ("Ruby", "Mason" of "Ruby Mason"): tagged only in a mixed-case note
+    # where written as a name is ("Ruby reports ...", not "ruby laser" nor "CONDITION FAIR").
+    capitalised_only: bool = False
+    # ... unless it is a listed first name opening its name ("JOE" of "JOE BLOGGS"): a one-case note calls a person
+    # by the first name alone ("JOE REPORTS ..."), and its surname with a title ("MRS FAIR", not "CONDITION FAIR").
+    first_name: bool = False
 
 
 def _admissible(key: str, options: ReconcileOptions) -> bool:
@@ -91,9 +104,12 @@ def _seed_entries(text: str, span: Span, options: ReconcileOptions) -> list[_Ent
         entries.append(_Entry(key, _word_pattern(key.split()), score, span.label))
     if span.category is Category.NAME and len(words) >= 2:
         if options.split_names:
-            for word in words:
+            for index, word in enumerate(words):
                 if _admissible(word, options):
                     entries.append(_Entry(word, regex.escape(word), score, span.label))
+                elif _common_listed_name(word, options):
+                    first = index == 0 and word in load_lexicon("first_names")
+                    entries.append(_Entry(word, regex.escape(word), score, span.label, True, first))
         last = words[-1]
         if options.initials and len(words[0]) > 1 and _admissible(last, options):
             entries.append(
@@ -105,6 +121,22 @@ def _seed_entries(text: str, span: Span, options: ReconcileOptions) -> list[_Ent
                 )
             )
     return entries
+
+
+def _whole_name_entry(text: str, span: Span, options: ReconcileOptions) -> _Entry | None:
+    if span.category is not Category.NAME:
+        return None
+    key = normalise_key(span.text_of(text))
+    if len(_WORDS.findall(key)) < 2 or not _admissible(key, options) or (options.veto and _clinical_string(key)):
+        return None
+    return _Entry(key, _word_pattern(key.split()), 1.0 if span.score is None else span.score, span.label)
+
+
+def _common_listed_name(word: str, options: ReconcileOptions) -> bool:
+    """A first name or surname of the lexicon that is also a common word, but not among the commonest."""
+    if len(_LETTERS.findall(word)) < options.min_length or zipf_lowered(word) >= options.common_name_max_zipf:
+        return False
+    return word in load_lexicon("first_names") or word in load_lexicon("last_names")
 
 
 def _is_seed(span: Span, options: ReconcileOptions) -> bool:
@@ -154,6 +186,14 @@ def _reconcile_group(
     for doc, spans in zip(documents, spans_per_document, strict=True):
         seen: set[str] = set()
         for span in spans:
+            if not _is_seed(span, options):
+                # A kept name of several words below the seed score: its whole string, written again, is the same
+                # name (a repeated mention of a detected name is never left); its words alone are not spread.
+                entry = _whole_name_entry(doc.text, span, options)
+                if entry is not None and entry.key not in entries:
+                    entries[entry.key] = entry
+                    seen.add(entry.key)
+                continue
             if _is_seed(span, options):
                 for entry in _seed_entries(doc.text, span, options):
                     if options.veto and _clinical_string(entry.key):
@@ -184,8 +224,8 @@ def _reconcile_group(
     label_of = {key: _vote(votes[key], weights[key]) for key in entries if votes[key]}
     keys_by_pattern = sorted(entries.values(), key=lambda e: (-len(e.key), e.key))
     matcher = regex.compile(
-        r"(?<![\p{L}\p{N}])(?:" + "|".join(f"(?P<k{i}>{e.pattern})" for i, e in enumerate(keys_by_pattern)) + r")"
-        r"(?![\p{L}\p{N}])",
+        r"(?<![\p{L}\p{M}\p{N}])(?:" + "|".join(f"(?P<k{i}>{e.pattern})" for i, e in enumerate(keys_by_pattern)) + r")"
+        r"(?![\p{L}\p{M}\p{N}])",
         regex.IGNORECASE,
     )
 
@@ -196,7 +236,10 @@ def _reconcile_group(
         mixed_case = 0.02 <= upper <= 0.9
         relabelled: list[Span] = []
         for span in spans:
-            label = label_of.get(normalise_key(span.text_of(text)))
+            key = normalise_key(span.text_of(text))
+            # A common word that is a listed name only spreads; its existing spans keep their labels.
+            known = entries.get(key)
+            label = label_of.get(key) if known is not None and not known.capitalised_only else None
             if label is not None and label is not span.label:
                 span = replace(
                     span.with_label(label),
@@ -220,6 +263,10 @@ def _reconcile_group(
             if mixed_case and found.islower() and zipf_lowered(found) >= options.lower_case_max_zipf:
                 continue
             entry = keys_by_pattern[int(str(m.lastgroup)[1:])]  # the one alternative k<i> that matched
+            if entry.capitalised_only:
+                written_as_name = mixed_case and found[0].isupper() and not found.isupper()
+                if not written_as_name and (mixed_case or not entry.first_name):
+                    continue  # case is the only evidence (see _Entry.first_name for one-case notes)
             label = label_of.get(entry.key, entry.label)
             where = "patient's notes" if seed_notes[entry.key] and len(documents) > 1 else "note"
             evidence = (f"reconcile: same string tagged {label.value} elsewhere in the {where}",)
