@@ -116,7 +116,9 @@ class _FakeSql:
 def test_spark_passes_the_configuration_to_the_job(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     jobs: list[Any] = []
 
-    def fake_run_spark(session: Any, source: str, output: str, job: Any, fmt: str, keep: Any, encoding: str = "utf-8") -> int:
+    def fake_run_spark(
+        session: Any, source: str, output: str, job: Any, fmt: str, keep: Any, encoding: str = "utf-8"
+    ) -> int:
         jobs.append(job)
         return 0
 
