@@ -10,7 +10,16 @@ from typing import Annotated
 import typer
 
 from deident.cli.conventions import FormatChoice, QuietOption, Reporter, VerboseOption, VersionOption, choice
-from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.cli.input_options import (
+    AuthorColOption,
+    DelimiterOption,
+    EncodingOption,
+    IdColOption,
+    PatientColOption,
+    QuotecharOption,
+    TextColOption,
+    read_options,
+)
 from deident.cli.path_checks import check_inputs, check_not_empty, refuse_overwriting_inputs
 from deident.cli.stdio import STDIN_NAME, is_stdio, read_stdin, stdin_named, stream_format, stream_path, write_stdout
 from deident.io.formats import detect_format, losses, read_corpus, write_corpus
@@ -25,17 +34,10 @@ def convert(
     to_format: Annotated[
         FormatChoice | None, typer.Option("--to", help="Output format (default: from the extension).")
     ] = None,
-    text_col: Annotated[str, typer.Option(metavar="TEXT", help="Text column of CSV/Parquet input.")] = "text",
-    id_col: Annotated[str | None, typer.Option(metavar="TEXT", help="Id column of CSV/Parquet input.")] = None,
-    patient_col: Annotated[
-        str | None, typer.Option(metavar="TEXT", help="Patient-id column of CSV/Parquet input.")
-    ] = None,
-    author_col: Annotated[
-        str | None,
-        typer.Option(
-            metavar="TEXT", help="Author (poster) column of CSV/Parquet input: its handle is sought in the text."
-        ),
-    ] = None,
+    text_col: TextColOption = "text",
+    id_col: IdColOption = None,
+    patient_col: PatientColOption = None,
+    author_col: AuthorColOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',

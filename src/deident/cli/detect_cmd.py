@@ -27,7 +27,16 @@ from deident.cli.conventions import (
     VersionOption,
     choice,
 )
-from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.cli.input_options import (
+    AuthorColOption,
+    DelimiterOption,
+    EncodingOption,
+    IdColOption,
+    PatientColOption,
+    QuotecharOption,
+    TextColOption,
+    read_options,
+)
 from deident.cli.path_checks import check_inputs, check_not_empty, refuse_overwriting_inputs
 from deident.cli.stdio import STDIN_NAME, is_stdio, read_stdin, stdin_named, stream_format, stream_path, write_stdout
 from deident.core.document import AnnotatedDocument, patient_chunks
@@ -66,17 +75,10 @@ def detect(
             "--reconcile/--no-reconcile", help="Global reconciliation across each patient's notes (default: model's)."
         ),
     ] = None,
-    text_col: Annotated[str, typer.Option(metavar="TEXT", help="Text column of CSV/Parquet input.")] = "text",
-    id_col: Annotated[str | None, typer.Option(metavar="TEXT", help="Id column of CSV/Parquet input.")] = None,
-    patient_col: Annotated[
-        str | None, typer.Option(metavar="TEXT", help="Patient-id column of CSV/Parquet input.")
-    ] = None,
-    author_col: Annotated[
-        str | None,
-        typer.Option(
-            metavar="TEXT", help="Author (poster) column of CSV/Parquet input: its handle is sought in the text."
-        ),
-    ] = None,
+    text_col: TextColOption = "text",
+    id_col: IdColOption = None,
+    patient_col: PatientColOption = None,
+    author_col: AuthorColOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',

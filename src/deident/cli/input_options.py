@@ -21,6 +21,14 @@ DelimiterOption = Annotated[
     ),
 ]
 QuotecharOption = Annotated[str, typer.Option(metavar="CHAR", help="Quote character of CSV/TSV input.")]
+# The columns of a table input (run, detect, convert).
+TextColOption = Annotated[str, typer.Option(metavar="TEXT", help="Text column of CSV/Parquet input.")]
+IdColOption = Annotated[str | None, typer.Option(metavar="TEXT", help="Id column of CSV/Parquet input.")]
+PatientColOption = Annotated[str | None, typer.Option(metavar="TEXT", help="Patient-id column of CSV/Parquet input.")]
+AuthorColOption = Annotated[
+    str | None,
+    typer.Option(metavar="TEXT", help="Author (poster) column of CSV/Parquet input: its handle is sought in the text."),
+]
 
 _NAMED = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
 

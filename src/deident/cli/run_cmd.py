@@ -32,7 +32,16 @@ from deident.cli.conventions import (
     VersionOption,
     choice,
 )
-from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
+from deident.cli.input_options import (
+    AuthorColOption,
+    DelimiterOption,
+    EncodingOption,
+    IdColOption,
+    PatientColOption,
+    QuotecharOption,
+    TextColOption,
+    read_options,
+)
 from deident.cli.key_options import replace_options
 from deident.cli.output_options import PseudonymiseColOption
 from deident.cli.path_checks import check_inputs, refuse_overwriting_inputs
@@ -91,17 +100,10 @@ def run(
     input_format: Annotated[
         FormatChoice | None, typer.Option("--format", help="Input format (default: detected; needed for -).")
     ] = None,
-    text_col: Annotated[str, typer.Option(metavar="TEXT", help="Text column of CSV/Parquet input.")] = "text",
-    id_col: Annotated[str | None, typer.Option(metavar="TEXT", help="Id column of CSV/Parquet input.")] = None,
-    patient_col: Annotated[
-        str | None, typer.Option(metavar="TEXT", help="Patient-id column of CSV/Parquet input.")
-    ] = None,
-    author_col: Annotated[
-        str | None,
-        typer.Option(
-            metavar="TEXT", help="Author (poster) column of CSV/Parquet input: its handle is sought in the text."
-        ),
-    ] = None,
+    text_col: TextColOption = "text",
+    id_col: IdColOption = None,
+    patient_col: PatientColOption = None,
+    author_col: AuthorColOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
