@@ -37,7 +37,7 @@ from deident.core.labels import Category
 from deident.core.span import Span
 from deident.detect.crf.learned import token_hash
 from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto_terms
-from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, STOP_WORDS, is_name_word
+from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, PARTICLES, STOP_WORDS, is_name_word
 from deident.stage2.quoted_names import quoted_names
 from deident.stage2.reconcile import COMPLETED
 from deident.text.case import window_case
@@ -59,11 +59,8 @@ _LAST_PART = regex.compile(r"(?:^|(?<=[\s\-‐]))(\p{L}+)$")  # the last word, o
 _WORD_BEFORE = regex.compile(r"\p{L}[\p{L}'’\-]*$")
 _VOWEL = regex.compile(r"[aeiouy\p{Mn}àáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
 _FIELD_LABEL_AFTER = regex.compile(r"[ \t\u00a0]*[:#]")
-# Surname particles, written in lower or title case ("de la Cruz", "Van Der Berg", "Mac an Ultaigh", "Ó Briain").
-# Before a span only those that do not end an English phrase are taken ("an", "al", "le" are not: "an Ulster ...").
-PARTICLES = frozenset(
-    "de la le del della dei der den van von da di du dos das mac mc an ó ní nic ui bin ibn ap ter ten zu".split()
-)
+# Before a span only those surname particles that do not end an English phrase are taken ("an", "al", "le" are
+# not: "an Ulster ...").
 _PARTICLES_BEFORE = PARTICLES - {"an", "le", "ten"}
 _MAX_PARTICLES = 2
 # What may follow the last word of a name slot: a bracket, closing quote, comma, semicolon or tab, or the end of
