@@ -45,6 +45,9 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         # Last, First
         ("Patient: Quorvane, Maria\nMRN 1234", "Quorvane", "Quorvane, Maria"),
         ("Patient: Garcia, Tobiah\nMRN 1234", "Tobiah", "Garcia, Tobiah"),
+        # a first name the veto lists as an abbreviation, written as a name and closing the pair's slot
+        ("Discussed with daughter (Quorvane, Max) by phone.", "Quorvane", "Quorvane, Max"),
+        ("Next of kin: Tamsett, Eve\nMRN 1234", "Tamsett", "Tamsett, Eve"),
         # surname particles between name words, before a surname, and in "Last, First"
         ("Patient: Lydia Mac an Quorvath\nDOB: 01/02/1950", "Lydia Mac", "Lydia Mac an Quorvath"),
         ("Seen with Anna van der Tilbet today.", "Anna", "Anna van der Tilbet"),
@@ -87,6 +90,10 @@ def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
         ("Dr Smith Lasix given.", "Smith"),
         # "Last, First" needs a known first name; "Smith, who" is not one
         ("Seen by Smith, who agreed.", "Smith"),
+        # an abbreviation after the comma that is not written as a name, or does not close the slot
+        ("Seen by Smith, Max assist for transfers.", "Smith"),
+        ("Seen by Smith, max assist (transfers).", "Smith"),
+        ("SEEN BY SMITH, MAX)", "SMITH"),
         # no crossing a line or a sentence
         ("Seen by Dr. Smith\nJohnson catheter placed.", "Smith"),
         ("Seen by Dr. Smith. Kraus reviewed.", "Smith"),

@@ -8,7 +8,8 @@ has kept a NAME span, this stage extends it over the adjacent tokens that comple
 * a name word right before or after it, separated by one or two spaces, tabs or no-break spaces (up to two words
   each side: "John K. Smith" from "Smith");
 * a middle initial ("K." between two name words);
-* the other half of "Last, First" (a known first name after "Smith, ", a known surname before ", John");
+* the other half of "Last, First" (a known first name after "Smith, ", a known surname before ", John"; a first
+  name the veto lists as an abbreviation only where it is written as a name and closes the slot: "(Gould, Max)");
 * the one word that closes a name slot after a lone listed first name ("Next of kin: Nicholas House (son)",
   "Patient: Sandile Pastor" at the end of its line, "Contact 'Paloma Day'"), or opens one before a lone found
   word ("Patient: MARK BODEK"): a first name followed by one word and then a bracket, a closing quote, a comma or
@@ -37,7 +38,7 @@ from deident.core.labels import Category
 from deident.core.span import Span
 from deident.detect.crf.learned import token_hash
 from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto_terms
-from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, STOP_WORDS, is_name_word
+from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, PARTICLES, STOP_WORDS, is_name_word
 from deident.stage2.quoted_names import quoted_names
 from deident.stage2.reconcile import COMPLETED
 from deident.text.case import window_case
@@ -59,11 +60,8 @@ _LAST_PART = regex.compile(r"(?:^|(?<=[\s\-‐]))(\p{L}+)$")  # the last word, o
 _WORD_BEFORE = regex.compile(r"\p{L}[\p{L}'’\-]*$")
 _VOWEL = regex.compile(r"[aeiouy\p{Mn}àáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
 _FIELD_LABEL_AFTER = regex.compile(r"[ \t\u00a0]*[:#]")
-# Surname particles, written in lower or title case ("de la Cruz", "Van Der Berg", "Mac an Ultaigh", "Ó Briain").
-# Before a span only those that do not end an English phrase are taken ("an", "al", "le" are not: "an Ulster ...").
-PARTICLES = frozenset(
-    "de la le del della dei der den van von da di du dos das mac mc an ó ní nic ui bin ibn ap ter ten zu".split()
-)
+# Before a span only those surname particles that do not end an English phrase are taken ("an", "al", "le" are
+# not: "an Ulster ...").
 _PARTICLES_BEFORE = PARTICLES - {"an", "le", "ten"}
 _MAX_PARTICLES = 2
 # What may follow the last word of a name slot: a bracket, closing quote, comma, semicolon or tab, or the end of
@@ -136,6 +134,21 @@ class _Judge:
             # weak test: a capitalised common word next to a name ("Beck Depression Inventory") is no name.
             return _shape(word) in self.shapes - {"lower"} and is_name_word(word, "mixed", False)
         return token_hash(key) not in self.clinical_words and is_name_word(word, self.mode, False)
+
+    def is_given_name_after_comma(self, word: str, *, closes_slot: bool) -> bool:
+        """The other half of "Last, First": a listed first name or a word no dictionary knows (see :meth:`is_name`);
+        or a listed first name that the veto lists as an abbreviation ("Max", "Eve", "Ada": "max assist"), where it
+        is written as a name (title case in mixed-case text) and closes the pair's slot: "daughter (Gould, Max)"."""
+        if self.is_name(word, known_only="first_names"):
+            return True
+        key = _key(word)
+        return (
+            closes_slot
+            and self.mode == "mixed"
+            and word.istitle()
+            and load_veto_terms().get(key) == "abbreviation"
+            and key in load_lexicon("first_names")
+        )
 
     def fills_slot(self, token: str, *, role_after: bool) -> bool:
         """Whether a word beside a lone first name fills a name slot that ends as one (see the module docstring);
@@ -213,7 +226,8 @@ def _extend_right(
             break  # no word, or one that belongs to another kept name already
         token = word.group()
         if comma is not None:
-            if not judge.is_name(token, known_only="first_names"):
+            closes_slot = _CLOSES_SLOT.match(text, word.end(), limit) is not None
+            if not judge.is_given_name_after_comma(token, closes_slot=closes_slot):
                 break  # "Smith, who ..." is no "Last, First"
             end = word.end()
             break

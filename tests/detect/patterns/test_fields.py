@@ -36,6 +36,13 @@ POSITIVES: list[Case] = [
     # "Last, First" with a first name no list knows, written as a name
     ("Referring clinician: Camourett, Sykiotaint", "Camourett, Sykiotaint", D),
     ("Patient: Smith, Stable overnight", "Smith", P),  # a status after the surname is no first name
+    # "Surname, Given" whose surname has particles or an elided particle, judged by the surname's own word
+    ("Patient: de la Varquette, Ilsabet", "de la Varquette, Ilsabet", P),
+    ("Name: van der Mossink, Joram  DOB: 2/3/61", "van der Mossink, Joram", P),
+    ("PATIENT: DE LA VARQUETTE, ILSABET", "DE LA VARQUETTE, ILSABET", P),
+    ("Patient: O’Young, Tamsin", "O’Young, Tamsin", P),
+    ("Patient: O'Young, Tamsin", "O'Young, Tamsin", P),
+    ("Next of kin: D'Souza-Marr, Priyal (sister)", "D'Souza-Marr, Priyal", R),
 ]
 NEGATIVES: list[Case] = [
     ("Patient: Stable overnight, 4/5 strength", None, None),
@@ -56,6 +63,13 @@ NEGATIVES: list[Case] = [
     # a reply's subject line on a message board names a user, not the patient
     ("Re: DealWorker\nhave u tried it?", None, None),
     ("re: Marigold\nsame here", None, None),
+    # "Word, word" that is a finding, not "Surname, Given"; particles or an elided particle before no name
+    ("Patient: Alert, oriented", None, None),
+    ("Diagnosis: Sarcoidosis, stable", None, None),
+    ("Patient: de novo mutation, stable", None, None),
+    ("Patient: van transport arranged", None, None),
+    ("Name: de la", None, None),
+    ("Patient: O'Clock, seen", None, None),
 ]
 
 

@@ -17,7 +17,7 @@ import regex
 
 from deident.core.labels import Category, Label
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.names import STOP_WORDS, clinical_terms, is_name_word, known_names
+from deident.detect.patterns.names import PARTICLES, STOP_WORDS, clinical_terms, is_name_word, known_names
 from deident.detect.patterns.rules import Hit, Pattern, search_before, words
 from deident.text.case import window_case
 
@@ -40,6 +40,21 @@ OTHER_FIELDS = ("dob", "d.o.b", "date of birth", "mrn", "nhs no", "nhs number", 
                 "date", "tel", "phone", "mobile", "email", "ward", "room", "bed", "ref")  # fmt: skip
 _NAME_TOKEN = regex.compile(r"[^\W\d_](?:[\w'’\-]{0,30}[^\W\d_])?\.?|,")
 _MAX_NAME_WORDS = 5
+_MAX_PARTICLES = 2
+# An elided particle glued to a surname by an apostrophe ("O'Young", "D'Souza", "L'Estrange", "Mc'Kay"): the word
+# is judged by its stem, which a dictionary may know as a word ("Young") where it knows no "o'young".
+_ELIDED_PARTICLE = regex.compile(r"(?i)^(?:o|d|l|mc|mac)'(?=[^\W\d_]{2})")
+
+
+def _name_parts(word: str) -> list[str]:
+    """The parts of a name word to judge: its hyphen parts, each without an elided particle."""
+    parts = (part for part in word.replace("’", "'").split("-") if part)
+    return [_ELIDED_PARTICLE.sub("", part) for part in parts]
+
+
+def _is_particle(word: str, mode: str) -> bool:
+    """A surname particle ("de", "van", "Der"), written in lower or title case where the text has case."""
+    return word.lower() in PARTICLES and (mode != "mixed" or word.islower() or word.istitle())
 
 
 @lru_cache(maxsize=1)
@@ -81,17 +96,21 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
     as names) or initials."""
     mode = window_case(text, start)
     kept: list[tuple[int, int]] = []
+    particles: list[tuple[int, int]] = []  # "de la" before a surname: kept only once the surname follows
     after_comma = False
     for tok in _NAME_TOKEN.finditer(text, start, end):
         piece = tok[0]
         if piece == ",":
-            if after_comma or len(kept) != 1:
+            if after_comma or len(kept) != 1 + bool(particles):
                 break
             after_comma = True
             continue
         bare = piece.rstrip(".")
         lower = bare.lower()
-        if not kept and not after_comma and (lower in NAME_TITLES or piece.lower() in NAME_TITLES):
+        if not kept and not after_comma and not particles and (lower in NAME_TITLES or piece.lower() in NAME_TITLES):
+            continue
+        if not kept and not after_comma and len(particles) < _MAX_PARTICLES and _is_particle(piece, mode):
+            particles.append((tok.start(), tok.end()))
             continue
         if len(bare) == 1:
             ok = bare.isupper()  # an initial: "A. Patel", "Rosa K"
@@ -99,10 +118,10 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
             # "Tremblay, Jean-Luc": a known first name, or a word no dictionary knows written as a name (the weak
             # test: "Smith, Stable" is a status after a surname, not a first name).
             ok = all(
-                part.lower() in known_names() or is_name_word(part, mode, False) for part in bare.split("-") if part
+                part.lower() in known_names() or is_name_word(part, mode, False) for part in _name_parts(bare)
             ) and (mode != "mixed" or bare[0].isupper())
         else:
-            parts = [part for part in bare.replace("’", "'").split("-") if part]
+            parts = _name_parts(bare)
             # The first word must be a name on its own (a known name or a rare word): "Patient: Stable overnight"
             # is a status, not a name; after it the shape is evidence enough.
             strong = bool(kept)
@@ -113,6 +132,8 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
             )
         if not ok:
             break
+        if not kept and particles:
+            kept.append((particles[0][0], particles[-1][1]))  # the particles and the surname are one word
         kept.append((tok.start(), tok.end()))
         if len(kept) >= _MAX_NAME_WORDS:
             break

@@ -119,6 +119,10 @@ STOP_WORDS = frozenset(
     re: ok okay yes pt's family's
     """.split()
 )
+# Surname particles, written in lower or title case ("de la Cruz", "Van Der Berg", "Mac an Ultaigh", "Ó Briain").
+PARTICLES = frozenset(
+    "de la le del della dei der den van von da di du dos das mac mc an ó ní nic ui bin ibn ap ter ten zu".split()
+)
 NAME_LOCALES = ("en_US", "en_GB", "en_IE", "en_IN", "de_DE", "es_ES", "fr_FR", "it_IT", "pl_PL", "pt_BR", "nl_NL")
 NON_NAMES = STOP_WORDS | {w.split()[0] for w in FAMILY_WORDS + DOCTOR_ROLES_WORDS + DOCTOR_TITLES_WORDS}
 TITLE_WORDS = frozenset("dr drs doctor mr mrs ms miss".split())
@@ -157,6 +161,16 @@ CLINICAL_SUFFIXES = (
 )  # fmt: skip
 
 
+def _unknown_capitalised(word: str, zipf: float, mode: str, strong: bool) -> bool:
+    """Whether a word with a clinical ending may still be a surname: after a strong trigger ("Mrs", "Dr", "wife"),
+    written as a name (capitalised, or in an ALL CAPS note), and known to no dictionary and no clinical lexicon
+    ("Mrs Tridriosis"). Disease and procedure words are known ("Mr Angiography", "MRS SARCOIDOSIS" stay words);
+    in an all-lower-case note nothing tells a rare term from a surname, so the ending decides."""
+    if not strong or zipf > 0 or word.lower() in clinical_terms():
+        return False
+    return mode == "upper" or (mode == "mixed" and word[0].isupper())
+
+
 @lru_cache(maxsize=65536)  # pure: the same words come back in every note
 def is_name_word(token: str, mode: str, strong: bool) -> bool:
     """Whether ``token`` can be (part of) a person's name here.
@@ -177,9 +191,9 @@ def is_name_word(token: str, mode: str, strong: bool) -> bool:
     if "-" in lower and lower.split("-", 1)[0] in NON_NAMES:
         return False  # "cath-bwn", "wife-aware": a clinical or note word glued to another
     known = lower in known_names()
-    if not known and lower.endswith(CLINICAL_SUFFIXES):
-        return False
     zipf = _zipf(lower)
+    if not known and lower.endswith(CLINICAL_SUFFIXES) and not _unknown_capitalised(word, zipf, mode, strong):
+        return False
     if mode == "mixed" and word[0].isupper():
         if word.isupper() and len(word) <= 4 and not known:
             return False  # an abbreviation in mixed-case text (ICU, CXR, BP)
