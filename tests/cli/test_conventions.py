@@ -13,6 +13,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import typer
+from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 from deident import __version__
@@ -32,7 +34,9 @@ from deident.schemes import DEPRECATED_SCHEMES, SCHEMES
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = sorted(command.name for command in app.registered_commands if command.name)
+_GROUP = typer.main.get_command(app)
+assert isinstance(_GROUP, TyperGroup)
+COMMANDS = sorted(_GROUP.list_commands(typer.Context(_GROUP)))
 # The commands that read a corpus or table.
 READERS = ["audit", "convert", "cv", "detect", "evaluate", "reidentify", "review", "run", "spark", "train"]
 NOTE = "Seen by Dr. Kowalski on 3/14."

@@ -61,3 +61,9 @@ def test_frequency_band_is_the_integer_zipf(word: str) -> None:
     expected = int(zipf_frequency(word, "en"))
     assert frequency_band(word) == expected
     assert frequency_band(word) == expected  # again, from the per-bucket memo
+
+
+def test_table_is_the_one_wordfreq_itself_reads() -> None:
+    """One frequency table in memory: the one wordfreq's own look-ups (``zipf_frequency``) build and reuse."""
+    zipf_frequency("the", "en")
+    assert wordfrequency._wordfreq()[1] is get_frequency_dict("en", "best")

@@ -1,32 +1,17 @@
-"""The ``deident`` command. Each sub-command lives in its own module and is registered here."""
+"""The ``deident`` command. Each sub-command lives in its own module, registered here and imported only when it runs
+(deident.cli.lazy_group): starting one command does not import every command's libraries."""
 
 from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Callable
-from typing import TextIO
+from typing import ClassVar, TextIO
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from deident import __version__
-from deident.cli import (
-    audit_cmd,
-    convert_cmd,
-    cv_cmd,
-    detect_cmd,
-    evaluate_cmd,
-    keygen_cmd,
-    reidentify_cmd,
-    review_cmd,
-    run_cmd,
-    serve_cmd,
-    spark_cmd,
-    synth_cmd,
-    train_cmd,
-)
 from deident.cli.conventions import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -35,7 +20,73 @@ from deident.cli.conventions import (
     EXIT_USAGE,
     VersionOption,
 )
+from deident.cli.lazy_group import LazyCommand, LazyGroup
 from deident.core.errors import ConfigurationError, DeidentError
+
+
+def _command(name: str, summary: str) -> LazyCommand:
+    """The command ``name``: function ``name`` of module deident.cli.<name>_cmd; ``summary`` is the first sentence
+    of its docstring."""
+    return LazyCommand(f"deident.cli.{name}_cmd", name, summary, epilog=EXIT_STATUSES)
+
+
+class _Commands(LazyGroup):
+    lazy_commands: ClassVar[dict[str, LazyCommand]] = {
+        command.function: command
+        for command in (
+            _command("convert", "Convert an annotated corpus between formats (offsets and texts are kept exactly)."),
+            _command("detect", "Detect PHI and write the input documents with predicted spans."),
+            _command(
+                "evaluate",
+                "Score predictions against gold: binary and typed token, entity (strict/relaxed, micro/macro), "
+                "instance recall, all again for HIPAA identifiers, and a confusion matrix of types.",
+            ),
+            _command("run", "De-identify corpora; the output keeps each input's format and order."),
+            _command(
+                "train",
+                "Train a model directory (manifest, CRF files, learned triggers, lexicon and clusters, and for the "
+                "default pipeline the span filter and its calibration).",
+            ),
+            _command(
+                "cv",
+                "Cross-validate the default pipeline (its ablation table: rules, CRF, stage 1, + filter, + "
+                "reconciliation) or the CRF alone (--pipeline crf: figures per fold, pooled, and a threshold sweep).",
+            ),
+            _command(
+                "synth",
+                "Generate synthetic notes (discharge summaries, ICU nursing notes, psychiatric notes, forum posts) "
+                "whose gold PHI spans are exact by construction, for training and testing detectors.",
+            ),
+            _command(
+                "reidentify",
+                "Write K variants of an annotated corpus in which every gold PHI span is replaced by a fresh "
+                "surrogate of the same label (names of many origins in every written form, dates in every common "
+                "format, national and international phones, IDs of varied shapes, places), with the note's casing "
+                "kept and offsets recomputed.",
+            ),
+            _command(
+                "keygen",
+                "Write a new random key (64 hex digits, readable by its owner only) and print its fingerprint.",
+            ),
+            _command("serve", "Serve the de-identifier over HTTP (JSON)."),
+            _command(
+                "spark",
+                "De-identify a table with Spark and write Parquet: the text column replaced in place, the id and "
+                "patient columns pseudonymised, every other column dropped unless --keep-col, --deid-col or "
+                "--pseudonymise-col names it.",
+            ),
+            _command(
+                "review",
+                "Review detected PHI spans in the browser: accept, reject, relabel, add, widen or narrow them.",
+            ),
+            _command(
+                "audit",
+                "Scan de-identified output for residual PHI-looking tokens: stage-1 candidates the filter dropped, "
+                "words in no dictionary, identifier-shaped digit runs, the patient's known identifiers.",
+            ),
+        )
+    }
+
 
 app = typer.Typer(
     name="deident",
@@ -48,24 +99,8 @@ app = typer.Typer(
     # (rich draws them in boxes that wrap).
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
+    cls=_Commands,
 )
-_COMMANDS: dict[str, Callable[..., None]] = {
-    "convert": convert_cmd.convert,
-    "detect": detect_cmd.detect,
-    "evaluate": evaluate_cmd.evaluate,
-    "run": run_cmd.run,
-    "train": train_cmd.train,
-    "cv": cv_cmd.cv,
-    "synth": synth_cmd.synth,
-    "reidentify": reidentify_cmd.reidentify,
-    "keygen": keygen_cmd.keygen,
-    "serve": serve_cmd.serve,
-    "spark": spark_cmd.spark,
-    "review": review_cmd.review,
-    "audit": audit_cmd.audit,
-}
-for _name, _command in _COMMANDS.items():
-    app.command(_name, epilog=EXIT_STATUSES)(_command)
 
 
 @app.callback()

@@ -19,6 +19,7 @@ from deident.detect.patterns.plan import (
     _barred_by_prev,
     _fits_of_shape,
     _fitting_nexts,
+    _repeating,
     _rules_to_try,
     _spellings,
     anchor_starts,
@@ -710,3 +711,30 @@ def test_gates_compiled_with_re_find_what_regex_finds() -> None:
             assert (match and match.span()) == (expected and expected.span()), text
             found += match is not None
         assert found > 100, pattern.name
+
+
+def test_repeating_pairs_are_rules_reached_by_a_key_and_by_one_of_its_prefixes() -> None:
+    rng = random.Random(5)
+    for _ in range(200):
+        keys = {
+            "".join(rng.choice("ab ") for _ in range(rng.randint(1, 5))): tuple(rng.sample(range(6), rng.randint(1, 3)))
+            for _ in range(rng.randint(1, 12))
+        }
+        direct = {
+            pair
+            for key, indices in keys.items()
+            for shorter, shorter_indices in keys.items()
+            if len(shorter) < len(key) and key.startswith(shorter)
+            for index in set(indices) & set(shorter_indices)
+            for pair in ((key, index), (shorter, index))
+        }
+        assert _repeating(keys) == direct, keys
+
+
+def test_anchor_steps_are_built_once_per_rule_and_repeat_flag() -> None:
+    """The automaton's many keys (spellings times delimiters) share one step per (rule, may_repeat)."""
+    plan = combined_pattern_detector().plan
+    assert plan.automaton is not None
+    steps = {id(step): step for _, (_, key_steps) in plan.automaton.items() for step in key_steps}
+    assert len(steps) == len({(step.index, step.may_repeat) for step in steps.values()})
+    assert all(step.pattern is plan.anchored[step.index] for step in steps.values())
