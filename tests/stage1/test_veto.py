@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 
@@ -146,11 +145,6 @@ def test_veto_takes_time_linear_in_the_phrases_and_candidates_of_a_note():
     seconds = []
     for count in (4_000, 16_000):
         document, spans = _phrases_and_names(count)
-        seconds.append(min(_seconds(stage, document, spans) for _ in range(3)))
+        seconds.append(least_cpu_seconds(stage, document, spans))
         assert len(stage(document, spans)) == count
     assert seconds[1] / seconds[0] < 7.0
-
-
-def _seconds(function: Callable[..., object], *args: object) -> float:
-    """CPU seconds of a call (the least of three, the collector paused)."""
-    return least_cpu_seconds(function, *args)

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 
@@ -235,10 +234,5 @@ def test_features_take_time_linear_in_the_candidates_of_a_long_line():
     seconds = []
     for count in (4_000, 16_000):
         document, spans = _one_line_of_names(count)
-        seconds.append(min(_seconds(candidate_features, document, spans) for _ in range(3)))
+        seconds.append(least_cpu_seconds(candidate_features, document, spans))
     assert seconds[1] / seconds[0] < 7.0
-
-
-def _seconds(function: Callable[..., object], *args: object) -> float:
-    """CPU seconds of a call (the least of three, the collector paused)."""
-    return least_cpu_seconds(function, *args)
