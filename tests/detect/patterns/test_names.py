@@ -73,8 +73,16 @@ POSITIVES: list[Case] = [
     # A name that ends a greeting on a message board.
     ("hang in there Kyle Faulkner! lol same", "Kyle Faulkner", PT),
     ("thx Melanie, that helped", "Melanie", PT),
+    # A nurse signing an entry: a dash, a name (an everyday word too), a credential ending the line.
+    ("neuro intact.\n- rich rn\nresp: clear", "rich", DR),
+    ("PLAN: WEAN AS TOL. -CLIFF RN", "CLIFF", DR),
+    ("Plan: wean as tolerated.\n - Mark Zeller, RN", "Mark Zeller", DR),
 ]
 NEGATIVES: list[Case] = [
+    # A role or an instruction between a dash and a credential, or a credential that does not end the line
+    ("plan:\n- charge rn\n- float RN", None, None),
+    ("if sbp < 90:\n- notify MD\n", None, None),
+    ("- night rn aware of plan", None, None),
     # A title-like word before a known clinical term or a score: no surname, whatever a strong title allows
     ("MRS score 3 on discharge", None, None),
     ("MR angiography of the neck booked", None, None),

@@ -182,6 +182,17 @@ def _phone_shape(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(start, end, label=label)]
 
 
+def _extension(text: str, m: regex.Match[str]) -> list[Hit]:
+    """An internal extension: "ext. 4471" (the digits), or "x4471" / "x3-4471" (the whole of it). The glued "x"
+    form is a multiplier too ("x1000"), so it needs the dashed shape of a hospital extension or a phone, pager or
+    fax word before it."""
+    if m["w"] is not None:
+        return [Hit(m.start("p"), m.end("p"))]
+    if "-" not in m["p"] and search_before(_TRIGGER_BEFORE, text, m.start(), 40) is None:
+        return []
+    return [Hit(m.start(), m.end())]
+
+
 def _email(text: str, m: regex.Match[str]) -> list[Hit]:
     local = search_before(r"(?r)(?<![\w.+-])[a-z0-9][a-z0-9._%+-]{0,63}\Z", text, m.start(), 64)
     return [] if local is None else [Hit(local.start(), m.end(), confirmed=Confirmation.EMAIL)]
@@ -298,11 +309,18 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             "phone.pager",
             P,
             r"\b" + PAGER_TRIGGERS + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[:#]?[ \t]{0,2}"
-            r"(?P<p>\d{3,7}(?:[ \t]{0,2}[-.][ \t]{0,2}\d{3,4})?)" + _NA,
+            r"(?P<p>\d{1,2}-\d{4}|\d{3,7}(?:[ \t]{0,2}[-.][ \t]{0,2}\d{3,4})?)" + _NA,
             0.8,
             None,
             group="p",
             hints=ScanHints(anchors=PAGER_TRIGGER_WORDS),
+        ),
+        Pattern(
+            "phone.extension",
+            P,
+            r"(?<![\w-])(?:(?P<w>(?i:ext|extension)\.?[ \t]{0,2}#?[ \t]{0,2})|[xX])(?P<p>\d{1,2}-\d{4}|\d{4,5})" + _NA,
+            0.75,
+            _extension,
         ),
         Pattern(
             "fax.trigger",

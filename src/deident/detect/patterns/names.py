@@ -458,6 +458,27 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     return [_close(text, [(m.start("n"), m.end("n"))], Label.DOCTOR)]
 
 
+# Words that stand between a dash and a credential as the clinician's role or an instruction, not a name
+# ("- charge RN", "- float RN", "- notify MD").
+SIGNATURE_NON_NAMES = frozenset(
+    """
+    charge primary float floating travel traveler agency resource triage bedside covering cover consulting
+    referring treating admitting oncoming outgoing day night evening staff student new unit icu ccu
+    notify call page inform tell ask alert contact update consult see
+    """.split()
+)
+
+
+def _dash_signature(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "- rich rn" ending a line: a nurse signing a note entry. The shape is strong enough for a name that is also
+    an everyday word, so the words are judged as after a strong title."""
+    mode = window_case(text, m.start("n"))
+    name_words = m["n"].split()
+    if any(w.lower() in SIGNATURE_NON_NAMES or not is_name_word(w, mode, True) for w in name_words):
+        return []
+    return [Hit(m.start("n"), m.end("n"), Label.DOCTOR)]
+
+
 def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
     """A greeted name: every word a known name (first or last), none a common word on its own."""
     hits = _names(Label.PATIENT, strong=False)(text, m)
@@ -623,6 +644,18 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.5,
             _signature,
             hints=ScanHints(last_line=True),
+        ),
+        Pattern(
+            "name.dash_signature",
+            Label.DOCTOR,
+            # From the dash (a literal scan): at a line's start or after a sentence's end, one or two words, then a
+            # credential that ends the line.
+            r"(?<=(?:^|[\n.;!])[ \t]{0,8})-{1,2}[ \t]{0,2}"
+            r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24})?)[ \t]{0,2},?[ \t]{0,2}"
+            + ROLE_SUFFIXES
+            + r"[ \t.]{0,4}(?=\n|$)",
+            0.6,
+            _dash_signature,
         ),
         Pattern(
             "name.aware_after",
