@@ -40,6 +40,10 @@ POSITIVES: list[Case] = [
     ("Surgeon from Harbor in this eve", "Harbor", Label.LOCATION_OTHER),
     ("taken to Dunmore Regional by ambulance", "Dunmore Regional", Label.HOSPITAL),
     ("transfered from Memorial Hospital with pain", "Memorial", Label.HOSPITAL),
+    # Type words between the name and the suffix belong to the name (invented sites).
+    ("TRANSFERRED FROM WEXFORD COUNTY HOSPITAL FOR CATH", "WEXFORD COUNTY", Label.HOSPITAL),
+    ("faxed to Arbelle Children's Hospital today", "Arbelle Children's", Label.HOSPITAL),
+    ("seen at Quenby Community Hospital in 2019", "Quenby Community", Label.HOSPITAL),
     ("pt presented to U of MD ER", "U of MD", Label.HOSPITAL),
     ("admitted to U Maryland ER", "U Maryland", Label.HOSPITAL),
     ("had a bed @ St Agnes but", "St Agnes", Label.HOSPITAL),
@@ -65,6 +69,9 @@ POSITIVES: list[Case] = [
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
+    # Type words alone before the suffix name no facility.
+    ("sent to the county hospital for films", None, None),
+    ("she prefers a community hospital near home", None, None),
     ("pt given 6u reg insulin SQ. at noon", None, None),
     ("HAD 3 EPISODES ST ELEVATION", None, None),
     ("ABD SOFT, NT, ND WITH + BS", None, None),

@@ -266,6 +266,14 @@ HOSPITAL_SUFFIXES = ("hospital", "hosp", "hosp.", "regional", "memorial", "medic
                      "medical ctr", "health center", "heart center", "healthcare", "campus")  # fmt: skip
 # Suffixes that are part of the name ("Laurel Regional"); "hospital" and "medical center" stay outside it.
 _NAME_PART_SUFFIXES = frozenset({"regional", "memorial", "general"})
+# Words of a facility's type that stand between its name and the suffix ("Park Children's Hospital", "WEXFORD
+# COUNTY HOSPITAL"): part of the name after a name word, no name on their own ("the county hospital").
+FACILITY_TYPE_WORDS = frozenset(
+    """
+    children's childrens women's womens community county university general memorial regional veterans va
+    rehab rehabilitation state city district teaching specialty psychiatric cancer heart eye
+    """.split()
+)
 _SORTED_UNITS = frozenset("".join(sorted(u)) for u in ("micu", "sicu", "nicu", "picu", "ccu", "icu", "csru", "pacu"))
 _SITE_WORD_RE = r"[A-Za-z][A-Za-z'&\-]{0,24}\.?"
 
@@ -362,15 +370,18 @@ def _hospital_name(text: str, m: regex.Match[str]) -> list[Hit]:
     start = before.start("n")
     toks = [(start + t.start(), start + t.end(), t[0]) for t in rx(r"[A-Za-z][A-Za-z.'\-]{0,24}").finditer(before["n"])]
     kept: list[tuple[int, int]] = []
+    named = False  # a name word (not only type words) is among the kept ones
     for s, e, piece in reversed(toks):
         if piece.endswith(".") and len(piece) > 2:
             break  # a sentence ends before the name
         # "Memorial Hospital", "General Hospital": a name-part word right before "hospital" is the name.
         adjacent = not kept and not name_part and piece.lower() in _NAME_PART_SUFFIXES
-        if not (adjacent or _site_word(piece, mode)):
-            break
+        if adjacent or _site_word(piece, mode):
+            named = True
+        elif named or piece.lower() not in FACILITY_TYPE_WORDS:
+            break  # type words stand next to the suffix, after the name
         kept.insert(0, (s, e))
-    if not kept:
+    if not named:
         return []
     if name_part and not any(_zipf(text[s:e].strip(".").lower()) < 4.0 for s, e in kept):
         return []  # "general surgery", "regional anesthesia": a rare name word is needed before these
