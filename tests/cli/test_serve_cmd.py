@@ -47,10 +47,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_answers_http(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [[], ["--workers", "0"]], ids=["worker-processes", "in-process"])
+def test_serve_answers_http(workers: list[str]) -> None:
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "deident", "serve", "--pipeline", "rules", "--port", str(port)],
+        [sys.executable, "-m", "deident", "serve", "--pipeline", "rules", "--port", str(port), *workers],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
