@@ -7,6 +7,8 @@ latency figures are bench/bench_service_latency.py's."""
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -155,3 +157,18 @@ def test_a_worker_that_cannot_load_the_model_is_a_one_line_error(tmp_path: Path)
     with pytest.raises(ConfigurationError) as raised:
         WorkerPool(load, workers=1)
     assert "no-such-model" in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_worker_that_dies_is_replaced(pool: WorkerPool) -> None:
+    wait_until(lambda: pool.idle() == 2, "two idle workers")
+    victim, survivor = pool.pids()
+    os.kill(victim, signal.SIGKILL)
+    with TestClient(create_app(pool)) as client:
+        # sequential requests take the idle workers in turn: one of the two meets the dead one
+        answers = [client.post("/v1/detect", json={"text": "Seen by Dr. Kowalski."}) for _ in range(2)]
+        assert sorted(a.status_code for a in answers) == [200, 500]
+        failed = next(a for a in answers if a.status_code == 500)
+        assert "worker process stopped" in failed.json()["detail"] and "Kowalski" not in failed.text
+        wait_until(lambda: pool.idle() == 2, "a replacement worker")
+        assert victim not in pool.pids() and survivor in pool.pids()
+        assert client.post("/v1/detect", json={"text": "Seen by Dr. Kowalski."}).status_code == 200

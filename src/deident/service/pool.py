@@ -212,9 +212,9 @@ class WorkerPool:
         worker.process.kill()
         worker.connection.close()
         with self._lock:
-            self._workers.remove(worker)
-            if self._closed:
+            if self._closed:  # close() has stopped every worker already
                 return
+            self._workers.remove(worker)
         threading.Thread(target=self._start_replacement, args=(worker,), daemon=True).start()
 
     def _start_replacement(self, old: _Worker) -> None:
