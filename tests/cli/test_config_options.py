@@ -82,14 +82,14 @@ def test_serve_applies_the_configuration(monkeypatch: pytest.MonkeyPatch) -> Non
     served: dict[str, Any] = {}
 
     def fake_run(application: Any, **settings: Any) -> None:
-        served["app"] = application
+        # while the service runs: its worker processes stop when it returns
+        served["body"] = TestClient(application).post("/v1/deidentify", json={"text": NOTE}).json()
 
     monkeypatch.setattr("uvicorn.run", fake_run)
-    result = runner.invoke(app, ["serve", "--pipeline", "rules", "--config", str(SITE_FIXTURE)])
+    result = runner.invoke(app, ["serve", "--pipeline", "rules", "--workers", "1", "--config", str(SITE_FIXTURE)])
     assert result.exit_code == 0, result.output
-    client = TestClient(served["app"])
-    body = client.post("/v1/deidentify", json={"text": NOTE}).json()
-    assert body["text"] == "Transfer to [**HOSPITAL**]; Bristol stool chart 4; [**DOCTOR**] reviewed the chart."
+    expected = "Transfer to [**HOSPITAL**]; Bristol stool chart 4; [**DOCTOR**] reviewed the chart."
+    assert served["body"]["text"] == expected
 
 
 class _FakeSession:

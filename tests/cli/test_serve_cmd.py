@@ -47,10 +47,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_answers_http(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [[], ["--workers", "0"]], ids=["worker-processes", "in-process"])
+def test_serve_answers_http(workers: list[str]) -> None:
     port = _free_port()
+    command = [sys.executable, "-m", "deident", "serve", "--pipeline", "rules", "--port", str(port)]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "deident", "serve", "--pipeline", "rules", "--port", str(port)],
+        [*command, "--ephemeral-key", *workers],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -73,6 +75,17 @@ def test_serve_answers_http(tmp_path: Path) -> None:
         with urllib.request.urlopen(request, timeout=30) as r:
             body = r.read().decode()
         assert "617-555-0123" not in body and "Kowalski" not in body
+        # one ephemeral key for the whole service: consecutive requests (each worker in turn) agree
+        surrogate = urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/deidentify",
+            data=b'{"text": "Call Dr. Kowalski at 617-555-0123.", "mode": "surrogate"}',
+            headers={"Content-Type": "application/json"},
+        )
+        answers = []
+        for _ in range(3):
+            with urllib.request.urlopen(surrogate, timeout=30) as r:
+                answers.append(r.read())
+        assert answers[0] == answers[1] == answers[2] and b"Kowalski" not in answers[0]
     finally:
         proc.terminate()
         proc.wait(timeout=10)

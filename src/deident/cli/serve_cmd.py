@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 from pathlib import Path
@@ -27,6 +28,13 @@ from deident.replace.modes import Mode
 
 TOKEN_ENV = "DEIDENT_TOKEN"
 MIN_TOKEN_CHARS = 16
+DEFAULT_REQUEST_TIMEOUT_S = 60.0
+DEFAULT_MAX_QUEUED = 16
+
+
+def default_workers() -> int:
+    """Two worker processes (one on a one-core machine): a large note does not hold up every other request."""
+    return min(2, os.cpu_count() or 1)
 
 
 def is_loopback(host: str) -> bool:
@@ -93,6 +101,25 @@ def serve(
             "required unless --host is loopback."
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Worker processes that run detection, each with the model loaded (default: 2, 1 on a one-core "
+            "machine); 0: in the service's own process, with no time budget.",
+        ),
+    ] = None,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            metavar="SECONDS",
+            help="Time budget of a request, waiting included: past it the answer is 504 and its worker is replaced.",
+        ),
+    ] = DEFAULT_REQUEST_TIMEOUT_S,
+    max_queued: Annotated[
+        int, typer.Option(min=0, help="Requests that may wait for a busy worker; more are answered 503.")
+    ] = DEFAULT_MAX_QUEUED,
     config_file: ConfigOption = None,
     verbose: VerboseOption = False,
     quiet: QuietOption = False,
@@ -103,12 +130,14 @@ def serve(
     With a token (--token-file or $DEIDENT_TOKEN) every request, /docs included, needs the header
     "Authorization: Bearer TOKEN"; a --host other than loopback needs one.
 
-    One process serves requests on a thread pool; for more throughput run several processes with the
-    same --key file behind a load balancer (surrogates then agree across them)."""
+    Detection runs in --workers processes, so /health answers at once while a large note is processed; each
+    request has --request-timeout seconds. Every worker (and several services behind a load balancer) with the
+    same --key file gives the same surrogates."""
     try:
         import uvicorn
 
         from deident.service.app import ServiceLimits, create_app
+        from deident.service.pool import WorkerPool
     except ImportError:
         raise ConfigurationError('the REST service needs fastapi and uvicorn: pip install "deident[service]"') from None
     from deident.api import Deidentifier
@@ -117,15 +146,35 @@ def serve(
     site = site_config(config_file)
     options = replace_options(mode_or_default(context, mode, site), key, ephemeral_key)
     reporter = Reporter(verbose, quiet)
-    with reporter.stage("load"):
-        deidentifier = Deidentifier.load(
-            model, pipeline.value, recall_target=recall_target, scheme=choice(scheme), options=options, config=site
-        )
-    settle_heap()  # the service's process is ours: the loaded model leaves the collector's walks
-    app = create_app(deidentifier, ServiceLimits(max_chars=max_chars, max_documents=max_documents), token=token)
-    access = "bearer token required" if token is not None else "no token: this machine only"
-    reporter.summary(
-        f"deident serving {deidentifier.model_id} on http://{host}:{port} (mode {options.mode.value}; {access})"
+    limits = ServiceLimits(max_chars=max_chars, max_documents=max_documents)
+    # The workers get the model folder, options (key included) and the configuration's path, and load it themselves.
+    load = functools.partial(
+        Deidentifier.load,
+        model,
+        pipeline.value,
+        recall_target=recall_target,
+        scheme=choice(scheme),
+        options=options,
+        config=config_file,
     )
-    # Access logs name method, path and status only; bodies are never logged.
-    uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info")
+    processes = default_workers() if workers is None else workers
+    pool: WorkerPool | None = None
+    with reporter.stage("load"):
+        if processes == 0:
+            engine: Deidentifier | WorkerPool = load(config=site)
+            settle_heap()  # the service's process is ours: the loaded model leaves the collector's walks
+        else:
+            engine = pool = WorkerPool(load, processes, timeout=request_timeout, max_queued=max_queued)
+    try:
+        app = create_app(engine, limits, token=token)
+        model_id = engine.model_id if isinstance(engine, Deidentifier) else engine.description.model_id
+        access = "bearer token required" if token is not None else "no token: this machine only"
+        work = "in this process" if pool is None else f"{processes} workers, {request_timeout:g} s per request"
+        reporter.summary(
+            f"deident serving {model_id} on http://{host}:{port} (mode {options.mode.value}; {work}; {access})"
+        )
+        # Access logs name method, path and status only; bodies are never logged.
+        uvicorn.run(app, host=host, port=port, log_level="warning" if quiet else "info")
+    finally:
+        if pool is not None:
+            pool.close()

@@ -16,6 +16,12 @@ errors are reported without the offending input (FastAPI's default 422 body repe
 key of the surrogate modes is configured when the service starts; clients cannot send one, and a
 request with a field the service does not know is refused (422).
 
+Work: detection and de-identification run in worker processes (:mod:`deident.service.pool`, ``deident serve``),
+each request within a time budget (504 past it) and with a bounded queue (503 when full), so ``/health`` and
+``/v1/info`` answer at once while a large note is being processed; given a :class:`~deident.api.Deidentifier`,
+the service runs it on its own threads instead (:class:`~deident.service.jobs.InProcess`). The answer is serialised
+where the work is done.
+
 Offline: ``/docs`` (and ``/redoc``) is a plain page rendered here from the OpenAPI schema, with nothing loaded
 from another host (FastAPI's Swagger UI and ReDoc pages load scripts from a CDN).
 
@@ -31,6 +37,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -41,10 +48,10 @@ from deident import __version__
 from deident.api import Deidentifier
 from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
-from deident.core.span import Span
 from deident.replace import Mode
 from deident.service.docs_page import render_docs
-from deident.stage2.explain import explain as explain_span
+from deident.service.jobs import BatchOut, DeidentifiedOut, DetectOut, Engine, InProcess, Job, Task
+from deident.service.pool import ServiceUnavailable
 
 DEFAULT_MAX_CHARS = 1_000_000
 DEFAULT_MAX_DOCUMENTS = 1_000
@@ -106,45 +113,6 @@ class BatchIn(BaseModel):
     mode: UnicodeStr | None = None
 
 
-class SpanOut(BaseModel):
-    start: int
-    end: int
-    label: str
-    category: str
-    hipaa: str
-    source: str
-    score: float | None
-    explanation: str | None = None
-
-
-class DetectOut(BaseModel):
-    spans: list[SpanOut]
-
-
-class DeidentifiedOut(BaseModel):
-    id: str | None = None
-    text: str
-    spans: list[SpanOut]
-    replaced: int
-
-
-class BatchOut(BaseModel):
-    documents: list[DeidentifiedOut]
-
-
-def _span_out(span: Span, with_explanation: bool = False) -> SpanOut:
-    return SpanOut(
-        start=span.start,
-        end=span.end,
-        label=span.label.value,
-        category=span.category.value,
-        hipaa=span.label.safe_harbor.value,
-        source=span.source,
-        score=span.score,
-        explanation=explain_span(span) if with_explanation else None,
-    )
-
-
 def _safe_location(loc: Sequence[Any], known: set[str]) -> list[str | int]:
     """An error location with only the service's own field names and list positions: an unknown
     field's name is the client's and is not repeated."""
@@ -156,11 +124,15 @@ _FIELD_NAMES = {"body", "query", "path", "header"} | {
 }
 
 
-def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None, token: str | None = None) -> FastAPI:
-    """A FastAPI application serving ``deidentifier`` (loaded once, shared by every request).
+def create_app(model: Deidentifier | Engine, limits: ServiceLimits | None = None, token: str | None = None) -> FastAPI:
+    """A FastAPI application serving ``model``: a deidentifier (loaded once, shared by every request, run on
+    the service's threads) or an engine such as :class:`~deident.service.pool.WorkerPool` (worker processes,
+    a time budget per request).
 
     With ``token``, every request needs ``Authorization: Bearer <token>`` (401 otherwise)."""
     limits = limits or ServiceLimits()
+    engine: Engine = InProcess(model) if isinstance(model, Deidentifier) else model
+    described = engine.description
     app = FastAPI(
         title="deident",
         version=__version__,
@@ -206,7 +178,7 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None, 
             if len(text) > limits.max_chars:
                 raise HTTPException(413, f"document {i}: {len(text)} characters; the limit is {limits.max_chars}")
 
-    def parse_mode(mode: str | None) -> Mode | None:
+    def checked_mode(mode: str | None) -> str | None:
         if mode is None:
             return None
         try:
@@ -216,56 +188,56 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None, 
             raise HTTPException(
                 422, f"field 'mode': unknown mode; choose one of {', '.join(m.value for m in Mode)}"
             ) from None
-        if parsed.needs_key and deidentifier.options.key is None:
+        if parsed.needs_key and described.key_id is None:
             raise HTTPException(
                 422, f"mode {parsed.value!r} needs a secret key; start the service with --key or --ephemeral-key"
             )
-        return parsed
+        return parsed.value
 
+    async def answered(job: Job) -> Response:
+        # The engine blocks (a worker's pipe, or detection itself): on a thread, the event loop stays free.
+        try:
+            content = await anyio.to_thread.run_sync(engine.run, job)
+        except ServiceUnavailable as err:
+            return JSONResponse(status_code=err.status, content={"detail": str(err)})
+        return Response(content=content, media_type="application/json")
+
+    # Answered on the event loop itself: no thread to wait for while requests fill the thread pool.
     @app.get("/health")
-    def health() -> dict[str, str]:
-        return {"status": "ok", "model": deidentifier.model_id, "version": __version__}
+    async def health() -> dict[str, str]:
+        return {"status": "ok", "model": described.model_id, "version": __version__}
 
     @app.get("/v1/info")
-    def info() -> dict[str, Any]:
-        pipeline = deidentifier.pipeline
+    async def info() -> dict[str, Any]:
         return {
             "version": __version__,
-            "model": deidentifier.model_id,
-            "pipeline": pipeline.name if pipeline is not None else None,
-            "stages": list(pipeline.stage_names) if pipeline is not None else [],
-            "mode": deidentifier.options.mode.value,
-            "surrogate_key": deidentifier.options.key.key_id if deidentifier.options.key is not None else None,
-            "recall_target": deidentifier.recall_target,
-            "operating_point": None if deidentifier.operating_point is None else deidentifier.operating_point.as_dict(),
+            "model": described.model_id,
+            "pipeline": described.pipeline,
+            "stages": list(described.stages),
+            "mode": described.mode,
+            "surrogate_key": described.key_id,
+            "recall_target": described.recall_target,
+            "operating_point": described.operating_point,
             "labels": [label.value for label in Label],
             "limits": {"max_chars": limits.max_chars, "max_documents": limits.max_documents},
             # The site configuration's file name and SHA-256 (deident.site), never its entries.
-            "site_config": None if deidentifier.site is None else deidentifier.site.provenance(),
+            "site_config": described.site_config,
         }
 
-    @app.post("/v1/detect")
-    def detect(note: DetectIn) -> DetectOut:
+    @app.post("/v1/detect", response_model=DetectOut)
+    async def detect(note: DetectIn) -> Response:
         check_sizes([note.text])
-        spans = deidentifier.detect(note.document())
-        return DetectOut(spans=[_span_out(s, note.explain) for s in spans])
+        return await answered(Job(Task.DETECT, (note.document(),), explain=note.explain))
 
-    @app.post("/v1/deidentify")
-    def deidentify(note: DeidentifyIn) -> DeidentifiedOut:
+    @app.post("/v1/deidentify", response_model=DeidentifiedOut)
+    async def deidentify(note: DeidentifyIn) -> Response:
         check_sizes([note.text])
-        result = deidentifier.deidentify(note.document(), mode=parse_mode(note.mode))
-        return DeidentifiedOut(text=result.text, spans=[_span_out(s) for s in result.spans], replaced=len(result.spans))
+        return await answered(Job(Task.DEIDENTIFY, (note.document(),), mode=checked_mode(note.mode)))
 
-    @app.post("/v1/deidentify/batch")
-    def deidentify_batch(batch: BatchIn) -> BatchOut:
+    @app.post("/v1/deidentify/batch", response_model=BatchOut)
+    async def deidentify_batch(batch: BatchIn) -> Response:
         check_sizes([d.text for d in batch.documents])
-        documents = [d.document(d.id or str(i)) for i, d in enumerate(batch.documents)]
-        results = deidentifier.deidentify_many(documents, mode=parse_mode(batch.mode))
-        return BatchOut(
-            documents=[
-                DeidentifiedOut(id=doc.id, text=r.text, spans=[_span_out(s) for s in r.spans], replaced=len(r.spans))
-                for doc, r in zip(documents, results, strict=True)
-            ]
-        )
+        documents = tuple(d.document(d.id or str(i)) for i, d in enumerate(batch.documents))
+        return await answered(Job(Task.BATCH, documents, mode=checked_mode(batch.mode)))
 
     return app
