@@ -27,7 +27,6 @@ from deident.cli.conventions import (
     PipelineChoice,
     QuietOption,
     Reporter,
-    SchemeChoice,
     VerboseOption,
     VersionOption,
     choice,
@@ -45,6 +44,7 @@ from deident.cli.input_options import (
 from deident.cli.key_options import replace_options
 from deident.cli.output_options import PseudonymiseColOption
 from deident.cli.path_checks import check_inputs, refuse_overwriting_inputs
+from deident.cli.scheme_option import OutputSchemeOption
 from deident.cli.stdio import is_stdio, read_stdin, stdin_named, stream_format, stream_path, write_stdout
 from deident.core.errors import ConfigurationError
 from deident.io.formats import detect_format
@@ -84,7 +84,7 @@ def run(
     recall_target: Annotated[
         float | None, typer.Option(min=0.0, max=1.0, help="Operating point: the recall to aim for.")
     ] = None,
-    scheme: Annotated[SchemeChoice | None, typer.Option(help="PHI convention (default: the model's).")] = None,
+    scheme: OutputSchemeOption = None,
     reconcile: Annotated[
         bool | None,
         typer.Option(

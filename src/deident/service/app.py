@@ -3,8 +3,8 @@
 Endpoints (JSON in, JSON out):
 
 - ``GET /health``: liveness, the model id and the deident version.
-- ``GET /v1/info``: the pipeline's stages, the replacement mode, the operating point with its expected recall
-  and precision, the label set, limits and the site configuration's hash.
+- ``GET /v1/info``: the pipeline's stages, the output scheme, the replacement mode, the operating point with its
+  expected recall and precision, the label set, limits and the site configuration's hash.
 - ``POST /v1/detect``: PHI spans (offsets, label, category, HIPAA identifier, detector, score; with
   ``explain`` a PHI-free explanation per span) of one text.
 - ``POST /v1/deidentify``: the de-identified text and the spans of the replacements.
@@ -234,6 +234,7 @@ def create_app(deidentifier: Deidentifier, limits: ServiceLimits | None = None, 
             "model": deidentifier.model_id,
             "pipeline": pipeline.name if pipeline is not None else None,
             "stages": list(pipeline.stage_names) if pipeline is not None else [],
+            "scheme": deidentifier.scheme,
             "mode": deidentifier.options.mode.value,
             "surrogate_key": deidentifier.options.key.key_id if deidentifier.options.key is not None else None,
             "recall_target": deidentifier.recall_target,
