@@ -288,9 +288,7 @@ def test_a_service_with_a_site_configuration() -> None:
 
 
 @pytest.mark.parametrize(("scheme", "found"), [(None, ["Mercy Hospital"]), ("physionet", ["Mercy"])])
-def test_the_service_outputs_the_hipaa_scheme_unless_started_with_another(
-    scheme: str | None, found: list[str]
-) -> None:
+def test_the_service_outputs_the_hipaa_scheme_unless_started_with_another(scheme: str | None, found: list[str]) -> None:
     c = TestClient(create_app(Deidentifier.load(scheme=scheme, preload=False)))
     assert c.get("/v1/info").json()["scheme"] == (scheme or "hipaa")
     text = "Transferred from Mercy Hospital overnight."
