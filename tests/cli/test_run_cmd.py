@@ -180,3 +180,15 @@ def test_run_removes_whole_facility_names_by_default(tmp_path: Path, args: list[
     assert result.exit_code == 0, result.output
     text = read_corpus(out)[0].text
     assert "Mercy" not in text and [w for w in ("Hospital", "Ohio") if w in text] == kept
+
+
+@pytest.mark.parametrize(("args", "noted"), [([], True), (["--scheme", "physionet"], False)])
+def test_run_says_its_operating_point_was_measured_under_physionet(
+    tmp_path: Path, fixtures: Path, args: list[str], noted: bool
+) -> None:
+    out = tmp_path / "out.text"
+    result = runner.invoke(app, ["run", str(fixtures / "mini.text"), "-o", str(out), *args])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "operating point: expected token recall" in said
+    assert ("measured under the physionet convention, not this run's output scheme hipaa" in said) is noted

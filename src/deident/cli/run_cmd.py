@@ -227,10 +227,13 @@ def run(
             write_stdout(target)
     console = reporter.console
     if result.expected:
+        from deident.model.operating_point import scheme_note
+
         expected = result.expected
         console.print(
             f"operating point: expected token recall {expected['expected_recall']:.3f}, "
-            f"precision {expected['expected_precision']:.3f} ({expected['basis']})",
+            f"precision {expected['expected_precision']:.3f} ({expected['basis']})"
+            + scheme_note(expected.get("measured_scheme"), expected.get("output_scheme")),
             highlight=False,
         )
     json_path, html_path = report_paths(config)

@@ -24,7 +24,7 @@ from typing import Any
 from deident.core.errors import ModelError
 from deident.model.bundle import DEFAULT_ROW, FilterSpec, HeldOut, HeldOutRow, ModelBundle
 
-__all__ = ["DEFAULT_ROW", "OperatingPoint", "operating_point"]
+__all__ = ["DEFAULT_ROW", "OperatingPoint", "operating_point", "scheme_note"]
 
 _CALIBRATION_BASIS = (
     "the filter's calibration on out-of-fold candidates of the training notes; "
@@ -56,16 +56,7 @@ class OperatingPoint:
             f"precision {self.expected_precision:.3f}{_interval_text(self.precision_interval, self.level)} "
             f"({self.basis})"
             + ("; the target is above the highest recall measured for this model" if short else "")
-            + self._scheme_text()
-        )
-
-    def _scheme_text(self) -> str:
-        """Under another output scheme the figures describe the measured convention's PHI, not the output's."""
-        if self.measured_scheme is None or self.output_scheme in (None, self.measured_scheme):
-            return ""
-        return (
-            f"; measured under the {self.measured_scheme} convention, not this run's output scheme "
-            f"{self.output_scheme}, which counts other PHI"
+            + scheme_note(self.measured_scheme, self.output_scheme)
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -83,6 +74,17 @@ class OperatingPoint:
             out["expected_recall_interval"] = [round(v, 4) for v in self.recall_interval]
             out["expected_precision_interval"] = [round(v, 4) for v in self.precision_interval]
         return out
+
+
+def scheme_note(measured_scheme: str | None, output_scheme: str | None) -> str:
+    """What to add to figures measured under ``measured_scheme`` when the output follows another: they count the
+    measured convention's PHI, not the output's ("" when the two agree or either is unknown)."""
+    if measured_scheme is None or output_scheme in (None, measured_scheme):
+        return ""
+    return (
+        f"; measured under the {measured_scheme} convention, not this run's output scheme {output_scheme}, "
+        "which counts other PHI"
+    )
 
 
 def _interval_text(interval: tuple[float, float] | None, level: float | None) -> str:
