@@ -94,6 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
     parser.add_argument("--quick", action="store_true", help="200 notes of each corpus")
+    parser.add_argument("--scheme", help="output scheme of every pipeline (default: deident's default)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     limit = 200 if args.quick else None
@@ -104,7 +105,9 @@ def main() -> None:
     else:
         print(f"no {DEV}: physionet-dev and its variant skipped", file=sys.stderr)
     digests: list[str] = []
-    models = {name: Deidentifier.load(pipeline=name) for name in ("default", "stage1", "rules", "crf")}
+    models = {
+        name: Deidentifier.load(pipeline=name, scheme=args.scheme) for name in ("default", "stage1", "rules", "crf")
+    }
     jobs: list[tuple[str, str, list[Document], bool]] = []
     if dev:
         jobs += [("physionet-dev", name, dev, False) for name in models]

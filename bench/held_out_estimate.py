@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     model = args.model or default_model_dir()
     bundle = read_bundle(model)
-    scheme = bundle.scheme or "i2b2-2014"
+    scheme = bundle.training_scheme or "i2b2-2014"
     gold = read_corpus(args.gold)
     started = time.perf_counter()
     default = measure(gold, model, scheme, None)

@@ -263,7 +263,8 @@ def _write_card_section(
         CARD_HEADING,
         "",
         "`deident detect/run` with the default pipeline: rules + CRF (candidate threshold "
-        f"{CANDIDATE_THRESHOLD}), veto, scheme `{SCHEME}`, union, then a logistic-regression span filter",
+        f"{CANDIDATE_THRESHOLD}), veto, the output scheme (`{SCHEME}` for the figures below), union, then a "
+        "logistic-regression span filter",
         f"(`span_filter.json`) at the threshold whose calibrated token recall is {recall_target}; a candidate",
         f"that a detector proposed with a score of {CONFIDENT_SCORE} or more (a CRF marginal, a name after an "
         "honorific, a written date) is kept whatever the filter says.",

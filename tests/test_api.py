@@ -374,3 +374,52 @@ def test_load_with_a_site_configuration(tmp_path: Path) -> None:
     given = Deidentifier.load(pipeline="rules", preload=False, config=config, options=ReplaceOptions())
     assert given.options.mode is Mode.TAG  # options given win over the configuration's mode
     assert Deidentifier.load(pipeline="rules", preload=False).site is None
+
+
+# The default output scheme (hipaa, issue 17 item 5): what i2b2-2014 marks, whole facility names included, except
+# ages of 89 and under. Invented notes: (note, what must be removed whole, or None for a hard negative; its text).
+HIPAA_DEFAULT = [
+    ("Transferred from Mercy Hospital overnight for further care.", "Mercy Hospital"),
+    ("Seen at St. Catherine's Medical Center by Dr. Alvarez last week.", "St. Catherine's Medical Center"),
+    ("Follow-up booked at Riverside Clinic in two weeks.", "Riverside Clinic"),
+    ("Referred to Lakeshore General Hospital for imaging.", "Lakeshore General Hospital"),
+    ("Daughter lives in Ohio and visits often.", "Ohio"),
+    ("The family moved here from Portugal in 2001.", "Portugal"),
+    ("He works as a carpenter and lives alone.", "carpenter"),
+    ("Patient is a 92 year old woman with CHF.", "92"),
+    ("Plan to recheck labs on Monday.", "Monday"),
+    ("Patient is a 45 year old woman with CHF.", None),
+    ("Mother died at 89 of a stroke.", None),
+    ("Strength 4/5 in the left arm, 3/6 systolic murmur.", None),
+    ("Lasix 40 mg given with good effect.", None),
+]
+
+
+@pytest.mark.parametrize(("note", "phi"), HIPAA_DEFAULT, ids=[n[:28] for n, _ in HIPAA_DEFAULT])
+def test_default_output_is_the_hipaa_scheme(default_deid: Deidentifier, note: str, phi: str | None) -> None:
+    found = [note[s.start : s.end] for s in default_deid.detect(note)]
+    assert default_deid.scheme == "hipaa"
+    assert (phi in found) if phi is not None else found == []
+
+
+def test_physionet_scheme_keeps_its_own_convention() -> None:
+    deid = Deidentifier.load(scheme="physionet", preload=False)
+    note = "Transferred from Mercy Hospital to Ohio; works as a carpenter."
+    assert deid.scheme == "physionet"
+    assert [note[s.start : s.end] for s in deid.detect(note)] == ["Mercy"]
+
+
+def test_a_site_configurations_scheme_is_the_default_and_an_asked_scheme_wins(tmp_path: Path) -> None:
+    config = tmp_path / "site.toml"
+    config.write_text('[defaults]\nscheme = "physionet"\n', encoding="utf-8")
+    assert Deidentifier.load(pipeline="rules", config=config, preload=False).scheme == "physionet"
+    assert Deidentifier.load(pipeline="rules", config=config, scheme="i2b2-2014", preload=False).scheme == "i2b2-2014"
+    assert Deidentifier.load(pipeline="rules", preload=False).scheme == "hipaa"
+
+
+def test_the_operating_point_says_which_scheme_it_was_measured_under(default_deid: Deidentifier) -> None:
+    assert default_deid.operating_point is not None
+    said = default_deid.operating_point.describe()
+    assert "measured under the physionet convention, not this run's output scheme hipaa" in said
+    physionet = Deidentifier.load(scheme="physionet", preload=False).operating_point
+    assert physionet is not None and "measured under" not in physionet.describe()

@@ -67,7 +67,7 @@ def test_crf_pipeline_loads_bundled_model():
 def test_default_pipeline_uses_bundled_filter_and_scheme():
     pipeline = build_pipeline("default")
     names = pipeline.stage_names
-    assert "filter" in names and names[-1] == "scheme.physionet"
+    assert "filter" in names and names[-1] == "scheme.hipaa"
     text = "SPOKE WITH DR. KOWALSKI ABOUT PLAN. WIFE ANNA CALLED 617-555-0199. LASIX 40 MG GIVEN."
     spans = pipeline(Document("n", text))
     covered = {text[s.start : s.end] for s in spans}
@@ -144,3 +144,12 @@ def test_crf_stage_splits_below_the_models_own_threshold(threshold, split_at):
     model = _RecordingModel()
     CrfStage(model, threshold)(Document("d", "x"), ())  # type: ignore[arg-type]
     assert model.calls == [{"threshold": threshold, "split_at": split_at}]
+
+
+@pytest.mark.parametrize("name", ["rules", "crf", "stage1", "default"])
+@pytest.mark.parametrize(("scheme", "expected"), [(None, "scheme.hipaa"), ("physionet", "scheme.physionet")])
+def test_every_pipeline_outputs_hipaa_unless_asked_for_another_scheme(
+    name: str, scheme: str | None, expected: str
+) -> None:
+    # The bundled model was trained under physionet: that is its training scheme, not the output's default.
+    assert build_pipeline(name, scheme=scheme).stage_names[-1] == expected

@@ -2,7 +2,7 @@ import pytest
 
 from deident.core import Document, Label, Span
 from deident.core.errors import ConfigurationError
-from deident.schemes import SchemeStage, get_scheme
+from deident.schemes import DEFAULT_SCHEME, SchemeStage, get_scheme, output_scheme
 
 TEXT = "58 yo man, 91 yo mother; seen Monday 3/4; nurse Anna; Christmas"
 
@@ -81,6 +81,10 @@ FACILITY_TEXT = "From Holy Cross Hospital: to GH EW, then Greater Baltimore Med 
         ("hipaa", "Holy Cross Hospital", Label.HOSPITAL, "Holy Cross Hospital"),  # the whole name
         ("hipaa", "Ohio", Label.STATE, "Ohio"),
         ("hipaa", "Peru", Label.COUNTRY, "Peru"),
+        ("hipaa", "Holy Cross Hospital:", Label.LOCATION_OTHER, "Holy Cross Hospital:"),
+        ("hipaa", "GH EW", Label.HOSPITAL, "GH EW"),
+        ("hipaa", "Greater Baltimore Med Ctr.", Label.HOSPITAL, "Greater Baltimore Med Ctr."),
+        ("hipaa", "Greater Baltimore Med Ctr.", Label.ORGANIZATION, "Greater Baltimore Med Ctr."),
     ],
 )
 def test_scheme_facility_names_states_countries(scheme, piece, label, expected):
@@ -88,3 +92,49 @@ def test_scheme_facility_names_states_countries(scheme, piece, label, expected):
     span = Span(start, start + len(piece), label)
     got = SchemeStage(get_scheme(scheme))(Document("d", FACILITY_TEXT), (span,))
     assert [FACILITY_TEXT[s.start : s.end] for s in got] == ([] if expected is None else [expected])
+
+
+AGE_TEXT = "aged 89; age 90; a 45-year-old; 103 yo; 89.5 years; ninety-two; 0 months; 120 yo"
+
+
+@pytest.mark.parametrize(
+    ("piece", "kept"),
+    [
+        ("aged 89", False),  # 89 and under: HIPAA lets them stay
+        ("45-year-old", False),
+        ("89.5 years", False),
+        ("0 months", False),
+        ("age 90", True),  # 90 and over are identifiers
+        ("103 yo", True),
+        ("120 yo", True),
+        ("ninety-two", True),  # no digits: kept, the safe side
+    ],
+)
+def test_hipaa_scheme_keeps_ages_of_90_and_over_only(piece: str, kept: bool) -> None:
+    start = AGE_TEXT.index(piece)
+    span = Span(start, start + len(piece), Label.AGE)
+    assert (SchemeStage(get_scheme("hipaa"))(Document("d", AGE_TEXT), (span,)) == (span,)) is kept
+
+
+@pytest.mark.parametrize("label", list(Label))
+def test_hipaa_scheme_counts_every_label_i2b2_2014_marks(label: Label) -> None:
+    text = "Greenhollow 3/4/2019"
+    span = Span(0, len("Greenhollow"), label)
+    assert SchemeStage(get_scheme("hipaa"))(Document("d", text), (span,)) == (span,)
+
+
+@pytest.mark.parametrize(
+    ("requested", "site_default", "expected"),
+    [
+        (None, None, "hipaa"),  # the users' default, whatever the model was trained under
+        (None, "physionet", "physionet"),  # a site configuration's default
+        ("physionet", None, "physionet"),  # asked for: scoring the PhysioNet corpus
+        ("i2b2-2014", "physionet", "i2b2-2014"),  # the caller's choice wins over the site's
+    ],
+)
+def test_output_scheme(requested: str | None, site_default: str | None, expected: str) -> None:
+    assert output_scheme(requested, site_default) == expected
+
+
+def test_default_scheme_is_hipaa() -> None:
+    assert DEFAULT_SCHEME == "hipaa" and get_scheme(DEFAULT_SCHEME).max_unreported_age == 89

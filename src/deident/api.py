@@ -21,6 +21,7 @@ from deident.core.span import Span, remove_overlaps
 from deident.model.operating_point import OperatingPoint, operating_point
 from deident.pipelines import MODEL_PIPELINES, build_pipeline, read_bundle
 from deident.replace import Mode, ReplaceOptions, Replacer, SecretKey
+from deident.schemes import output_scheme
 from deident.site.config import SiteConfig, site_config_of
 from deident.text.visible import VisibleText, visible_view
 
@@ -55,6 +56,8 @@ class Deidentifier:
     max_note_chars: int | None = None
     # The site configuration the pipeline was built with (deident.site), if any.
     site: SiteConfig | None = None
+    # The PHI convention of the output (deident.schemes); None: no detection pipeline.
+    scheme: str | None = None
 
     @classmethod
     def load(
@@ -71,10 +74,10 @@ class Deidentifier:
         config: str | Path | SiteConfig | None = None,
     ) -> Deidentifier:
         """The bundled default model, or the model directory ``model``; ``scheme`` names the PHI
-        convention of the output (default: the site configuration's, else the model's own, see
-        :mod:`deident.schemes`); ``config`` is a site configuration file (or one already read, see
-        :mod:`deident.site`): its lists, patterns, allow and deny lists and phone regions join the pipeline,
-        and its mode is the default mode when ``options`` is not given.
+        convention of the output (default: the site configuration's, else ``hipaa``, see
+        :func:`deident.schemes.output_scheme`; a model's training scheme never decides it); ``config`` is a site
+        configuration file (or one already read, see :mod:`deident.site`): its lists, patterns, allow and deny lists
+        and phone regions join the pipeline, and its mode is the default mode when ``options`` is not given.
 
         ``preload`` builds what is otherwise built on first use (lexicon automata, the fuzzy name index, word
         frequencies, drug names, the CRF's compiled tables and kernels, the pattern plans; about
@@ -86,8 +89,9 @@ class Deidentifier:
             options = ReplaceOptions(mode=Mode.parse(site.mode))
         # The model directory is read and verified once, here; every component gets its part of it.
         bundle = None if pipeline not in MODEL_PIPELINES else read_bundle(model_dir)
+        chosen_scheme = output_scheme(scheme, None if site is None else site.scheme)
         built = build_pipeline(
-            pipeline, bundle or model_dir, scheme=scheme, recall_target=recall_target, stage2=stage2, site=site
+            pipeline, bundle or model_dir, scheme=chosen_scheme, recall_target=recall_target, stage2=stage2, site=site
         )
         if preload:
             if pipeline != "crf":
@@ -98,8 +102,10 @@ class Deidentifier:
         model_id = f"{pipeline}:{model_dir.name if model_dir is not None else 'bundled'}"
         point = None
         if bundle is not None and pipeline == "default" and (stage2 or {}).get("filter", True):
-            point = operating_point(bundle, recall_target)
-        return cls(built, options or ReplaceOptions(), model_id, recall_target, point, max_note_chars, site)
+            point = operating_point(bundle, recall_target, chosen_scheme)
+        return cls(
+            built, options or ReplaceOptions(), model_id, recall_target, point, max_note_chars, site, chosen_scheme
+        )
 
     def with_options(self, options: ReplaceOptions) -> Deidentifier:
         return replace(self, options=options)

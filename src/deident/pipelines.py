@@ -33,7 +33,7 @@ from deident.model.bundle import ModelBundle
 if TYPE_CHECKING:
     from deident.site.config import SiteConfig
     from deident.stage2.name_completion import NameCompletion
-from deident.schemes import SchemeStage, get_scheme
+from deident.schemes import SchemeStage, get_scheme, output_scheme
 
 PIPELINE_NAMES = ("rules", "crf", "stage1", "default")
 # The pipelines that run a model directory (the rules need none).
@@ -54,20 +54,18 @@ def build_pipeline(
     """Build the named pipeline.
 
     ``model`` is a model directory or its bundle already read (default: the bundled model);
-    ``scheme`` names the PHI convention of the output (see :mod:`deident.schemes`; default:
-    i2b2-2014 for rules, the model's own otherwise); ``recall_target`` picks the operating threshold
-    from the model's calibration; ``stage2`` switches parts of the default pipeline on or off for
-    ablations ("filter", "trusted_phrases", "reconcile"; default: as the model's manifest says); ``site`` is a
-    site configuration (default: none; its scheme is the default scheme).
+    ``scheme`` names the PHI convention of the output (see :mod:`deident.schemes`; default: the site
+    configuration's, else :data:`deident.schemes.DEFAULT_SCHEME`, whatever the model was trained under);
+    ``recall_target`` picks the operating threshold from the model's calibration; ``stage2`` switches parts of the
+    default pipeline on or off for ablations ("filter", "trusted_phrases", "reconcile"; default: as the model's
+    manifest says); ``site`` is a site configuration (default: none).
     """
-    if site is not None and scheme is None:
-        scheme = site.scheme
+    chosen_scheme = output_scheme(scheme, None if site is None else site.scheme)
     if name == "rules":
-        return rules_pipeline(scheme or "i2b2-2014", site)
+        return rules_pipeline(chosen_scheme, site)
     if name not in PIPELINE_NAMES:
         raise ConfigurationError(f"unknown pipeline {name!r}; choose one of {', '.join(PIPELINE_NAMES)}")
     bundle = model if isinstance(model, ModelBundle) else read_bundle(model)
-    chosen_scheme = scheme or bundle.scheme or "i2b2-2014"
     if name == "crf":
         return crf_pipeline(bundle, chosen_scheme, site)
     if name == "stage1":

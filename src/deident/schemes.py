@@ -20,6 +20,12 @@ with a warning.
 - ``hipaa``: for users who remove PHI rather than score a corpus: everything ``i2b2-2014`` marks (names,
   professions, every place including states and countries, whole facility names with "Hospital", dates with
   weekdays, every contact and ID) except ages of 89 and under, which HIPAA lets stay.
+
+Two conventions meet in a run and are kept apart: the *output scheme*, what the user gets
+(:func:`output_scheme`: the one asked for, else the site configuration's, else :data:`DEFAULT_SCHEME`,
+``hipaa``), and a model's *training scheme* (its manifest's ``scheme``, the convention its training notes
+were annotated in and its operating point was measured under: ``physionet`` for the bundled model). The
+training scheme never decides the output.
 """
 
 from __future__ import annotations
@@ -117,6 +123,16 @@ SCHEMES: dict[str, Scheme] = {
         labels=frozenset(label for label in Label if label.safe_harbor is not SafeHarbor.NOT_REQUIRED),
     ),
 }
+
+
+# The output scheme of every path (CLI, API, REST, Spark) when neither the caller nor a site configuration names one.
+DEFAULT_SCHEME = "hipaa"
+
+
+def output_scheme(requested: str | None = None, site_default: str | None = None) -> str:
+    """The name of the output scheme: ``requested``, else the site configuration's ``site_default``, else
+    :data:`DEFAULT_SCHEME` (a model's training scheme is not asked: it is no user's choice)."""
+    return requested or site_default or DEFAULT_SCHEME
 
 
 # Old spellings -> current names.

@@ -121,3 +121,29 @@ def test_a_note_over_the_size_limit_stops_with_an_error_naming_it(tmp_path: Path
     assert "over the limit of 50" in message and "--max-note-chars" in message and "'1_1'" in message
     assert "Kowalski" not in message
     assert runner.invoke(app, [*args, "--max-note-chars", "100000"]).exit_code == 0
+
+
+FACILITY_NOTE = '{"id": "n1", "text": "Transferred from Mercy Hospital overnight; daughter lives in Ohio."}\n'
+
+
+@pytest.mark.parametrize(
+    ("args", "found", "measured_note"),
+    [
+        ([], ["Mercy Hospital", "Ohio"], True),  # hipaa, the default: whole facility names, states
+        (["--scheme", "physionet"], ["Mercy"], False),  # the PhysioNet corpus's convention, for scoring it
+    ],
+)
+def test_detect_outputs_the_hipaa_scheme_unless_asked(
+    tmp_path: Path, args: list[str], found: list[str], measured_note: bool
+) -> None:
+    source = tmp_path / "notes.jsonl"
+    source.write_text(FACILITY_NOTE, encoding="utf-8")
+    out = tmp_path / "pred.jsonl"
+    result = runner.invoke(app, ["detect", str(source), "-o", str(out), *args])
+    assert result.exit_code == 0, result.output
+    (doc,) = read_corpus(out)
+    assert [doc.text[s.start : s.end] for s in doc.spans] == found
+    # The operating point was measured under physionet: a run under another scheme is told so.
+    assert ("measured under the physionet convention, not this run's output scheme hipaa" in _said(result)) is (
+        measured_note
+    )

@@ -167,3 +167,28 @@ def test_run_stops_at_a_note_over_the_size_limit(tmp_path: Path, fixtures: Path)
     assert NoteTooLargeError.__name__ in str(result.exception)
     assert not out.exists()
     assert runner.invoke(app, [*args, "--max-note-chars", "100000", "--overwrite"]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "kept"), [([], []), (["--scheme", "physionet"], ["Hospital", "Ohio"]), (["--scheme", "hipaa"], [])]
+)
+def test_run_removes_whole_facility_names_by_default(tmp_path: Path, args: list[str], kept: list[str]) -> None:
+    source = tmp_path / "notes.jsonl"
+    source.write_text('{"id": "n1", "text": "Transferred from Mercy Hospital; daughter lives in Ohio."}\n')
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["run", str(source), "-o", str(out), "--quiet", *args])
+    assert result.exit_code == 0, result.output
+    text = read_corpus(out)[0].text
+    assert "Mercy" not in text and [w for w in ("Hospital", "Ohio") if w in text] == kept
+
+
+@pytest.mark.parametrize(("args", "noted"), [([], True), (["--scheme", "physionet"], False)])
+def test_run_says_its_operating_point_was_measured_under_physionet(
+    tmp_path: Path, fixtures: Path, args: list[str], noted: bool
+) -> None:
+    out = tmp_path / "out.text"
+    result = runner.invoke(app, ["run", str(fixtures / "mini.text"), "-o", str(out), *args])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "operating point: expected token recall" in said
+    assert ("measured under the physionet convention, not this run's output scheme hipaa" in said) is noted

@@ -50,7 +50,7 @@ def test_bundled_model_is_a_default_pipeline_bundle() -> None:
     bundle = ModelBundle.read(default_model_dir())
     raw = json.loads((default_model_dir() / "manifest.json").read_text())
     assert bundle.kind is BundleKind.DEFAULT and raw["kind"] == "default"
-    assert bundle.scheme == raw["scheme"]
+    assert bundle.training_scheme == raw["scheme"]
     assert isinstance(bundle.crf, CrfSpec) and bundle.crf.threshold == raw["threshold"]
     assert [m.path.name for m in bundle.crf.models] == [m["file"] for m in raw["models"]]
     assert bundle.crf.providers == tuple(raw["providers"])
@@ -62,7 +62,7 @@ def test_bundled_model_is_a_default_pipeline_bundle() -> None:
 
 def test_a_crf_model_has_no_span_filter(tmp_path: Path) -> None:
     bundle = ModelBundle.read(crf_only_model(tmp_path))
-    assert bundle.kind is BundleKind.CRF and bundle.span_filter is None and bundle.scheme is None
+    assert bundle.kind is BundleKind.CRF and bundle.span_filter is None and bundle.training_scheme is None
     assert bundle.crf.threshold == 0.2 and bundle.crf.data_files["lexicon"] == tmp_path / "lexicon.tsv"
     assert bundle.stage2.candidate_threshold is None and dict(bundle.stage2.parts) == {}
     with pytest.raises(ModelError, match="no span filter"):

@@ -152,7 +152,31 @@ def test_as_dict_is_plain_data() -> None:
         "expected_recall": 0.9123,
         "expected_precision": 0.8556,
         "basis": "a test",
+        "measured_scheme": None,
+        "output_scheme": None,
     }
     with_interval = OperatingPoint(None, {"names": 0.2}, 0.9, 0.8, "a test", (0.88123, 0.92), (0.7, 0.9), 0.95)
     assert with_interval.as_dict()["expected_recall_interval"] == [0.8812, 0.92]
     assert with_interval.as_dict()["interval_level"] == 0.95
+
+
+@pytest.mark.parametrize(
+    ("output_scheme", "stated"),
+    [
+        ("hipaa", True),  # the users' default: the physionet figures must not pass for its own
+        ("i2b2-2014", True),
+        ("physionet", False),  # the convention the figures were measured under
+        (None, False),  # no output scheme stated
+    ],
+)
+def test_the_operating_point_names_the_scheme_it_was_measured_under(output_scheme: str | None, stated: bool) -> None:
+    point = operating_point(_bundled(), None, output_scheme)
+    assert point is not None
+    assert point.as_dict()["measured_scheme"] == "physionet" and point.as_dict()["output_scheme"] == output_scheme
+    note = f"measured under the physionet convention, not this run's output scheme {output_scheme}"
+    assert (note in point.describe()) is stated
+
+
+def test_figures_without_a_held_out_scheme_were_measured_under_the_training_scheme(tmp_path: Path) -> None:
+    point = operating_point(_copy_with(tmp_path, lambda m: m["span_filter"].pop("held_out", None)), None, "hipaa")
+    assert point is not None and point.measured_scheme == "physionet"

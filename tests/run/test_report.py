@@ -4,6 +4,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 from deident.run.report import RunReport, bar_chart_svg, render_html
 
 
@@ -53,6 +55,14 @@ def test_expected_figures_join_the_operating_point(tmp_path: Path) -> None:
     assert "0.970 / 0.900 (5-fold cross-validation)" in (tmp_path / "r.html").read_text()
     assert "not estimated" in render_html(make_report())
     assert data["model_id"] == "default:bundled"
+
+
+@pytest.mark.parametrize(("output_scheme", "noted"), [("hipaa", True), ("physionet", False)])
+def test_expected_figures_say_which_scheme_they_were_measured_under(output_scheme: str, noted: bool) -> None:
+    expected = {"expected_recall": 0.97, "expected_precision": 0.9, "basis": "held-out notes",
+                "measured_scheme": "physionet", "output_scheme": output_scheme}  # fmt: skip
+    page = render_html(dataclasses.replace(make_report(), expected=expected))
+    assert ("measured under the physionet convention, not this run&#x27;s output scheme hipaa" in page) is noted
 
 
 def test_html_is_self_contained() -> None:

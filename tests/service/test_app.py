@@ -285,3 +285,12 @@ def test_a_service_with_a_site_configuration() -> None:
     assert plain.get("/v1/info").json()["site_config"] is None
     info = configured.get("/v1/info").json()["site_config"]
     assert info["name"] == "site.toml" and info["sha256"] == hashlib.sha256(SITE_FIXTURE.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(("scheme", "found"), [(None, ["Mercy Hospital"]), ("physionet", ["Mercy"])])
+def test_the_service_outputs_the_hipaa_scheme_unless_started_with_another(scheme: str | None, found: list[str]) -> None:
+    c = TestClient(create_app(Deidentifier.load(scheme=scheme, preload=False)))
+    assert c.get("/v1/info").json()["scheme"] == (scheme or "hipaa")
+    text = "Transferred from Mercy Hospital overnight."
+    spans = c.post("/v1/detect", json={"text": text}).json()["spans"]
+    assert [text[s["start"] : s["end"]] for s in spans] == found

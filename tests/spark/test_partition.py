@@ -149,3 +149,11 @@ def test_executors_use_the_jobs_site_configuration() -> None:
     (configured,) = deidentify_rows(job(site_config=load_site_config(SITE_FIXTURE)), rows)
     assert "Quillfeather" in plain["text_deid"] and "[**HOSPITAL**]" not in plain["text_deid"]
     assert configured["text_deid"] == "Transfer to [**HOSPITAL**]; [**DOCTOR**] agreed."
+
+
+@pytest.mark.parametrize(("scheme", "kept"), [(None, []), ("physionet", ["Hospital", "Ohio"])])
+def test_a_job_outputs_the_hipaa_scheme_unless_it_names_another(scheme: str | None, kept: list[str]) -> None:
+    rows = [{"note": "n1", "pid": "p1", "text": "Transferred from Mercy Hospital; daughter lives in Ohio."}]
+    out = next(deidentify_rows(job(scheme=scheme), rows))
+    assert load_deidentifier(*job(scheme=scheme).model_settings()).scheme == (scheme or "hipaa")
+    assert "Mercy" not in out["text_deid"] and [w for w in ("Hospital", "Ohio") if w in out["text_deid"]] == kept

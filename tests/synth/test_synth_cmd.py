@@ -54,3 +54,21 @@ def test_output_is_identical_across_processes_with_different_hash_seeds(tmp_path
         subprocess.run(args, check=True, env=env, capture_output=True)
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
+
+
+def test_synth_cuts_its_gold_to_the_scheme_asked(tmp_path: Path) -> None:
+    corpora = {}
+    for scheme in ("i2b2-2014", "hipaa", "physionet"):
+        out = tmp_path / f"{scheme}.jsonl"
+        args = ["synth", "-o", str(out), "--notes", "40", "--seed", "2", "--scheme", scheme]
+        assert runner.invoke(app, args).exit_code == 0
+        corpora[scheme] = read_corpus(out)
+    ages = {
+        scheme: [int(d.text[s.start : s.end].split()[0]) for d in docs for s in d.spans if s.label.value == "AGE"]
+        for scheme, docs in corpora.items()
+    }
+    assert any(age <= 89 for age in ages["i2b2-2014"])  # the generator writes every age
+    assert ages["hipaa"] and all(age >= 90 for age in ages["hipaa"])
+    assert [d.text for d in corpora["hipaa"]] == [d.text for d in corpora["i2b2-2014"]]
+    states = {scheme: sum(s.label.value == "STATE" for d in docs for s in d.spans) for scheme, docs in corpora.items()}
+    assert states["hipaa"] == states["i2b2-2014"] > 0 and states["physionet"] == 0

@@ -22,7 +22,6 @@ from deident.cli.conventions import (
     PipelineChoice,
     QuietOption,
     Reporter,
-    SchemeChoice,
     VerboseOption,
     VersionOption,
     choice,
@@ -38,6 +37,7 @@ from deident.cli.input_options import (
     read_options,
 )
 from deident.cli.path_checks import check_inputs, check_not_empty, refuse_overwriting_inputs
+from deident.cli.scheme_option import OutputSchemeOption
 from deident.cli.stdio import STDIN_NAME, is_stdio, read_stdin, stdin_named, stream_format, stream_path, write_stdout
 from deident.core.document import AnnotatedDocument, patient_chunks
 from deident.core.heap import settle_heap
@@ -59,7 +59,7 @@ def detect(
     ] = None,
     pipeline: Annotated[PipelineChoice, typer.Option(help="Detection pipeline.")] = PipelineChoice.DEFAULT,
     model: Annotated[Path | None, typer.Option(help="Model directory (default: the bundled model).")] = None,
-    scheme: Annotated[SchemeChoice | None, typer.Option(help="PHI convention (default: the model's).")] = None,
+    scheme: OutputSchemeOption = None,
     recall_target: Annotated[
         float | None, typer.Option(min=0.0, max=1.0, help="Operating point: the recall to aim for.")
     ] = None,

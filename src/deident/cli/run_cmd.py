@@ -27,7 +27,6 @@ from deident.cli.conventions import (
     PipelineChoice,
     QuietOption,
     Reporter,
-    SchemeChoice,
     VerboseOption,
     VersionOption,
     choice,
@@ -45,6 +44,7 @@ from deident.cli.input_options import (
 from deident.cli.key_options import replace_options
 from deident.cli.output_options import PseudonymiseColOption
 from deident.cli.path_checks import check_inputs, refuse_overwriting_inputs
+from deident.cli.scheme_option import OutputSchemeOption
 from deident.cli.stdio import is_stdio, read_stdin, stdin_named, stream_format, stream_path, write_stdout
 from deident.core.errors import ConfigurationError
 from deident.io.formats import detect_format
@@ -84,7 +84,7 @@ def run(
     recall_target: Annotated[
         float | None, typer.Option(min=0.0, max=1.0, help="Operating point: the recall to aim for.")
     ] = None,
-    scheme: Annotated[SchemeChoice | None, typer.Option(help="PHI convention (default: the model's).")] = None,
+    scheme: OutputSchemeOption = None,
     reconcile: Annotated[
         bool | None,
         typer.Option(
@@ -227,10 +227,13 @@ def run(
             write_stdout(target)
     console = reporter.console
     if result.expected:
+        from deident.model.operating_point import scheme_note
+
         expected = result.expected
         console.print(
             f"operating point: expected token recall {expected['expected_recall']:.3f}, "
-            f"precision {expected['expected_precision']:.3f} ({expected['basis']})",
+            f"precision {expected['expected_precision']:.3f} ({expected['basis']})"
+            + scheme_note(expected.get("measured_scheme"), expected.get("output_scheme")),
             highlight=False,
         )
     json_path, html_path = report_paths(config)

@@ -15,12 +15,12 @@ from deident.cli.conventions import (
     PipelineChoice,
     QuietOption,
     Reporter,
-    SchemeChoice,
     VerboseOption,
     VersionOption,
     choice,
 )
 from deident.cli.key_options import replace_options
+from deident.cli.scheme_option import OutputSchemeOption
 from deident.core.errors import ConfigurationError
 from deident.core.heap import settle_heap
 from deident.core.secret_files import read_secret_file
@@ -80,7 +80,7 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
     pipeline: Annotated[PipelineChoice, typer.Option(help="Detection pipeline.")] = PipelineChoice.DEFAULT,
     model: Annotated[Path | None, typer.Option(help="Model folder (default: the bundled model).")] = None,
-    scheme: Annotated[SchemeChoice | None, typer.Option(help="PHI convention (default: the model's).")] = None,
+    scheme: OutputSchemeOption = None,
     recall_target: Annotated[
         float | None, typer.Option(min=0.0, max=1.0, help="Operating point from the model's calibration, e.g. 0.99.")
     ] = None,

@@ -10,10 +10,11 @@ from typing import Annotated
 import typer
 
 from deident.cli.config_options import ConfigOption, mode_or_default, site_config
-from deident.cli.conventions import PipelineChoice, QuietOption, SchemeChoice, VerboseOption, VersionOption, choice
+from deident.cli.conventions import PipelineChoice, QuietOption, VerboseOption, VersionOption, choice
 from deident.cli.input_options import EncodingOption, read_options
 from deident.cli.key_options import replace_options
 from deident.cli.output_options import PseudonymiseColOption
+from deident.cli.scheme_option import OutputSchemeOption
 from deident.replace.modes import Mode
 
 
@@ -74,7 +75,7 @@ def spark(
         str | None, typer.Option(metavar="TEXT", help="Model folder, at the same path on every executor.")
     ] = None,
     config_file: ConfigOption = None,
-    scheme: Annotated[SchemeChoice | None, typer.Option(help="PHI convention (default: the model's).")] = None,
+    scheme: OutputSchemeOption = None,
     recall_target: Annotated[
         float | None, typer.Option(min=0.0, max=1.0, help="Operating point from the model's calibration.")
     ] = None,

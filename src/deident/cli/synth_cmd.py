@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from deident.cli.conventions import FormatChoice, QuietOption, Reporter, VerboseOption, VersionOption
+from deident.cli.conventions import FormatChoice, QuietOption, Reporter, SchemeChoice, VerboseOption, VersionOption
 from deident.core.errors import ConfigurationError
 from deident.io.formats import write_corpus
 from deident.synth.generate import EXTRA_STYLES, STYLES, generate_corpus
@@ -30,6 +30,13 @@ def synth(
     fmt: Annotated[
         FormatChoice | None, typer.Option("--format", help="Output format (default: from the extension, else jsonl).")
     ] = None,
+    scheme: Annotated[
+        SchemeChoice,
+        typer.Option(
+            help="PHI convention of the gold spans (i2b2-2014: every span as generated; hipaa: to score the default "
+            "output against)."
+        ),
+    ] = SchemeChoice.I2B2_2014,
     verbose: VerboseOption = False,
     quiet: QuietOption = False,
     version: VersionOption = False,
@@ -41,6 +48,11 @@ def synth(
         raise ConfigurationError("--styles names no style")
     started = time.perf_counter()
     docs = generate_corpus(notes, seed, chosen)
+    if scheme is not SchemeChoice.I2B2_2014:  # the generator writes i2b2-2014 gold
+        from deident.schemes import SchemeStage, get_scheme
+
+        cut = SchemeStage(get_scheme(scheme.value))
+        docs = [doc.with_spans(cut(doc.document, doc.spans)) for doc in docs]
     write_corpus(docs, output, fmt or (None if output.suffix else "jsonl"))
     counts = Counter(span.label.value for doc in docs for span in doc.spans)
     elapsed = time.perf_counter() - started

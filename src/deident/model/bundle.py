@@ -99,6 +99,7 @@ class HeldOut:
     groups: int  # patients resampled for the intervals
     default: HeldOutRow
     sweep: tuple[HeldOutRow, ...]
+    scheme: str | None = None  # the PHI convention the pipeline was run and scored under (None: not recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,9 @@ class ModelBundle:
 
     directory: Path
     kind: BundleKind
-    scheme: str | None  # the PHI convention the model was trained for (None: not recorded)
+    # The PHI convention of the training notes, which the span filter learned and the operating point was measured
+    # under (None: not recorded); not the output's (deident.schemes.output_scheme decides that).
+    training_scheme: str | None
     crf: CrfSpec
     span_filter: FilterSpec | None
     stage2: Stage2Spec
@@ -239,6 +242,7 @@ def _held_out(data: Mapping[str, Any]) -> HeldOut:
         int(data["groups"]),
         _held_out_row(data["default"]),
         tuple(sorted((_held_out_row(row) for row in data.get("sweep", ())), key=_uniform_threshold)),
+        None if data.get("scheme") is None else str(data["scheme"]),
     )
 
 

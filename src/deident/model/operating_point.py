@@ -18,13 +18,13 @@ threshold. What a run states it expects comes, in order of preference, from:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from deident.core.errors import ModelError
 from deident.model.bundle import DEFAULT_ROW, FilterSpec, HeldOut, HeldOutRow, ModelBundle
 
-__all__ = ["DEFAULT_ROW", "OperatingPoint", "operating_point"]
+__all__ = ["DEFAULT_ROW", "OperatingPoint", "operating_point", "scheme_note"]
 
 _CALIBRATION_BASIS = (
     "the filter's calibration on out-of-fold candidates of the training notes; "
@@ -44,6 +44,8 @@ class OperatingPoint:
     recall_interval: tuple[float, float] | None = None  # a confidence interval, when the basis gives one
     precision_interval: tuple[float, float] | None = None
     level: float | None = None  # of the intervals
+    measured_scheme: str | None = None  # the PHI convention the figures were measured under (None: not recorded)
+    output_scheme: str | None = None  # the run's output convention (None: not stated)
 
     def describe(self) -> str:
         target = "the model's default" if self.recall_target is None else f"recall target {self.recall_target:g}"
@@ -52,7 +54,9 @@ class OperatingPoint:
             f"operating point: {target}; expected token recall {self.expected_recall:.3f}"
             f"{_interval_text(self.recall_interval, self.level)}, "
             f"precision {self.expected_precision:.3f}{_interval_text(self.precision_interval, self.level)} "
-            f"({self.basis})" + ("; the target is above the highest recall measured for this model" if short else "")
+            f"({self.basis})"
+            + ("; the target is above the highest recall measured for this model" if short else "")
+            + scheme_note(self.measured_scheme, self.output_scheme)
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -62,12 +66,25 @@ class OperatingPoint:
             "expected_recall": round(self.expected_recall, 4),
             "expected_precision": round(self.expected_precision, 4),
             "basis": self.basis,
+            "measured_scheme": self.measured_scheme,
+            "output_scheme": self.output_scheme,
         }
         if self.recall_interval is not None and self.precision_interval is not None:
             out["interval_level"] = self.level
             out["expected_recall_interval"] = [round(v, 4) for v in self.recall_interval]
             out["expected_precision_interval"] = [round(v, 4) for v in self.precision_interval]
         return out
+
+
+def scheme_note(measured_scheme: str | None, output_scheme: str | None) -> str:
+    """What to add to figures measured under ``measured_scheme`` when the output follows another: they count the
+    measured convention's PHI, not the output's ("" when the two agree or either is unknown)."""
+    if measured_scheme is None or output_scheme in (None, measured_scheme):
+        return ""
+    return (
+        f"; measured under the {measured_scheme} convention, not this run's output scheme {output_scheme}, "
+        "which counts other PHI"
+    )
 
 
 def _interval_text(interval: tuple[float, float] | None, level: float | None) -> str:
@@ -77,8 +94,19 @@ def _interval_text(interval: tuple[float, float] | None, level: float | None) ->
     return f" ({pct} interval {interval[0]:.3f}-{interval[1]:.3f})"
 
 
-def operating_point(bundle: ModelBundle, recall_target: float | None = None) -> OperatingPoint | None:
-    """The operating point of the default pipeline of ``bundle`` (None: the model has no span filter)."""
+def operating_point(
+    bundle: ModelBundle, recall_target: float | None = None, output_scheme: str | None = None
+) -> OperatingPoint | None:
+    """The operating point of the default pipeline of ``bundle`` (None: the model has no span filter), for a run whose
+    output follows ``output_scheme`` (stated beside the convention the figures were measured under)."""
+    point = _operating_point(bundle, recall_target)
+    if point is None:
+        return None
+    # Held-out figures record their scheme; the cross-validation and calibration ran under the training scheme.
+    return replace(point, measured_scheme=point.measured_scheme or bundle.training_scheme, output_scheme=output_scheme)
+
+
+def _operating_point(bundle: ModelBundle, recall_target: float | None) -> OperatingPoint | None:
     spec = bundle.span_filter
     if spec is None:
         return None
@@ -123,6 +151,7 @@ def _held_out_point(spec: FilterSpec, held_out: HeldOut, recall_target: float | 
         row.recall_interval,
         row.precision_interval,
         held_out.level,
+        held_out.scheme,
     )
 
 

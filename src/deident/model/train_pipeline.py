@@ -53,7 +53,7 @@ class PipelineTrainConfig:
     """How to train a default-pipeline model (the CRF's own settings are ``crf``)."""
 
     crf: TrainConfig = field(default_factory=TrainConfig)
-    scheme: str = "i2b2-2014"  # the convention stage 1 is cut to before the filter, and the model's own
+    scheme: str = "i2b2-2014"  # the convention stage 1 is cut to before the filter: the model's training scheme
     folds: int = 5
     filter_recall_target: float = 0.99
     patient_context: bool = True

@@ -134,7 +134,10 @@ svg text{font-size:12px;fill:#1d2430}svg .bar{fill:#3b7dd8}
 def _expected_text(expected: Mapping[str, Any] | None) -> str:
     if not expected:
         return "not estimated (no calibrated span filter)"
-    return f"{expected['expected_recall']:.3f} / {expected['expected_precision']:.3f} ({expected['basis']})"
+    from deident.model.operating_point import scheme_note
+
+    note = scheme_note(expected.get("measured_scheme"), expected.get("output_scheme"))
+    return f"{expected['expected_recall']:.3f} / {expected['expected_precision']:.3f} ({expected['basis']}){note}"
 
 
 def _residual_risk_html(risk: Mapping[str, Any] | None) -> str:

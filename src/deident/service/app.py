@@ -3,8 +3,8 @@
 Endpoints (JSON in, JSON out):
 
 - ``GET /health``: liveness, the model id and the deident version.
-- ``GET /v1/info``: the pipeline's stages, the replacement mode, the operating point with its expected recall
-  and precision, the label set, limits and the site configuration's hash.
+- ``GET /v1/info``: the pipeline's stages, the output scheme, the replacement mode, the operating point with its
+  expected recall and precision, the label set, limits and the site configuration's hash.
 - ``POST /v1/detect``: PHI spans (offsets, label, category, HIPAA identifier, detector, score; with
   ``explain`` a PHI-free explanation per span) of one text.
 - ``POST /v1/deidentify``: the de-identified text and the spans of the replacements.
@@ -214,6 +214,7 @@ def create_app(model: Deidentifier | Engine, limits: ServiceLimits | None = None
             "model": described.model_id,
             "pipeline": described.pipeline,
             "stages": list(described.stages),
+            "scheme": described.scheme,
             "mode": described.mode,
             "surrogate_key": described.key_id,
             "recall_target": described.recall_target,

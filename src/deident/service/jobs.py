@@ -104,6 +104,7 @@ class ModelDescription:
     model_id: str
     pipeline: str | None
     stages: tuple[str, ...]
+    scheme: str  # the output scheme
     mode: str
     key_id: str | None  # the surrogate key's one-way fingerprint; None: no key
     recall_target: float | None
@@ -118,6 +119,7 @@ class ModelDescription:
             model_id=deidentifier.model_id,
             pipeline=None if pipeline is None else pipeline.name,
             stages=() if pipeline is None else tuple(pipeline.stage_names),
+            scheme=deidentifier.scheme,
             mode=deidentifier.options.mode.value,
             key_id=None if deidentifier.options.key is None else deidentifier.options.key.key_id,
             recall_target=deidentifier.recall_target,
