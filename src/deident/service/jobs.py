@@ -104,7 +104,7 @@ class ModelDescription:
     model_id: str
     pipeline: str | None
     stages: tuple[str, ...]
-    scheme: str  # the output scheme
+    scheme: str | None  # the output scheme (None: no detection pipeline)
     mode: str
     key_id: str | None  # the surrogate key's one-way fingerprint; None: no key
     recall_target: float | None
