@@ -1,11 +1,19 @@
+import shutil
 from pathlib import Path
 
 import pytest
 
 from deident.core import Category, Document
+from deident.core.document import AnnotatedDocument
 from deident.core.errors import ConfigurationError
+from deident.core.labels import Label
+from deident.core.span import Span
+from deident.detect.crf.train import TrainConfig, train_model
 from deident.io import read_corpus
+from deident.model.bundle import ModelBundle
+from deident.model.manifest import default_model_dir, read_manifest, sha256_file, write_manifest
 from deident.pipelines import build_pipeline, rules_pipeline
+from tests.detect.crf.synthetic import synthetic_corpus
 
 NOTE = (
     "Pt is a 92 yo man admitted 3/14 from Mercy Hospital. Wife Anna called at 617-555-0199.\n"
@@ -153,3 +161,40 @@ def test_every_pipeline_outputs_hipaa_unless_asked_for_another_scheme(
 ) -> None:
     # The bundled model was trained under physionet: that is its training scheme, not the output's default.
     assert build_pipeline(name, scheme=scheme).stage_names[-1] == expected
+
+
+MEMBER_WORD = "bilaterally"  # not a clinical veto term, so stage 1 keeps what the member CRF proposes
+
+
+def _member_tagging_a_word(directory: Path) -> Path:
+    """A CRF trained to call MEMBER_WORD a place (what no other detector does), as an ensemble member."""
+    docs = []
+    for doc in synthetic_corpus(40):
+        text = doc.document.text
+        size = len(MEMBER_WORD)
+        extra = [
+            Span(i, i + size, Label.LOCATION_OTHER, "gold") for i in range(len(text)) if text.startswith(MEMBER_WORD, i)
+        ]
+        docs.append(AnnotatedDocument(doc.document, tuple(sorted((*doc.spans, *extra)))))
+    train_model(docs, directory, TrainConfig(max_iterations=40, clusters=0, threshold=0.5))
+    return directory
+
+
+def test_stage1_adds_the_ensemble_members_spans(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    shutil.copytree(default_model_dir(), model, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    member = _member_tagging_a_word(model / "second")
+    manifest = read_manifest(model)
+    manifest.pop("files")
+    manifest["ensemble"] = [{"directory": "second", "manifest_sha256": sha256_file(member / "manifest.json")}]
+    write_manifest(model, manifest)
+    bundle = ModelBundle.read(model)
+    doc = Document("d", "Neuro: alert and oriented x3.\nLungs clear bilaterally, sats 97% on 2L.\n")
+    word = doc.text.index(MEMBER_WORD)
+
+    def covered(spans: tuple[Span, ...]) -> bool:
+        return any(s.start <= word < s.end for s in spans)
+
+    assert not covered(build_pipeline("stage1", default_model_dir())(doc))
+    assert covered(build_pipeline("stage1", bundle)(doc))
+    assert not covered(build_pipeline("crf", bundle)(doc))  # the CRF pipeline is the main CRF alone

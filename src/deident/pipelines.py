@@ -145,7 +145,8 @@ def stage1_pipeline(
     site: SiteConfig | None = None,
     final: bool = True,
 ) -> Pipeline:
-    """BoB's sensitive stage 1: rules and the CRF at a low threshold, the veto, the scheme.
+    """BoB's sensitive stage 1: rules and the CRF at a low threshold (and the bundle's ensemble CRFs at their own
+    thresholds), the veto, the scheme.
 
     The scheme runs before stage 2 so that the learned filter only judges what the convention
     counts as PHI (it was trained that way: see deident.model.train_pipeline). ``final`` False leaves out the
@@ -158,9 +159,12 @@ def stage1_pipeline(
     from deident.stage1.veto import veto_stage
 
     crf = CrfStage(CrfModel.from_spec(bundle.crf), crf_threshold, after_rules=True)
+    # The ensemble's further CRFs at their own thresholds: a few more candidates for the span filter to judge.
+    ensemble = tuple(CrfStage(CrfModel.from_spec(spec), after_rules=True) for spec in bundle.ensemble)
     stages = (
         *rule_stages(site),
         crf,
+        *ensemble,
         veto_stage(),
         FunctionStage("place_labels", correct_place_labels),
         FunctionStage("field_labels", correct_field_labels),

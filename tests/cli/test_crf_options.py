@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import pytest
+import typer
+
 from deident.cli.crf_options import crf_train_config, feature_providers
 from deident.detect.crf.features import FeatureConfig
 from deident.detect.crf.train import TrainConfig
@@ -26,3 +29,13 @@ def test_crf_train_config_recall_target_only_when_given() -> None:
 
 def test_no_feature_providers_when_disabled() -> None:
     assert feature_providers(False) == ()
+
+
+def test_context_features_switch_on_the_named_groups() -> None:
+    config = crf_train_config(**OPTIONS, context_features="term_lists, trigger_window")
+    assert config.features == FeatureConfig(term_lists=True, trigger_window=True)
+
+
+def test_unknown_context_feature_group_is_a_clear_error() -> None:
+    with pytest.raises(typer.BadParameter, match="unknown context feature group 'triggers'"):
+        crf_train_config(**OPTIONS, context_features="triggers")

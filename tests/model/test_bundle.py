@@ -115,3 +115,37 @@ def test_loading_verifies_the_manifest_once(
     files = read_manifest(default_model_dir())["files"]
     assert counted == dict.fromkeys(files, 1)
     assert (deid.operating_point is not None) is (pipeline == "default")
+
+
+def _with_member(tmp_path: Path) -> Path:
+    (tmp_path / "outer" / "second").mkdir(parents=True)
+    outer = crf_only_model(tmp_path / "outer")
+    member = crf_only_model(outer / "second")
+    entry = {"directory": "second", "manifest_sha256": manifest_module.sha256_file(member / "manifest.json")}
+    _rewrite(outer, ensemble=[entry])
+    return outer
+
+
+def test_an_ensemble_member_is_read_as_a_crf_spec(tmp_path: Path) -> None:
+    outer = _with_member(tmp_path)
+    bundle = ModelBundle.read(outer)
+    assert [spec.directory for spec in bundle.ensemble] == [outer / "second"]
+    assert bundle.ensemble[0].models[0].path == outer / "second" / "crf.all.crfsuite"
+    assert ModelBundle.read(default_model_dir()).ensemble == ()
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda outer: (outer / "second" / "manifest.json").write_text("{}"), "checksum mismatch for ensemble member"),
+        (lambda outer: shutil.rmtree(outer / "second"), "ensemble member second is missing"),
+        (lambda outer: (outer / "second" / "triggers.tsv").write_text("y\n"), "checksum mismatch for triggers.tsv"),
+        (lambda outer: _rewrite(outer, ensemble=[{"directory": "../second"}]), "bad file name"),
+        (lambda outer: _rewrite(outer, ensemble={"directory": "second"}), "'ensemble' must be a list"),
+    ],
+)
+def test_a_damaged_ensemble_fails_clearly(tmp_path: Path, damage: object, message: str) -> None:
+    outer = _with_member(tmp_path)
+    damage(outer)  # type: ignore[operator]
+    with pytest.raises(ModelError, match=message):
+        ModelBundle.read(outer)

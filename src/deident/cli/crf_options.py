@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from deident.cli.conventions import FormatChoice, SchemeChoice
+from deident.detect.crf.context import CONTEXT_SWITCHES
 from deident.detect.crf.features import FeatureConfig, SpanProvider
 from deident.detect.crf.tagger import available_providers
 from deident.detect.crf.train import TrainConfig
@@ -24,6 +25,15 @@ ProvidersOption = Annotated[bool, typer.Option(help="Use pattern and lexicon det
 SchemeOption = Annotated[
     SchemeChoice,
     typer.Option(help="PHI convention of the training notes, which the filter learns and the model keeps."),
+]
+ContextFeaturesOption = Annotated[
+    str,
+    typer.Option(
+        metavar="TEXT",
+        help="Comma-separated context feature groups to add to the CRF (off by default): "
+        + ", ".join(CONTEXT_SWITCHES)
+        + ".",
+    ),
 ]
 FilterFoldsOption = Annotated[
     int, typer.Option(min=2, help="Patient-grouped folds of the span filter's out-of-fold candidates.")
@@ -49,10 +59,11 @@ def crf_train_config(
     clusters: int,
     threshold: float | None,
     recall_target: float | None = None,
+    context_features: str = "",
 ) -> TrainConfig:
     """The TrainConfig for the options given; ``recall_target`` None keeps TrainConfig's default."""
     config = TrainConfig(
-        features=FeatureConfig(),
+        features=feature_config(context_features),
         split_models=split_models,
         c1=c1,
         c2=c2,
@@ -61,6 +72,18 @@ def crf_train_config(
         threshold=threshold,
     )
     return config if recall_target is None else replace(config, recall_target=recall_target)
+
+
+def feature_config(context_features: str) -> FeatureConfig:
+    """The feature set with the comma-separated context feature groups switched on."""
+    groups = [g.strip() for g in context_features.split(",") if g.strip()]
+    unknown = [g for g in groups if g not in CONTEXT_SWITCHES]
+    if unknown:
+        raise typer.BadParameter(
+            f"unknown context feature group {unknown[0]!r}; known: {', '.join(CONTEXT_SWITCHES)}",
+            param_hint="--context-features",
+        )
+    return FeatureConfig(**{g: True for g in groups})
 
 
 def feature_providers(enabled: bool) -> tuple[SpanProvider, ...]:

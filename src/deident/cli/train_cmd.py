@@ -12,6 +12,7 @@ from deident.cli.conventions import QuietOption, Reporter, SchemeChoice, Verbose
 from deident.cli.crf_options import (
     C1Option,
     C2Option,
+    ContextFeaturesOption,
     FilterFoldsOption,
     FilterRecallTargetOption,
     FormatOption,
@@ -61,6 +62,7 @@ def train(
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
     providers: ProvidersOption = True,
+    context_features: ContextFeaturesOption = "",
     augment: Annotated[
         str,
         typer.Option(
@@ -117,6 +119,7 @@ def train(
         clusters=clusters,
         threshold=threshold,
         recall_target=recall_target,
+        context_features=context_features,
     )
     used = feature_providers(providers)
     if pipeline is PipelineKind.DEFAULT:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from deident.core.errors import ModelError
-from deident.model.manifest import MANIFEST, read_manifest
+from deident.model.manifest import MANIFEST, read_manifest, sha256_file
 
 # The ablation row of the default configuration in the manifest's pipeline_cv metrics.
 DEFAULT_ROW = "stage 1 + filter"
@@ -133,6 +133,9 @@ class ModelBundle:
     crf: CrfSpec
     span_filter: FilterSpec | None
     stage2: Stage2Spec
+    # Further CRFs whose spans join stage 1's candidates (Szarvas 2007's ensemble, issue 18 item 4): each a CRF
+    # model directory inside this one, at its own threshold; the span filter then judges the union.
+    ensemble: tuple[CrfSpec, ...] = ()
 
     @classmethod
     def read(cls, directory: str | Path) -> ModelBundle:
@@ -184,7 +187,26 @@ def _parse(directory: Path, data: Mapping[str, Any]) -> ModelBundle:
             None if candidate is None else float(candidate),
             {str(name): bool(on) for name, on in dict(stage2).items()},
         ),
+        _ensemble(directory, data),
     )
+
+
+def _ensemble(directory: Path, data: Mapping[str, Any]) -> tuple[CrfSpec, ...]:
+    """The manifest's ``ensemble`` entries: ``{"directory": NAME, "manifest_sha256": HEX}``, each NAME a CRF model
+    directory inside this one (its own manifest verifies its files; this one pins that manifest)."""
+    entries = data.get("ensemble", [])
+    if not isinstance(entries, list):
+        raise ModelError(f"{directory / MANIFEST}: 'ensemble' must be a list")
+    specs: list[CrfSpec] = []
+    for entry in entries:
+        name = _plain_name(directory, entry.get("directory") if isinstance(entry, Mapping) else None)
+        member = directory / name
+        if not (member / MANIFEST).is_file():
+            raise ModelError(f"{directory}: ensemble member {name} is missing")
+        if sha256_file(member / MANIFEST) != entry.get("manifest_sha256"):
+            raise ModelError(f"{directory}: checksum mismatch for ensemble member {name}; the model was modified")
+        specs.append(_crf_spec(member, read_manifest(member)))
+    return tuple(specs)
 
 
 def _crf_spec(directory: Path, data: Mapping[str, Any]) -> CrfSpec:

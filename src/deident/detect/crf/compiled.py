@@ -37,6 +37,7 @@ from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span
 from deident.detect.crf.align import OUTSIDE, split_tag
+from deident.detect.crf.context import context_features
 from deident.detect.crf.features import (
     OFFSETS,
     CrfToken,
@@ -499,6 +500,11 @@ class CompiledCrf:
                 if ends[i] > span.start:
                     pairs.add((i, row))
                 i += 1
+        switches = extractor.config.context_switches
+        if switches:  # the same strings as FeatureExtractor.extract's, to the model's rows
+            rows = self.rows
+            for i, features in enumerate(context_features(switches, tokens.texts, extractor.learned.triggers)):
+                pairs.update((i, row) for f in features if (row := rows.get(f, -1)) >= 0)
         ordered = sorted(pairs)
         return (
             section_rows,

@@ -18,6 +18,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from deident.core.document import Document
 from deident.core.span import Span
+from deident.detect.crf.context import CONTEXT_SWITCHES, context_features
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
 from deident.text.charset import ascii_like
 from deident.text.note_view import note_view
@@ -98,15 +99,26 @@ class FeatureConfig:
     # Words seen in only one patient's training notes lose their identity (w=__rare__), as unseen
     # words do at tagging time; otherwise the CRF learns the training names instead of their context.
     rare_masking: bool = True
+    # The papers' context features (:mod:`deident.detect.crf.context`); off by default, recorded only when on.
+    neighbour_dictionary: bool = False
+    fuzzy_dictionary: bool = False
+    term_lists: bool = False
+    trigger_window: bool = False
+
+    @property
+    def context_switches(self) -> dict[str, bool]:
+        """The switched-on context feature groups (:data:`deident.detect.crf.context.CONTEXT_SWITCHES`)."""
+        return {name: True for name in CONTEXT_SWITCHES if getattr(self, name)}
 
     def as_dict(self) -> dict[str, object]:
-        return {"aggressive": self.aggressive, "rare_masking": self.rare_masking}
+        return {"aggressive": self.aggressive, "rare_masking": self.rare_masking, **self.context_switches}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> FeatureConfig:
         return cls(
             aggressive=bool(data.get("aggressive", True)),
             rare_masking=bool(data.get("rare_masking", False)),
+            **{name: bool(data.get(name, False)) for name in CONTEXT_SWITCHES},
         )
 
 
@@ -388,6 +400,11 @@ class FeatureExtractor:
                     if tokens[i].end > span.start and feature not in extras[i]:
                         extras[i].append(feature)
                     i += 1
+        switches = self.config.context_switches
+        if switches:
+            texts = [t.text for t in tokens]
+            for feats, added in zip(extras, context_features(switches, texts, self.learned.triggers), strict=True):
+                feats.extend(added)
         return extras
 
 

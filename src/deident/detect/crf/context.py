@@ -1,0 +1,144 @@
+"""Optional CRF context features from the papers (issue 18 item 6), each behind a :class:`FeatureConfig` switch.
+
+- ``neighbour_dictionary`` (Sibanda 2007, Benton 2011): which name and place dictionaries hold the previous
+  and the next word (``nd-1=first``, ``nd+1=place``, ...).
+- ``fuzzy_dictionary`` (Benton 2011): the word's own dictionary membership, exact (``dx=last``) and, as a
+  separate feature, within one edit of a dictionary word but not in it (``dfz=last``): a misspelt name.
+- ``term_lists`` (Benton 2011): the drug, clinical-term (the stage-1 veto) and stop-word lists as features
+  (``lst=drug``, ``lst=veto``, ``lst=stop``) rather than only as a veto.
+- ``trigger_window`` (Szarvas 2007): a learned trigger word anywhere within three tokens before (``tw<=NAME``)
+  or after (``tw>=NAME``) the token, whatever offset it was learned at.
+
+One function, :func:`context_features`, computes them from the token texts, for training, for the reference
+extractor and for the compiled tagger alike, so a model sees at inference exactly what it was trained on.
+All are off by default: the bundled model's features are unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+
+from rapidfuzz.distance import Levenshtein
+
+from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_stop_words, load_veto_terms
+
+CONTEXT_SWITCHES = ("neighbour_dictionary", "fuzzy_dictionary", "term_lists", "trigger_window")
+TRIGGER_WINDOW = 3
+FUZZY_MIN_LENGTH = 5  # shorter words are within one edit of too many names to mean anything
+_DICTIONARIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("first", ("first_names",)),
+    ("last", ("last_names",)),
+    ("place", ("cities", "us_counties", "states", "countries")),
+)
+
+
+@cache
+def _dictionary(kind: str) -> frozenset[str]:
+    names = dict(_DICTIONARIES)[kind]
+    return frozenset().union(*(load_lexicon(n) for n in names))
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+@cache
+def _deletion_index(kind: str) -> Mapping[str, tuple[str, ...]]:
+    """Each one-letter deletion of the dictionary's words (of at least FUZZY_MIN_LENGTH - 1 letters) -> those
+    words (a symmetric-deletion index: two words within one edit share a deletion or one is the other's)."""
+    index: dict[str, list[str]] = {}
+    for word in _dictionary(kind):
+        if len(word) >= FUZZY_MIN_LENGTH - 1:
+            for deleted in _deletions(word):
+                index.setdefault(deleted, []).append(word)
+    return {k: tuple(v) for k, v in index.items()}
+
+
+def _within_one_edit(word: str, kind: str) -> bool:
+    index = _deletion_index(kind)
+    words = _dictionary(kind)
+    candidates: set[str] = set(index.get(word, ()))  # the word is a dictionary word less one letter
+    for deleted in _deletions(word):
+        if deleted in words:  # the word is a dictionary word plus one letter
+            return True
+        candidates.update(index.get(deleted, ()))
+    return any(Levenshtein.distance(word, c, score_cutoff=1) <= 1 for c in candidates)
+
+
+@cache
+def _membership(lower: str) -> tuple[str, ...]:
+    """The dictionaries that hold the lower-cased word (alphabetic words only)."""
+    if not lower[:1].isalpha():
+        return ()
+    return tuple(kind for kind, _ in _DICTIONARIES if lower in _dictionary(kind))
+
+
+@cache
+def _own_features(lower: str, fuzzy: bool, lists: bool) -> tuple[str, ...]:
+    out: list[str] = []
+    if not lower[:1].isalpha():
+        return ()
+    if fuzzy:
+        exact = _membership(lower)
+        out += [f"dx={kind}" for kind in exact]
+        if len(lower) >= FUZZY_MIN_LENGTH:
+            out += [f"dfz={kind}" for kind, _ in _DICTIONARIES if kind not in exact and _within_one_edit(lower, kind)]
+    if lists:
+        if lower in load_drug_names():
+            out.append("lst=drug")
+        if lower in load_veto_terms():
+            out.append("lst=veto")
+        if lower in load_stop_words():
+            out.append("lst=stop")
+    return tuple(out)
+
+
+def context_features(
+    switches: Mapping[str, bool],
+    texts: Sequence[str],
+    triggers: Mapping[tuple[str, int], str],
+) -> list[list[str]]:
+    """The switched-on context features of each token (no duplicates within a token), from the token texts
+    and the model's learned ``triggers``; empty lists when every switch is off."""
+    n = len(texts)
+    out: list[list[str]] = [[] for _ in range(n)]
+    neighbours = switches.get("neighbour_dictionary", False)
+    fuzzy = switches.get("fuzzy_dictionary", False)
+    lists = switches.get("term_lists", False)
+    window = switches.get("trigger_window", False)
+    if not (neighbours or fuzzy or lists or window):
+        return out
+    lowers = [t.lower() for t in texts]
+    if fuzzy or lists:
+        for i, lower in enumerate(lowers):
+            out[i].extend(_own_features(lower, fuzzy, lists))
+    if neighbours:
+        kinds = [_membership(lower) for lower in lowers]
+        for i in range(n):
+            if i > 0:
+                out[i].extend(f"nd-1={kind}" for kind in kinds[i - 1])
+            if i + 1 < n:
+                out[i].extend(f"nd+1={kind}" for kind in kinds[i + 1])
+    if window:
+        categories = _trigger_categories(triggers)
+        found = [categories.get(lower, ()) for lower in lowers]
+        for i in range(n):
+            seen: set[str] = set()
+            for j in range(max(0, i - TRIGGER_WINDOW), i):
+                seen.update(f"tw<={c}" for c in found[j])
+            for j in range(i + 1, min(n, i + TRIGGER_WINDOW + 1)):
+                seen.update(f"tw>={c}" for c in found[j])
+            out[i].extend(sorted(seen))
+    return out
+
+
+def _trigger_categories(triggers: Mapping[tuple[str, int], str]) -> dict[str, tuple[str, ...]]:
+    """Learned trigger word -> the categories it was learned for (at any offset), sorted."""
+    by_word: dict[str, set[str]] = {}
+    for (word, _), category in triggers.items():
+        by_word.setdefault(word, set()).add(category)
+    return {w: tuple(sorted(c)) for w, c in by_word.items()}
+
+
+__all__ = ["CONTEXT_SWITCHES", "context_features"]

@@ -1,0 +1,114 @@
+"""The papers' context features (issue 18 item 6): what each switch adds, and that a model trained with them
+sees the same features at inference (compiled tagger and crfsuite reference) as at training."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deident.core.document import Document
+from deident.detect.crf.context import CONTEXT_SWITCHES, context_features
+from deident.detect.crf.features import FeatureConfig, FeatureExtractor
+from deident.detect.crf.learned import LearnedData
+from deident.detect.crf.tagger import CrfModel, spans_from_marginals, tag_reference
+from deident.detect.crf.train import TrainConfig, train_model
+
+from .close import assert_tagged_close
+from .synthetic import TEST_DOCTORS, TEST_RELATIVES, synthetic_corpus
+
+ALL_ON = {name: True for name in CONTEXT_SWITCHES}
+TRIGGERS = {("wife", -1): "NAME", ("dr", -1): "NAME", ("admitted", -2): "DATE"}
+
+
+def _features(switches: dict[str, bool], text: str) -> list[list[str]]:
+    return context_features(switches, text.split(), TRIGGERS)
+
+
+@pytest.mark.parametrize(
+    ("switch", "text", "index", "expected"),
+    [
+        # the previous / next word's dictionaries
+        ("neighbour_dictionary", "seen by Mary today", 1, {"nd+1=first"}),
+        ("neighbour_dictionary", "seen by Mary today", 3, {"nd-1=first"}),
+        ("neighbour_dictionary", "flew to Boston today", 3, {"nd-1=place"}),
+        # exact membership and, separately, one edit away
+        ("fuzzy_dictionary", "Jennifer", 0, {"dx=first"}),
+        ("fuzzy_dictionary", "Jennifr", 0, {"dfz=first"}),
+        ("fuzzy_dictionary", "Jenniferr", 0, {"dfz=first"}),
+        # the clinical lists
+        ("term_lists", "given lasix", 1, {"lst=drug"}),
+        ("term_lists", "the patient", 0, {"lst=stop"}),
+        # a trigger three tokens before / after, at whatever offset it was learned
+        ("trigger_window", "wife at bedside Agatha", 3, {"tw<=NAME"}),
+        ("trigger_window", "Agatha , called Dr", 0, {"tw>=NAME"}),
+    ],
+)
+def test_each_switch_adds_its_feature(switch: str, text: str, index: int, expected: set[str]) -> None:
+    assert expected <= set(_features({switch: True}, text)[index])
+
+
+@pytest.mark.parametrize(
+    ("switch", "text", "index", "absent"),
+    [
+        ("neighbour_dictionary", "seen by xqzv today", 3, "nd-1="),  # not in a dictionary
+        ("fuzzy_dictionary", "Jennifer", 0, "dfz="),  # exact, so not also fuzzy
+        ("fuzzy_dictionary", "Jon", 0, "dfz="),  # too short for the fuzzy feature
+        ("fuzzy_dictionary", "12345", 0, "d"),  # not a word
+        ("term_lists", "Agatha", 0, "lst="),
+        ("trigger_window", "wife a b c Agatha", 4, "tw"),  # four tokens away
+    ],
+)
+def test_hard_negatives(switch: str, text: str, index: int, absent: str) -> None:
+    assert not [f for f in _features({switch: True}, text)[index] if f.startswith(absent)]
+
+
+def test_switches_off_add_nothing_and_features_have_no_duplicates() -> None:
+    text = "Wife Mary Jenifer given lasix by Dr Smith in Boston the patient"
+    assert all(f == [] for f in _features({}, text))
+    assert all(len(f) == len(set(f)) for f in _features(ALL_ON, text))
+
+
+def test_default_config_leaves_the_feature_lists_and_manifest_as_before() -> None:
+    config = FeatureConfig()
+    assert config.as_dict() == {"aggressive": True, "rare_masking": True}
+    assert FeatureConfig.from_dict(config.as_dict()) == config
+    on = FeatureConfig(**ALL_ON)
+    assert FeatureConfig.from_dict(on.as_dict()) == on
+    doc = Document("d", "Wife Mary at bedside, Dr Jennifr Smith.")
+    plain = FeatureExtractor(FeatureConfig(), LearnedData(TRIGGERS)).extract(doc)
+    extended = FeatureExtractor(on, LearnedData(TRIGGERS)).extract(doc)
+    added = [set(e) - set(p) for p, e in zip(plain, extended, strict=True)]
+    assert all(set(p) <= set(e) for p, e in zip(plain, extended, strict=True))
+    assert any("dfz=first" in a for a in added) and any("nd+1=first" in a for a in added)
+
+
+@pytest.fixture(scope="module")
+def context_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("crf-context") / "model"
+    config = TrainConfig(features=FeatureConfig(**ALL_ON), max_iterations=40, clusters=0, split_models=True)
+    train_model(synthetic_corpus(60), out, config)
+    return out
+
+
+def test_manifest_records_the_switches_and_the_model_uses_them(context_model: Path) -> None:
+    manifest = json.loads((context_model / "manifest.json").read_text(encoding="utf-8"))
+    assert all(manifest["features"][name] is True for name in CONTEXT_SWITCHES)
+    model = CrfModel.load(context_model)
+    assert model.extractor.config == FeatureConfig(**ALL_ON)
+    attributes = model.known_attributes()
+    for prefix in ("nd-1=", "nd+1=", "dx=", "lst=", "tw<=", "tw>="):
+        assert any(a.startswith(prefix) for a in attributes), prefix
+
+
+def test_features_at_inference_equal_those_at_training(context_model: Path) -> None:
+    """The compiled tagger (inference) against crfsuite fed the training extractor's feature lists."""
+    model = CrfModel.load(context_model)
+    docs = [d.document for d in synthetic_corpus(6, seed=5, doctors=TEST_DOCTORS, relatives=TEST_RELATIVES)]
+    docs.append(Document("misspelt", "Wife Agathe at bedside; Dr Jennifr Quimby called, given lasix.\n"))
+    assert model._compiled() is not None
+    for doc in docs:
+        assert_tagged_close(model.tag(doc), tag_reference(model, doc), 0.001)
+        limit = model.threshold
+        assert model.spans(doc) == spans_from_marginals(doc.text, tag_reference(model, doc, floor=limit), limit)
