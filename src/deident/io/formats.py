@@ -124,6 +124,10 @@ def _read_text(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
     return plaintext.read_text_corpus(path, options.encoding)
 
 
+def _iter_text(path: Path, options: ReadOptions) -> Iterator[AnnotatedDocument]:
+    return plaintext.iter_text_corpus(path, options.encoding)
+
+
 def _read_csv(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
     return list(_iter_csv(path, options))
 
@@ -232,6 +236,8 @@ FORMATS: dict[str, CorpusFormat] = {
         directory=True,
         aliases=("txt", "plain"),
         unwritable=_not_utf8,
+        stream_read=_iter_text,
+        stream_write=_stream_writer(plaintext.write_text_corpus),
     ),
     "csv": CorpusFormat(
         "csv",
