@@ -1,4 +1,5 @@
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -106,3 +107,20 @@ def test_a_repeated_id_in_a_later_batch_names_its_row(tmp_path: Path, monkeypatc
     pq.write_table(pa.table({"id": ["a", "b", "c", "d", "b"], "text": ["x"] * 5}), tmp_path / "dup.parquet")
     with pytest.raises(InputFormatError, match=r"dup\.parquet, row 5: duplicate document id \(documents 2 and 5\)"):
         read_parquet(tmp_path / "dup.parquet")
+
+
+def test_a_write_that_fails_half_way_leaves_no_file(tmp_path: Path):
+    docs = read_parquet(_table_at(tmp_path))
+
+    def failing() -> Iterator[AnnotatedDocument]:
+        yield from docs[:5]
+        raise RuntimeError("stopped")
+
+    with pytest.raises(RuntimeError, match="stopped"):
+        write_parquet(failing(), tmp_path / "out" / "half.parquet")
+    assert list((tmp_path / "out").iterdir()) == []  # neither the file nor a temporary one
+
+
+def _table_at(tmp_path: Path) -> Path:
+    _ids_table(tmp_path / "in.parquet", 10)
+    return tmp_path / "in.parquet"
