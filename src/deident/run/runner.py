@@ -12,8 +12,8 @@ are processed (a few at a time), and the output is assembled by merging the comm
 order and written as it goes (JSONL, CSV/TSV, Parquet and plain-text folders are read and written note by
 note; table writers spill the notes to disk once more to learn the columns). Limits: formats without a
 streaming reader or writer (BRAT, the XML formats, PhysioNet, CoNLL) are read whole before they are
-spilled and written from a list, a spans file (``--spans``) is matched against the whole input, and ``--deid-col`` columns
-are de-identified over the whole output at once.
+spilled and written from a list, a spans file (``--spans``) is matched against the whole input, and
+``--deid-col`` columns are de-identified over the whole output at once.
 
 A failing note never costs finished work: with ``on_error`` "stop" the run stops naming the note
 (input and position) and the committed chunks stay; with "skip" the note is left out of the output
@@ -202,12 +202,15 @@ def _scan(source: Path, target: Path, fmt: CorpusFormat, config: RunConfig, spil
     else:
         pairs = ((item, None) for item in iter_corpus(source, fmt.name, config.read_options))
     patients: list[str | None] = []
+    # One string per patient, not per note: a patient's notes share it (memory grows by a pointer per note).
+    shared: dict[str, str] = {}
     unwritable: dict[int, str] = {}
     for position, (item, given) in enumerate(pairs):
         problem = fmt.unwritable(item)
         if problem is not None:
             unwritable[position] = problem
-        patients.append(item.document.patient_id)
+        patient = item.document.patient_id
+        patients.append(None if patient is None else shared.setdefault(patient, patient))
         spill.add((item, given))
     return _Input(source, target, fmt.name, spill, patients, unwritable)
 
