@@ -1,10 +1,12 @@
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from deident.core import InputFormatError, Label, Span
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.io import ReadOptions, read_corpus, write_corpus
-from deident.io.csv_table import read_csv, write_csv
+from deident.io.csv_table import iter_csv, read_csv, write_csv
 
 
 def test_reads_columns_and_keeps_the_rest(fixtures: Path):
@@ -77,7 +79,7 @@ def test_long_fields_are_allowed(tmp_path: Path):
         ("text,x\nKim,1\n", ReadOptions(author_col="poster"), "header", "'poster'"),
         ("text,x\nKim,1\nLee\n", ReadOptions(), "line 3", "fields"),
         ('text,spans\nKim,"[{""start"": 0}]"\n', ReadOptions(), "line 2", "bad span"),
-        ("text,id\nKim,a\nLee,a\n", ReadOptions(), None, "duplicate"),
+        ("text,id\nKim,a\nLee,a\n", ReadOptions(), "line 3", "duplicate document id (documents 1 and 2)"),
         # A stray opening quote used to swallow every later row into one cell (5 rows in, 2 out, exit 0).
         ('id,text\n1,Kim\n2,"Lee\n3,Kim\n4,Lee\n5,Kim\n', ReadOptions(), "line 3", "unbalanced quote"),
         ('id,text\n1,Kim\n2,"Lee\n3,Kim\n4,"Lee"\n5,Kim\n', ReadOptions(), "line 3", "quote"),
@@ -127,3 +129,28 @@ def test_a_byte_order_mark_is_accepted_and_kept(tmp_path: Path):
     write_corpus(read_corpus(tmp_path / "again.csv"), tmp_path / "x.jsonl")
     write_corpus(read_corpus(tmp_path / "x.jsonl"), tmp_path / "back.csv")  # through JSONL too
     assert (tmp_path / "back.csv").read_bytes() == path.read_bytes()
+
+
+def test_rows_are_read_one_at_a_time(tmp_path: Path):
+    # The rows before a malformed one come out before the error: the table is never read whole.
+    path = tmp_path / "t.csv"
+    path.write_text('id,text\n1,first\n2,second\n3,"open\n')
+    rows = iter_csv(path)
+    assert [next(rows).id, next(rows).id] == ["1", "2"]
+    with pytest.raises(InputFormatError, match=r"t\.csv, row starting on line 4: a quoted field is never closed"):
+        next(rows)
+
+
+def test_writing_takes_the_documents_one_at_a_time_and_atomically(tmp_path: Path):
+    docs = [AnnotatedDocument(Document(str(n), f"note {n}", DocumentMetadata(patient_id="7"))) for n in range(5)]
+    write_csv(docs, tmp_path / "list.csv")
+    write_csv(iter(docs), tmp_path / "stream.csv")
+    assert (tmp_path / "stream.csv").read_bytes() == (tmp_path / "list.csv").read_bytes()
+
+    def failing() -> Iterator[AnnotatedDocument]:
+        yield from docs[:3]
+        raise RuntimeError("stopped")
+
+    with pytest.raises(RuntimeError, match="stopped"):
+        write_csv(failing(), tmp_path / "out" / "half.csv")
+    assert list((tmp_path / "out").iterdir()) == []  # neither the file nor a temporary one

@@ -3,8 +3,9 @@ from pathlib import Path
 import pytest
 
 from deident.core import ConfigurationError, InputFormatError
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.io import read_corpus, write_corpus
-from deident.io.plaintext import read_text_corpus, write_text_corpus
+from deident.io.plaintext import iter_text_corpus, read_text_corpus, write_text_corpus
 
 
 def test_folder_round_trip_with_sidecar(tricky, key, tmp_path: Path):
@@ -72,3 +73,13 @@ def test_a_byte_order_mark_is_not_text_and_is_written_again(tmp_path: Path):
     write_corpus(docs, tmp_path / "out", "text")
     assert (tmp_path / "out" / "a.txt").read_bytes() == b"\xef\xbb\xbfwith mark"
     assert (tmp_path / "out" / "b.txt").read_bytes() == b"without"
+
+
+def test_a_folder_is_read_one_file_at_a_time_in_the_sidecars_order(tmp_path: Path):
+    docs = [AnnotatedDocument(Document(name, f"note {name}", DocumentMetadata(patient_id="7"))) for name in "cab"]
+    write_text_corpus(iter(docs), tmp_path / "notes")
+    (tmp_path / "notes" / "b.txt").write_bytes(b"\xff not utf-8")
+    found = iter_text_corpus(tmp_path / "notes")
+    assert [next(found).id, next(found).id] == ["c", "a"]  # before the bad file is opened
+    with pytest.raises(InputFormatError, match=r"b\.txt, byte 0: not valid utf-8"):
+        next(found)

@@ -2,8 +2,9 @@ from pathlib import Path
 
 import pytest
 
-from deident.core import InputFormatError
-from deident.io.tables import choose_columns, rows_to_documents
+from deident.core import InputFormatError, Label, Span
+from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
+from deident.io.tables import COLUMNS_KEY, ROLE_KEYS, TableShape, choose_columns, documents_to_table, rows_to_documents
 
 NAMES = ("id", "text", "deident_metadata", "spans")
 
@@ -38,3 +39,28 @@ def test_json_columns_are_read() -> None:
     (doc,) = _read('{"patient_id": "P1"}', '[{"start": 0, "end": 4, "label": "DATE"}]')
     assert doc.document.metadata.patient_id == "P1"
     assert [(s.start, s.end, s.label.value) for s in doc.spans] == [(0, 4, "DATE")]
+
+
+def _from_table(doc_id: str, columns: str, spans: tuple[Span, ...] = ()) -> AnnotatedDocument:
+    extra = {COLUMNS_KEY: columns, ROLE_KEYS["text"]: "text", ROLE_KEYS["id"]: "id", "col:ward": "W"}
+    return AnnotatedDocument(Document(doc_id, "Seen today", DocumentMetadata().with_extra(**extra)), spans)
+
+
+@pytest.mark.parametrize(
+    ("late", "columns"),
+    [
+        # The last note has spans: every row gets a spans cell.
+        (_from_table("9", '["id", "text", "ward"]', (Span(0, 4, Label.DATE),)), ["id", "text", "ward", "spans"]),
+        # The last note comes from another table: no table's columns, the rows' metadata as JSON.
+        (_from_table("9", '["id", "text"]'), ["id", "text", "deident_metadata"]),
+    ],
+)
+def test_the_columns_depend_on_every_document_not_the_first(late: AnnotatedDocument, columns: list[str]) -> None:
+    items = [_from_table(str(n), '["id", "text", "ward"]') for n in range(3)] + [late]
+    table = documents_to_table(items)
+    assert table.columns == columns
+    assert all(len(row) == len(columns) for row in table.rows)
+    shape = TableShape()
+    for item in items:
+        shape.observe(item)
+    assert [shape.row(item) for item in items] == table.rows

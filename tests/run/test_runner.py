@@ -639,3 +639,165 @@ def test_a_run_holds_about_one_chunk_of_documents_not_the_corpus(
     assert report.chunks == 15 and len(live) == 15
     assert max(live) <= 2 * 4, live
     assert [d.id for d in read_corpus(output)] == [d.id for d in read_corpus(source)]
+
+
+def _table_corpus(path: Path, fmt: str, interleaved: bool, patients: int = 6, notes: int = 4) -> None:
+    """Invented table: typed note and patient ids (Parquet keeps them as ints), a ward column; patients' notes
+    interleaved or grouped."""
+    corpus = make_corpus(patients=patients, notes=notes)
+    if not interleaved:
+        corpus.sort(key=lambda item: int(item.document.patient_id or 0))
+    if fmt == "text":  # a folder of .txt files, in this order (the sidecar's)
+        write_corpus(corpus, path, "text")
+        return
+    if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.table(
+            {
+                "note_id": pa.array([100 * int(d.document.patient_id or 0) + n for n, d in enumerate(corpus)]),
+                "patient": pa.array([9000 + int(d.document.patient_id or 0) for d in corpus]),
+                "text": [d.text for d in corpus],
+                "ward": [f"W{d.document.patient_id}" for d in corpus],
+            }
+        )
+        pq.write_table(table, path)
+        return
+    separator = "\t" if path.suffix == ".tsv" else ","
+    lines = [separator.join(["note_id", "patient", "text", "ward"])]
+    for n, d in enumerate(corpus):
+        text = '"' + d.text.replace('"', '""') + '"'
+        lines.append(separator.join([f"{d.document.patient_id}-{n}", f"P{d.document.patient_id}", text, "W"]))
+    path.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
+
+
+TABLE_CASES = [("csv", "in.csv"), ("csv", "in.tsv"), ("parquet", "in.parquet"), ("text", "in_text")]
+
+
+def _contents(path: Path) -> dict[str, bytes]:
+    """A file's bytes, or every file's in a folder."""
+    if path.is_file():
+        return {"": path.read_bytes()}
+    return {str(file.relative_to(path)): file.read_bytes() for file in sorted(path.rglob("*")) if file.is_file()}
+
+
+TABLE_READ = ReadOptions(id_col="note_id", patient_col="patient")
+TABLE_POLICIES = [OutputPolicy(), OutputPolicy(keep=frozenset({"id", "patient_id", "ward"}))]
+
+
+def _whole(monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """Make ``fmt`` read and written whole (no streaming reader or writer), as before issue 22 item 4."""
+    from deident.io import formats
+
+    monkeypatch.setitem(formats.FORMATS, fmt, replace(formats.FORMATS[fmt], stream_read=None, stream_write=None))
+
+
+@pytest.mark.parametrize(("fmt", "name"), TABLE_CASES)
+@pytest.mark.parametrize("interleaved", [False, True])
+@pytest.mark.parametrize("policy", TABLE_POLICIES)
+def test_a_streamed_table_run_writes_the_same_bytes_as_a_whole_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, name: str, interleaved: bool, policy: OutputPolicy
+) -> None:
+    source = tmp_path / name
+    _table_corpus(source, fmt, interleaved)
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+
+    def output_of(folder: str) -> dict[str, bytes]:
+        output = tmp_path / folder / name
+        factory = ToyFactory(options)
+        run(
+            RunConfig(
+                (source,), output, options, factory=factory, chunk_size=3, read_options=TABLE_READ, output_policy=policy
+            )
+        )
+        return _contents(output)
+
+    streamed = output_of("streamed")
+    with monkeypatch.context() as patch:
+        _whole(patch, fmt)
+        whole = output_of("whole")
+    assert streamed == whole
+    out = read_corpus(tmp_path / "streamed" / name, fmt, TABLE_READ)
+    assert len(out) == 24 and len(streamed) == (25 if fmt == "text" else 1)
+    assert all("Kowalski" not in d.text for d in out)
+
+
+@pytest.mark.parametrize(("fmt", "name"), TABLE_CASES)
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_a_table_run_holds_about_one_chunk_of_documents_when_reading_and_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, name: str, interleaved: bool
+) -> None:
+    # 15 patients of 4 notes in chunks of 4 notes: the scan and the assembly must not hold the 60 notes.
+    source = tmp_path / name
+    _table_corpus(source, fmt, interleaved, patients=15)
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+
+    def documents() -> int:
+        gc.collect()
+        return sum(1 for found in gc.get_objects() if type(found) is Document)
+
+    before = documents()
+    scanned: list[int] = []
+    written: list[int] = []
+    spill_add = runner_module.Spill.add
+    in_input_order = runner_module._in_input_order
+
+    def counting_add(self: object, item: object) -> None:
+        if isinstance(item, tuple):  # the runner's spill (the writers' spills hold documents alone)
+            scanned.append(documents() - before)
+        spill_add(self, item)  # type: ignore[arg-type]
+
+    def counting_order(*args: object) -> object:
+        for item in in_input_order(*args):  # type: ignore[arg-type]
+            written.append(documents() - before)
+            yield item
+
+    monkeypatch.setattr(runner_module.Spill, "add", counting_add)
+    monkeypatch.setattr(runner_module, "_in_input_order", counting_order)
+    config = RunConfig(
+        (source,), tmp_path / "out" / name, options, factory=ToyFactory(options), chunk_size=4, read_options=TABLE_READ
+    )
+    report = run(config)
+    assert report.documents == 60 and len(scanned) == 60 and len(written) == 60
+    assert max(scanned) <= 2 * 4, str(scanned)
+    assert max(written) <= 3 * 4, str(written)  # a chunk in the merge, one in the output policy
+
+
+@pytest.mark.parametrize(("fmt", "name"), TABLE_CASES)
+def test_an_interrupted_table_run_resumes_to_the_same_bytes(tmp_path: Path, fmt: str, name: str) -> None:
+    source = tmp_path / name
+    _table_corpus(source, fmt, interleaved=True)
+    options = ReplaceOptions(Mode.SURROGATE, KEY)
+    output = tmp_path / "out" / name
+    config = RunConfig((source,), output, options, factory=ToyFactory(options), chunk_size=4, read_options=TABLE_READ)
+    with pytest.raises(RuntimeError, match="injected failure"):
+        run(replace(config, fail_after_chunks=2))
+    assert not output.exists() and not list(output.parent.glob(".*"))  # nor a half-written temporary file
+    report = run(config)
+    assert report.chunks_resumed == 2 and report.documents == 24
+    reference = tmp_path / "reference" / name
+    run(replace(config, output=reference))
+    assert _contents(output) == _contents(reference)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "position", "problem"),
+    [
+        ("in.csv", 'id,text\r\n1,"fine"\r\n2,"open\r\n', "row starting on line 3", "unbalanced quote"),
+        ("in.csv", "id,text\r\n1,fine\r\n2,a,b\r\n", "line 3", "3 fields where the header has 2"),
+        ("in.csv", "id,text\r\n1,fine\r\n2,ok\r\n1,again\r\n", "line 4", "duplicate document id (documents 1 and 3)"),
+    ],
+)
+def test_a_malformed_table_row_stops_the_run_naming_file_and_position(
+    tmp_path: Path, name: str, content: str, position: str, problem: str
+) -> None:
+    source = tmp_path / name
+    source.write_text(content, encoding="utf-8")
+    options = ReplaceOptions(Mode.TAG)
+    output = tmp_path / "out" / name
+    with pytest.raises(InputFormatError) as error:
+        run(RunConfig((source,), output, options, factory=ToyFactory(options)))
+    assert (error.value.position, Path(str(error.value.path)).name) == (position, name)
+    assert problem in error.value.problem and "\n" not in str(error.value)
+    assert not output.parent.exists() or not any(output.parent.iterdir())

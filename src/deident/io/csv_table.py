@@ -19,7 +19,8 @@ from pathlib import Path
 from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import InputFormatError
-from deident.io.tables import choose_columns, documents_to_table, rows_to_documents
+from deident.core.spill import Spill
+from deident.io.tables import TableShape, choose_columns, iter_rows_to_documents
 
 DELIMITER_KEY = "table:delimiter"
 QUOTECHAR_KEY = "table:quotechar"
@@ -53,6 +54,20 @@ def read_csv(
     delimiter: str | None = None,
     quotechar: str = '"',
 ) -> list[AnnotatedDocument]:
+    return list(iter_csv(path, text_col, id_col, patient_col, encoding, author_col, delimiter, quotechar))
+
+
+def iter_csv(
+    path: str | Path,
+    text_col: str = "text",
+    id_col: str | None = None,
+    patient_col: str | None = None,
+    encoding: str = "utf-8",
+    author_col: str | None = None,
+    delimiter: str | None = None,
+    quotechar: str = '"',
+) -> Iterator[AnnotatedDocument]:
+    """The table's documents one row at a time (memory holds one row and the ids seen)."""
     path = Path(path)
     delimiter = delimiter or default_delimiter(path)
     _allow_long_fields()
@@ -67,6 +82,13 @@ def read_csv(
             if bom:
                 header[0] = header[0][1:]
             columns = choose_columns(header, path, text_col, id_col, patient_col, author_col)
+            dialect = {}
+            if delimiter != default_delimiter(path):
+                dialect[DELIMITER_KEY] = delimiter
+            if quotechar != '"':
+                dialect[QUOTECHAR_KEY] = quotechar
+            if bom:
+                dialect[BOM_KEY] = "1"
 
             def rows() -> Iterator[tuple[str, Sequence[str | None]]]:
                 nonlocal row_start
@@ -80,7 +102,11 @@ def read_csv(
                         yield f"line {row_start}", row
                     row_start = reader.line_num + 1
 
-            docs = rows_to_documents(path, columns, rows())
+            for item in iter_rows_to_documents(path, columns, rows()):
+                if dialect:
+                    meta = item.document.metadata.with_extra(**dialect)
+                    item = AnnotatedDocument(Document(item.id, item.text, meta), item.spans)
+                yield item
     except csv.Error as err:
         problem = (
             "a quoted field is never closed (unbalanced quote)"
@@ -90,32 +116,28 @@ def read_csv(
         raise InputFormatError(path, f"row starting on line {row_start}", problem) from None
     except UnicodeDecodeError as err:
         raise InputFormatError(path, f"byte {err.start}", f"not valid {encoding} (see --encoding)") from None
-    dialect = {}
-    if delimiter != default_delimiter(path):
-        dialect[DELIMITER_KEY] = delimiter
-    if quotechar != '"':
-        dialect[QUOTECHAR_KEY] = quotechar
-    if bom:
-        dialect[BOM_KEY] = "1"
-    if not dialect:
-        return docs
-    return [AnnotatedDocument(Document(d.id, d.text, d.document.metadata.with_extra(**dialect)), d.spans) for d in docs]
 
 
 def write_csv(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
+    """Write the table atomically, one row at a time: the notes are spilled to an unnamed file beside the
+    output while the columns are learnt (they depend on every note), then written from it."""
     path = Path(path)
-    items = list(documents)
-    table = documents_to_table(items)
-    delimiter, quotechar, bom = default_delimiter(path), '"', False
-    if items:  # the dialect the table was read with (its first row's: all rows share it)
-        first = items[0].document.metadata
-        delimiter = first.get_extra(DELIMITER_KEY) or delimiter
-        quotechar = first.get_extra(QUOTECHAR_KEY) or quotechar
-        bom = first.get_extra(BOM_KEY) == "1"
-    with atomic_write(path) as handle:
-        if bom:
-            handle.write(_BOM)
-        writer = csv.writer(handle, delimiter=delimiter, quotechar=quotechar)
-        writer.writerow(table.columns)
-        writer.writerows([["" if v is None else v for v in row] for row in table.rows])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shape = TableShape()
+    with Spill[AnnotatedDocument].anonymous(path.parent) as spill:
+        for item in documents:
+            shape.observe(item)
+            spill.add(item)
+        delimiter, quotechar, bom = default_delimiter(path), '"', False
+        if shape.first is not None:  # the dialect the table was read with (its first row's: all rows share it)
+            delimiter = shape.first.get_extra(DELIMITER_KEY) or delimiter
+            quotechar = shape.first.get_extra(QUOTECHAR_KEY) or quotechar
+            bom = shape.first.get_extra(BOM_KEY) == "1"
+        with atomic_write(path) as handle:
+            if bom:
+                handle.write(_BOM)
+            writer = csv.writer(handle, delimiter=delimiter, quotechar=quotechar)
+            writer.writerow(shape.columns())
+            for item in spill:
+                writer.writerow(["" if v is None else v for v in shape.row(item)])
     return path

@@ -124,8 +124,16 @@ def _read_text(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
     return plaintext.read_text_corpus(path, options.encoding)
 
 
+def _iter_text(path: Path, options: ReadOptions) -> Iterator[AnnotatedDocument]:
+    return plaintext.iter_text_corpus(path, options.encoding)
+
+
 def _read_csv(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return csv_table.read_csv(
+    return list(_iter_csv(path, options))
+
+
+def _iter_csv(path: Path, options: ReadOptions) -> Iterator[AnnotatedDocument]:
+    return csv_table.iter_csv(
         path,
         options.text_col,
         options.id_col,
@@ -138,13 +146,26 @@ def _read_csv(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
 
 
 def _read_parquet(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return parquet_table.read_parquet(path, options.text_col, options.id_col, options.patient_col, options.author_col)
+    return list(_iter_parquet(path, options))
+
+
+def _iter_parquet(path: Path, options: ReadOptions) -> Iterator[AnnotatedDocument]:
+    return parquet_table.iter_parquet(path, options.text_col, options.id_col, options.patient_col, options.author_col)
 
 
 def _writer(
     function: Callable[[Sequence[AnnotatedDocument], Path], object],
 ) -> Callable[[Sequence[AnnotatedDocument], Path], None]:
     def write(docs: Sequence[AnnotatedDocument], path: Path) -> None:
+        function(docs, path)
+
+    return write
+
+
+def _stream_writer(
+    function: Callable[[Iterable[AnnotatedDocument], Path], object],
+) -> Callable[[Iterable[AnnotatedDocument], Path], None]:
+    def write(docs: Iterable[AnnotatedDocument], path: Path) -> None:
         function(docs, path)
 
     return write
@@ -215,6 +236,8 @@ FORMATS: dict[str, CorpusFormat] = {
         directory=True,
         aliases=("txt", "plain"),
         unwritable=_not_utf8,
+        stream_read=_iter_text,
+        stream_write=_stream_writer(plaintext.write_text_corpus),
     ),
     "csv": CorpusFormat(
         "csv",
@@ -224,6 +247,8 @@ FORMATS: dict[str, CorpusFormat] = {
         "CSV or TSV table, one document per row",
         unwritable=_not_utf8,
         aliases=("tsv",),
+        stream_read=_iter_csv,
+        stream_write=_stream_writer(csv_table.write_csv),
     ),
     "parquet": CorpusFormat(
         "parquet",
@@ -232,6 +257,8 @@ FORMATS: dict[str, CorpusFormat] = {
         _writer(parquet_table.write_parquet),
         "Parquet table, one document per row",
         unwritable=_not_utf8,
+        stream_read=_iter_parquet,
+        stream_write=_stream_writer(parquet_table.write_parquet),
     ),
 }
 

@@ -10,8 +10,9 @@ breaks untouched); a file's UTF-8 byte order mark is not text, and is written ag
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from deident.core.atomic import atomic_write
@@ -55,21 +56,63 @@ def _read_sidecar(path: Path, texts: dict[str, str]) -> dict[str, AnnotatedDocum
 
 def read_text_corpus(path: str | Path, encoding: str = "utf-8") -> list[AnnotatedDocument]:
     path = Path(path)
-    files = folder_files(path, ".txt") if path.is_dir() else [(path.stem, path)]
+    if path.is_dir():
+        return list(iter_text_folder(path, encoding))
+    files = [(path.stem, path)]
     texts = {doc_id: read_exact(file, encoding) for doc_id, file in files}
     with_bom = {doc_id for doc_id, file in files if _starts_with_bom(file, texts[doc_id])}
     sidecar = sidecar_path(path)
     annotated = _read_sidecar(sidecar, texts) if sidecar.exists() else {}
-    if not path.is_dir() and annotated:
-        docs = list(annotated.values())
-    else:
-        # The sidecar's order is the corpus's (files are listed in id order); files it lacks follow.
-        docs = [item for doc_id, item in annotated.items() if doc_id in texts] + [
-            AnnotatedDocument(Document(doc_id, text, metadata_from_id(doc_id)))
-            for doc_id, text in texts.items()
-            if doc_id not in annotated
-        ]
+    docs = list(annotated.values()) or [
+        AnnotatedDocument(Document(doc_id, text, metadata_from_id(doc_id))) for doc_id, text in texts.items()
+    ]
     return [_mark_bom(item) if item.id in with_bom or len(docs) == len(with_bom) == 1 else item for item in docs]
+
+
+def iter_text_corpus(path: str | Path, encoding: str = "utf-8") -> Iterator[AnnotatedDocument]:
+    """A folder's documents one file at a time (a single file is one document)."""
+    path = Path(path)
+    return iter_text_folder(path, encoding) if path.is_dir() else iter(read_text_corpus(path, encoding))
+
+
+def iter_text_folder(folder: Path, encoding: str = "utf-8") -> Iterator[AnnotatedDocument]:
+    """A folder's documents, each file read as its turn comes: those of the sidecar in its order (memory holds its
+    spans and metadata, not the texts), then the files it lacks, in id order."""
+    files = dict(folder_files(folder, ".txt"))
+    sidecar = folder / SIDECAR
+    records = _sidecar_records(sidecar, files) if sidecar.exists() else {}
+    for doc_id, (where, record) in records.items():
+        text = read_exact(files[doc_id], encoding)
+        yield _bom_marked(record_to_document({**record, "text": text}, sidecar, where), files[doc_id])
+    for doc_id, file in files.items():
+        if doc_id not in records:
+            text = read_exact(file, encoding)
+            yield _bom_marked(AnnotatedDocument(Document(doc_id, text, metadata_from_id(doc_id))), file)
+
+
+def _sidecar_records(path: Path, files: dict[str, Path]) -> dict[str, tuple[str, dict[str, object]]]:
+    """A folder sidecar's lines by document id (the last line of an id wins, in the place of its first), with
+    their positions; without their texts, which are read with each document."""
+    found: dict[str, tuple[str, dict[str, object]]] = {}
+    for number, raw in enumerate(read_exact(path).split("\n"), start=1):
+        if not raw.strip():
+            continue
+        where = f"line {number}"
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise InputFormatError(path, f"{where}, column {err.colno}", f"invalid JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise InputFormatError(path, where, "each line must be a JSON object")
+        doc_id = str(record.get("id"))
+        if doc_id not in files:
+            raise InputFormatError(path, where, "no .txt file for this line's document id")
+        found[doc_id] = (where, record)
+    return found
+
+
+def _bom_marked(item: AnnotatedDocument, file: Path) -> AnnotatedDocument:
+    return _mark_bom(item) if _starts_with_bom(file, item.text) else item
 
 
 def _starts_with_bom(file: Path, text: str) -> bool:
@@ -93,22 +136,24 @@ def _file_content(item: AnnotatedDocument) -> str:
 
 
 def write_text_corpus(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
-    """Write a folder of ``<id>.txt`` (or one ``X.txt`` for a single document) and the sidecar."""
-    items = list(documents)
+    """Write a folder of ``<id>.txt`` (or one ``X.txt`` for a single document) and the sidecar, one document at a
+    time (each file atomically; the sidecar last)."""
     path = Path(path)
-    if path.suffix == ".txt" and not path.is_dir():
-        if len(items) != 1:
-            raise ConfigurationError(f"{path}: a single .txt file holds one document, not {len(items)}; name a folder")
-        targets = [path]
+    items = iter(documents)
+    single = path.suffix == ".txt" and not path.is_dir()
+    if single:
+        first = list(itertools.islice(items, 2))
+        if len(first) != 1:
+            count = len(first) + sum(1 for _ in items)
+            raise ConfigurationError(f"{path}: a single .txt file holds one document, not {count}; name a folder")
+        items = iter(first)
     else:
         path.mkdir(parents=True, exist_ok=True)
-        targets = [file_for_id(path, item.id, ".txt") for item in items]
-    for item, target in zip(items, targets, strict=True):
-        with atomic_write(target) as handle:
-            handle.write(_file_content(item))
-    with atomic_write(sidecar_path(path)) as handle:
+    with atomic_write(sidecar_path(path)) as sidecar:
         for item in items:
+            with atomic_write(path if single else file_for_id(path, item.id, ".txt")) as handle:
+                handle.write(_file_content(item))
             record = document_to_record(item)
             del record["text"]
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            sidecar.write(json.dumps(record, ensure_ascii=False) + "\n")
     return path

@@ -14,14 +14,13 @@ Documents that did not come from a table are written as columns id, text, deiden
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from deident.core.document import AnnotatedDocument
+from deident.core.document import AnnotatedDocument, DocumentMetadata
 from deident.core.errors import InputFormatError
-from deident.io.corpus_files import check_unique
 from deident.io.jsonl import document_to_record, record_to_document
 
 SPANS_COLUMN = "spans"
@@ -85,6 +84,16 @@ def rows_to_documents(
     types: Sequence[str] | None = None,
 ) -> list[AnnotatedDocument]:
     """Documents from rows of strings (None for nulls); each row comes with its position ("line 3")."""
+    return list(iter_rows_to_documents(path, columns, rows, types))
+
+
+def iter_rows_to_documents(
+    path: Path,
+    columns: TableColumns,
+    rows: Iterable[tuple[str, Sequence[str | None]]],
+    types: Sequence[str] | None = None,
+) -> Iterator[AnnotatedDocument]:
+    """:func:`rows_to_documents` one row at a time (memory holds the ids seen, to refuse a repeated one)."""
     table_extra = {COLUMNS_KEY: json.dumps(list(columns.names), ensure_ascii=False)}
     for role, key in ROLE_KEYS.items():
         column = getattr(columns, role)
@@ -93,7 +102,7 @@ def rows_to_documents(
     if types is not None:
         table_extra[TYPES_KEY] = json.dumps(list(types))
     special = {columns.text, columns.id, columns.patient, SPANS_COLUMN, METADATA_COLUMN}
-    docs = []
+    seen: dict[str, int] = {}
     for number, (where, row) in enumerate(rows, start=1):
         values = dict(zip(columns.names, row, strict=True))
         text = values[columns.text]
@@ -115,9 +124,12 @@ def rows_to_documents(
             metadata["author"] = values[columns.author]
         spans: list[Any] = _json_column(path, where, values, SPANS_COLUMN, list, "a JSON list")
         record = {"id": doc_id, "text": text, "metadata": metadata, "spans": spans}
-        docs.append(record_to_document(record, path, where))
-    check_unique([d.id for d in docs], path)
-    return docs
+        item = record_to_document(record, path, where)
+        if item.id in seen:
+            # The positions, never the id (often an MRN): as check_unique says it.
+            raise InputFormatError(path, where, f"duplicate document id (documents {seen[item.id]} and {number})")
+        seen[item.id] = number
+        yield item
 
 
 def _json_column(
@@ -153,25 +165,6 @@ class Table:
     types: list[str | None]
 
 
-def _table_layout(items: Sequence[AnnotatedDocument]) -> tuple[list[str], dict[str, str], list[str | None]] | None:
-    """The original table's columns, roles and types when every document came from the same table."""
-    if not items:
-        return None
-    first = items[0].document.metadata
-    layout = first.get_extra(COLUMNS_KEY)
-    if layout is None:
-        return None
-    roles = {role: first.get_extra(key) for role, key in ROLE_KEYS.items()}
-    for item in items:
-        meta = item.document.metadata
-        if meta.get_extra(COLUMNS_KEY) != layout or any(meta.get_extra(k) != roles[r] for r, k in ROLE_KEYS.items()):
-            return None
-    columns = json.loads(layout)
-    types_raw = first.get_extra(TYPES_KEY)
-    types: list[str | None] = json.loads(types_raw) if types_raw else [None] * len(columns)
-    return columns, {r: c for r, c in roles.items() if c is not None}, types
-
-
 def _spans_json(item: AnnotatedDocument) -> str:
     return json.dumps(document_to_record(item)["spans"], ensure_ascii=False)
 
@@ -193,37 +186,94 @@ def _metadata_json(item: AnnotatedDocument, drop_table: bool) -> str | None:
 
 
 def documents_to_table(items: Sequence[AnnotatedDocument]) -> Table:
-    layout = _table_layout(items)
-    any_spans = any(item.spans for item in items)
-    if layout is None:
-        metas = [_metadata_json(item, drop_table=False) for item in items]
-        columns = ["id", "text"] + ([METADATA_COLUMN] if any(metas) else []) + ([SPANS_COLUMN] if any_spans else [])
-        rows = []
-        for item, meta in zip(items, metas, strict=True):
+    shape = TableShape()
+    for item in items:
+        shape.observe(item)
+    return Table(shape.columns(), [shape.row(item) for item in items], shape.types())
+
+
+class TableShape:
+    """The columns a table of documents gets, learnt one document at a time (``observe`` each, then ``row``
+    each): they depend on every document (whether all came from the same table, whether any has spans or
+    metadata), so a streaming writer observes them all before it writes a row."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: DocumentMetadata | None = None  # the first document's metadata (its dialect, for CSV)
+        self._layout: str | None = None
+        self._roles: dict[str, str | None] = {}
+        self._uniform = True
+        self._any_spans = False
+        self._any_metadata = False
+        self._getters: list[Callable[[AnnotatedDocument], str | None]] | None = None
+
+    def observe(self, item: AnnotatedDocument) -> None:
+        meta = item.document.metadata
+        if self.first is None:
+            self.first = meta
+            self._layout = meta.get_extra(COLUMNS_KEY)
+            self._roles = {role: meta.get_extra(key) for role, key in ROLE_KEYS.items()}
+        elif self._uniform and (
+            meta.get_extra(COLUMNS_KEY) != self._layout
+            or any(meta.get_extra(k) != self._roles[r] for r, k in ROLE_KEYS.items())
+        ):
+            self._uniform = False
+        self._any_spans = self._any_spans or bool(item.spans)
+        if not self._any_metadata:  # (for documents not from one table; known only at the end)
+            self._any_metadata = _metadata_json(item, drop_table=False) is not None
+        self.count += 1
+
+    @property
+    def from_one_table(self) -> bool:
+        """Whether every document so far came from the same table (then it is written back with its columns)."""
+        return self._uniform and self._layout is not None
+
+    def table_columns(self) -> list[str]:
+        """The original table's columns (when the documents came from one table)."""
+        return list(json.loads(self._layout)) if self._layout is not None else []
+
+    def columns(self) -> list[str]:
+        if not self.from_one_table:
+            return (
+                ["id", "text"]
+                + ([METADATA_COLUMN] if self._any_metadata else [])
+                + ([SPANS_COLUMN] if self._any_spans else [])
+            )
+        columns = self.table_columns()
+        return [*columns, SPANS_COLUMN] if self._any_spans and SPANS_COLUMN not in columns else columns
+
+    def types(self) -> list[str | None]:
+        """Each column's Arrow type name where the table had one (Parquet), else None."""
+        columns = self.columns()
+        if not self.from_one_table or self.first is None:
+            return [None] * len(columns)
+        raw = self.first.get_extra(TYPES_KEY)
+        types: list[str | None] = json.loads(raw) if raw else [None] * len(self.table_columns())
+        return types + [None] * (len(columns) - len(types))
+
+    def row(self, item: AnnotatedDocument) -> list[str | None]:
+        if not self.from_one_table:
             row: list[str | None] = [item.id, item.text]
-            if METADATA_COLUMN in columns:
-                row.append(meta)
-            if any_spans:
+            if self._any_metadata:
+                row.append(_metadata_json(item, drop_table=False))
+            if self._any_spans:
                 row.append(_spans_json(item))
-            rows.append(row)
-        return Table(columns, rows, [None] * len(columns))
-    columns, roles, types = layout
-    if any_spans and SPANS_COLUMN not in columns:
-        columns, types = [*columns, SPANS_COLUMN], [*types, None]
-    getters: list[Callable[[AnnotatedDocument], str | None]] = []
-    for name in columns:
+            return row
+        if self._getters is None:
+            self._getters = [self._getter(name) for name in self.columns()]
+        return [get(item) for get in self._getters]
+
+    def _getter(self, name: str) -> Callable[[AnnotatedDocument], str | None]:
+        roles = {r: c for r, c in self._roles.items() if c is not None}
         if name == roles.get("text"):
-            getters.append(lambda item: item.text)
-        elif name == roles.get("id"):
-            getters.append(lambda item: item.id)
-        elif name == roles.get("patient"):
-            getters.append(lambda item: item.document.metadata.patient_id)
-        elif name == SPANS_COLUMN:
-            getters.append(_spans_json)
-        elif name == METADATA_COLUMN:
-            getters.append(lambda item: _metadata_json(item, drop_table=True))
-        else:
-            key = COLUMN_PREFIX + name
-            getters.append(lambda item, key=key: item.document.metadata.get_extra(key))  # type: ignore[misc]
-    rows = [[get(item) for get in getters] for item in items]
-    return Table(columns, rows, types)
+            return lambda item: item.text
+        if name == roles.get("id"):
+            return lambda item: item.id
+        if name == roles.get("patient"):
+            return lambda item: item.document.metadata.patient_id
+        if name == SPANS_COLUMN:
+            return _spans_json
+        if name == METADATA_COLUMN:
+            return lambda item: _metadata_json(item, drop_table=True)
+        key = COLUMN_PREFIX + name
+        return lambda item: item.document.metadata.get_extra(key)

@@ -9,10 +9,11 @@ output in the input's format and move it into place.
 
 Memory is bounded by the chunk size, not the corpus: chunks are read back from the spill file as they
 are processed (a few at a time), and the output is assembled by merging the committed chunks in input
-order and written as it goes. Limits: formats without a streaming reader (all but JSONL) are read whole
-before they are spilled, formats without a streaming writer (all but JSONL) are written from a list,
-a spans file (``--spans``) is matched against the whole input, and ``--deid-col`` columns are
-de-identified over the whole output at once.
+order and written as it goes (JSONL, CSV/TSV, Parquet and plain-text folders are read and written note by
+note; table writers spill the notes to disk once more to learn the columns). Limits: formats without a
+streaming reader or writer (BRAT, the XML formats, PhysioNet, CoNLL) are read whole before they are
+spilled and written from a list, a spans file (``--spans``) is matched against the whole input, and
+``--deid-col`` columns are de-identified over the whole output at once.
 
 A failing note never costs finished work: with ``on_error`` "stop" the run stops naming the note
 (input and position) and the committed chunks stay; with "skip" the note is left out of the output
@@ -31,11 +32,9 @@ import itertools
 import json
 import multiprocessing
 import os
-import pickle
 import shutil
 import tempfile
 import time
-from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -57,6 +56,7 @@ from deident.core.document import (
 from deident.core.errors import ConfigurationError, DeidentError, InputFormatError
 from deident.core.heap import settle_heap
 from deident.core.span import Span
+from deident.core.spill import Spill
 from deident.io import jsonl, physionet
 from deident.io.formats import (
     CorpusFormat,
@@ -162,7 +162,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
             fmt = get_format(fmt_name)
             if fmt.write is None:
                 raise ConfigurationError(f"{source}: format {fmt.name!r} can be read but not written")
-            spill = cleanup.enter_context(_Spill(spill_dir / f"input-{number}.pickle"))
+            spill: _NoteSpill = cleanup.enter_context(Spill.at(spill_dir / f"input-{number}.pickle"))
             loaded.append(_scan(source, target, fmt, config, spill))
             if not loaded[-1].spill:
                 raise InputFormatError(source, None, "empty input (no notes)")
@@ -177,33 +177,7 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
     return report
 
 
-@dataclass
-class _Spill:
-    """An input's notes (with their given spans) pickled one after another in a file, read back by position."""
-
-    path: Path
-    offsets: array[int] = field(default_factory=lambda: array("q"))
-
-    def __enter__(self) -> _Spill:
-        self._handle = self.path.open("w+b")
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._handle.close()
-
-    def __len__(self) -> int:
-        return len(self.offsets)
-
-    def add(self, item: AnnotatedDocument, given: tuple[Span, ...] | None) -> None:
-        self._handle.seek(0, os.SEEK_END)
-        self.offsets.append(self._handle.tell())
-        pickle.dump((item, given), self._handle, protocol=pickle.HIGHEST_PROTOCOL)
-
-    def get(self, position: int) -> tuple[AnnotatedDocument, tuple[Span, ...] | None]:
-        self._handle.seek(self.offsets[position])
-        # Written by this run, in its private folder.
-        item, given = pickle.load(self._handle)
-        return item, given
+_NoteSpill = Spill[tuple[AnnotatedDocument, tuple[Span, ...] | None]]  # each note with its given spans
 
 
 @dataclass
@@ -214,12 +188,12 @@ class _Input:
     source: Path
     target: Path
     fmt_name: str
-    spill: _Spill
+    spill: _NoteSpill
     patients: list[str | None]
     unwritable: dict[int, str]
 
 
-def _scan(source: Path, target: Path, fmt: CorpusFormat, config: RunConfig, spill: _Spill) -> _Input:
+def _scan(source: Path, target: Path, fmt: CorpusFormat, config: RunConfig, spill: _NoteSpill) -> _Input:
     """Read the input note by note into the spill file."""
     pairs: Iterable[tuple[AnnotatedDocument, tuple[Span, ...] | None]]
     if config.spans_file is not None:
@@ -228,13 +202,16 @@ def _scan(source: Path, target: Path, fmt: CorpusFormat, config: RunConfig, spil
     else:
         pairs = ((item, None) for item in iter_corpus(source, fmt.name, config.read_options))
     patients: list[str | None] = []
+    # One string per patient, not per note: a patient's notes share it (memory grows by a pointer per note).
+    shared: dict[str, str] = {}
     unwritable: dict[int, str] = {}
     for position, (item, given) in enumerate(pairs):
         problem = fmt.unwritable(item)
         if problem is not None:
             unwritable[position] = problem
-        patients.append(item.document.patient_id)
-        spill.add(item, given)
+        patient = item.document.patient_id
+        patients.append(None if patient is None else shared.setdefault(patient, patient))
+        spill.add((item, given))
     return _Input(source, target, fmt.name, spill, patients, unwritable)
 
 
