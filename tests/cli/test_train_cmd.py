@@ -101,3 +101,13 @@ def test_train_and_cv_refuse_a_corpus_without_gold_spans(tmp_path: Path) -> None
     assert not (tmp_path / "model").exists()
     with pytest.raises(ConfigurationError, match="no gold spans"):
         train_model([item.with_spans([]) for item in synthetic_corpus(3)], tmp_path / "model2")
+
+
+def test_train_and_cv_refuse_zero_jobs(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(3), tmp_path / "train.jsonl")
+    for command in (
+        ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m")],
+        ["cv", str(tmp_path / "train.jsonl")],
+    ):
+        result = runner.invoke(app, [*command, "--jobs", "0"])
+        assert result.exit_code != 0 and "--jobs" in result.output

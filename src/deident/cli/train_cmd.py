@@ -16,6 +16,7 @@ from deident.cli.crf_options import (
     FilterRecallTargetOption,
     FormatOption,
     IterationsOption,
+    JobsOption,
     PipelineKind,
     ProvidersOption,
     SchemeOption,
@@ -87,6 +88,7 @@ def train(
     scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
     filter_recall_target: FilterRecallTargetOption = 0.99,
+    jobs: JobsOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
@@ -120,7 +122,7 @@ def train(
     )
     used = feature_providers(providers)
     if pipeline is PipelineKind.DEFAULT:
-        from deident.model.train_pipeline import PipelineTrainConfig, train_pipeline_model
+        from deident.model.train_pipeline import PipelineTrainConfig, default_jobs, train_pipeline_model
         from deident.schemes import get_scheme
 
         get_scheme(scheme.value)  # an unknown scheme fails before hours of training
@@ -134,7 +136,13 @@ def train(
             mixture=mixture,
         )
         manifest = train_pipeline_model(
-            base_docs, output, settings, source_docs=source_docs, providers=used, progress=reporter.summary
+            base_docs,
+            output,
+            settings,
+            source_docs=source_docs,
+            providers=used,
+            progress=reporter.summary,
+            jobs=jobs or default_jobs(),
         )
         chosen = manifest["span_filter"].get("expected") or {}
         recall, precision = chosen.get("recall", float("nan")), chosen.get("precision", float("nan"))
