@@ -153,7 +153,7 @@ def test_every_reader_error_is_one_line_without_canaries(
         ["detect", str(path), "-o", str(out / "d.jsonl"), "--pipeline", "rules"],
         ["convert", str(path), str(out / "c.jsonl")],
         ["evaluate", str(path), str(path)],
-        ["train", str(path), "-o", str(tmp_path / "model")],
+        ["train", str(path), "-o", str(tmp_path / "model"), "--no-source"],
         ["cv", str(path)],
         ["reidentify", str(path), "-o", str(out / "i.jsonl")],
     ]

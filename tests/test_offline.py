@@ -61,6 +61,6 @@ def test_train_offline(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(30), tmp_path / "train.jsonl")
     model = tmp_path / "model"
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(model), "--clusters", "0", "--iterations", "15"]
-    result = runner.invoke(app, [*args, "--filter-folds", "2", "--filter-recall-target", "0.95"])
+    result = runner.invoke(app, [*args, "--filter-folds", "2", "--filter-recall-target", "0.95", "--no-source"])
     assert result.exit_code == 0, result.output
     assert json.loads((model / "manifest.json").read_text())["kind"] == "default"

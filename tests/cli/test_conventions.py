@@ -271,7 +271,7 @@ def test_quiet_silences_train_and_synth(tmp_path: Path) -> None:
 
     write_corpus(synthetic_corpus(12), tmp_path / "train.jsonl")
     args = ["train", "train.jsonl", "-o", "model", "--pipeline", "crf", "--clusters", "0", "--iterations", "5"]
-    trained = deident(*args, "--no-providers", "--quiet", cwd=tmp_path)
+    trained = deident(*args, "--no-providers", "--no-source", "--quiet", cwd=tmp_path)
     assert trained.returncode == 0 and trained.stderr == "", trained.stderr
     synth = deident("synth", "-o", "synth.jsonl", "--notes", "2", "--quiet", cwd=tmp_path)
     assert synth.returncode == 0 and synth.stderr == "" and (tmp_path / "synth.jsonl").exists()

@@ -19,7 +19,9 @@ def test_train_writes_a_verified_model(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(40), tmp_path / "train.jsonl")
     write_corpus(synthetic_corpus(10, seed=42), tmp_path / "dev.jsonl")
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "model"), "--dev", str(tmp_path / "dev.jsonl")]
-    result = runner.invoke(app, [*args, "--clusters", "0", "--iterations", "40", "--no-providers", "--pipeline", "crf"])
+    result = runner.invoke(
+        app, [*args, "--clusters", "0", "--iterations", "40", "--no-providers", "--pipeline", "crf", "--no-source"]
+    )
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "model" / "manifest.json").read_text())
     assert manifest["threshold_chosen_on"] == "dev" and manifest["providers"] == []
@@ -31,7 +33,7 @@ def test_train_rejects_a_foreign_output_folder(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(5), tmp_path / "train.jsonl")
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "thesis.docx").write_text("x")
-    result = runner.invoke(app, ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "out")])
+    result = runner.invoke(app, ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "out"), "--no-source"])
     assert result.exit_code != 0
     assert (tmp_path / "out" / "thesis.docx").exists()
 
@@ -40,7 +42,9 @@ def test_train_with_a_mixture_records_it(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(20), tmp_path / "train.jsonl")
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "model"), "--clusters", "0"]
     mix = ["--augment", "reidentified:1,ambiguous:1", "--synth", "8", "--synth-styles", "nursing", "--mix-seed", "2"]
-    result = runner.invoke(app, [*args, "--iterations", "20", "--no-providers", "--pipeline", "crf", *mix])
+    result = runner.invoke(
+        app, [*args, "--iterations", "20", "--no-providers", "--pipeline", "crf", "--no-source", *mix]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "model" / "manifest.json").read_text())["training_data"]
     assert data["documents"] == 20 + 2 * 20 + 8
@@ -63,7 +67,7 @@ def test_train_writes_a_default_pipeline_model_that_every_path_loads(tmp_path: P
     write_corpus(synthetic_corpus(6, seed=9), tmp_path / "test.jsonl")
     model = tmp_path / "model"
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(model), "--clusters", "0", "--iterations", "15"]
-    result = runner.invoke(app, [*args, "--filter-folds", "2", "--filter-recall-target", "0.95"])
+    result = runner.invoke(app, [*args, "--filter-folds", "2", "--filter-recall-target", "0.95", "--no-source"])
     assert result.exit_code == 0, result.output
     manifest = json.loads((model / "manifest.json").read_text())
     assert manifest["kind"] == "default" and manifest["scheme"] == "i2b2-2014"
@@ -79,7 +83,7 @@ def test_train_writes_a_default_pipeline_model_that_every_path_loads(tmp_path: P
 
 def test_train_default_pipeline_needs_patients_for_its_folds(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(3), tmp_path / "train.jsonl")
-    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--filter-folds", "5"]
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--filter-folds", "5", "--no-source"]
     result = runner.invoke(app, args)
     assert result.exit_code != 0
     assert "cannot fill 5 folds" in str(result.exception) and not (tmp_path / "m" / "manifest.json").exists()
@@ -101,3 +105,69 @@ def test_train_and_cv_refuse_a_corpus_without_gold_spans(tmp_path: Path) -> None
     assert not (tmp_path / "model").exists()
     with pytest.raises(ConfigurationError, match="no gold spans"):
         train_model([item.with_spans([]) for item in synthetic_corpus(3)], tmp_path / "model2")
+
+
+def test_train_and_cv_refuse_zero_jobs(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(3), tmp_path / "train.jsonl")
+    for command in (
+        ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m")],
+        ["cv", str(tmp_path / "train.jsonl")],
+    ):
+        result = runner.invoke(app, [*command, "--jobs", "0"])
+        assert result.exit_code != 0 and "--jobs" in result.output
+
+
+@pytest.fixture
+def tiny_bundled_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A few invented all-caps notes in PhysioNet format standing in for the bundled corpus (training on the real
+    one would take minutes)."""
+    import deident.cli.train_cmd
+    import deident.model.source
+
+    path = tmp_path / "bundled" / "physionet-dev.text"
+    path.parent.mkdir()
+    write_corpus(synthetic_corpus(6, seed=5, caps=True), path)
+    for module in (deident.model.source, deident.cli.train_cmd):
+        monkeypatch.setattr(module, "bundled_source_path", lambda: path)
+    return path
+
+
+CRF_ONLY = ["--pipeline", "crf", "--clusters", "0", "--iterations", "5", "--no-providers"]
+
+
+def _source_notes(model: Path) -> int:
+    return int(json.loads((model / "manifest.json").read_text())["training_data"]["source_documents"])
+
+
+def test_a_small_corpus_trains_with_the_bundled_source_and_says_so(tmp_path: Path, tiny_bundled_corpus: Path) -> None:
+    write_corpus(synthetic_corpus(12), tmp_path / "train.jsonl")
+    result = runner.invoke(app, ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), *CRF_ONLY])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("the training corpus is small (12 notes") == 1
+    assert _source_notes(tmp_path / "m") == 6
+
+
+@pytest.mark.parametrize("refusal", [["--no-source"], ["--source", "none"]])
+def test_the_bundled_source_can_be_refused(tmp_path: Path, tiny_bundled_corpus: Path, refusal: list[str]) -> None:
+    write_corpus(synthetic_corpus(12), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), *CRF_ONLY, *refusal]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "small" not in result.output and _source_notes(tmp_path / "m") == 0
+
+
+def test_source_bundled_is_read_as_physionet_whatever_format_is_given(
+    tmp_path: Path, tiny_bundled_corpus: Path
+) -> None:
+    write_corpus(synthetic_corpus(12), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), *CRF_ONLY, "--format", "jsonl"]
+    result = runner.invoke(app, [*args, "--source", "bundled"])
+    assert result.exit_code == 0, result.output
+    assert "small" not in result.output and _source_notes(tmp_path / "m") == 6
+
+
+def test_no_source_and_a_source_contradict(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(4), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--source", "bundled", "--no-source"]
+    result = runner.invoke(app, args)
+    assert result.exit_code != 0 and not (tmp_path / "m").exists()

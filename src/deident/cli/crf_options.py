@@ -38,6 +38,14 @@ ContextFeaturesOption = Annotated[
 FilterFoldsOption = Annotated[
     int, typer.Option(min=2, help="Patient-grouped folds of the span filter's out-of-fold candidates.")
 ]
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Processes training the CRFs of the span filter's folds and the model's own at once "
+        "(default: 2, or 1 on one core; 1 trains them one after the other). The model is the same.",
+    ),
+]
 FilterRecallTargetOption = Annotated[
     float, typer.Option(min=0.01, max=1.0, help="Token recall the span filter's thresholds are calibrated for.")
 ]

@@ -19,6 +19,7 @@ from deident.cli.crf_options import (
     FilterRecallTargetOption,
     FormatOption,
     IterationsOption,
+    JobsOption,
     PipelineKind,
     ProvidersOption,
     SchemeOption,
@@ -143,6 +144,7 @@ def cv(
     scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
     filter_recall_target: FilterRecallTargetOption = 0.99,
+    jobs: JobsOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
@@ -166,14 +168,16 @@ def cv(
     used = feature_providers(providers)
     if pipeline is PipelineKind.DEFAULT:
         from deident.model.cv_pipeline import cross_validate_pipeline
-        from deident.model.train_pipeline import PipelineTrainConfig
+        from deident.model.train_pipeline import PipelineTrainConfig, default_jobs
         from deident.schemes import get_scheme
 
         get_scheme(scheme.value)  # an unknown scheme fails before hours of training
         settings = PipelineTrainConfig(
             crf=config, scheme=scheme.value, folds=filter_folds, filter_recall_target=filter_recall_target
         )
-        outcome = cross_validate_pipeline(docs, folds, group_by.value, settings, used, progress=reporter.summary)
+        outcome = cross_validate_pipeline(
+            docs, folds, group_by.value, settings, used, progress=reporter.summary, jobs=jobs or default_jobs()
+        )
         typer.echo(format_pipeline_result(outcome))
         if json_out:
             _write_json(json_out, outcome.as_dict())

@@ -3,6 +3,7 @@ calibration) or a CRF alone."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +18,7 @@ from deident.cli.crf_options import (
     FilterRecallTargetOption,
     FormatOption,
     IterationsOption,
+    JobsOption,
     PipelineKind,
     ProvidersOption,
     SchemeOption,
@@ -28,12 +30,15 @@ from deident.cli.input_options import DelimiterOption, EncodingOption, Quotechar
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.train import require_gold_spans, train_model
 from deident.io.formats import ReadOptions, read_corpus
+from deident.model.source import bundled_source_path, choose_source
 
 
-def _read_all(paths: list[Path], fmt: str | None, options: ReadOptions) -> list:  # type: ignore[type-arg]
+def _read_all(paths: Sequence[Path], fmt: str | None, options: ReadOptions) -> list:  # type: ignore[type-arg]
     docs = []
+    bundled = bundled_source_path()
     for path in paths:
-        corpus = read_corpus(path, fmt, options)
+        # the bundled corpus is PhysioNet text whatever --format and the input options say of the user's files
+        corpus = read_corpus(path, None, ReadOptions()) if path == bundled else read_corpus(path, fmt, options)
         require_gold_spans(corpus, str(path))
         docs.extend(corpus)
     return docs
@@ -46,8 +51,16 @@ def train(
     dev: Annotated[Path | None, typer.Option(help="Development corpus: picks the threshold, gives metrics.")] = None,
     source: Annotated[
         list[Path] | None,
-        typer.Option(metavar="CORPUS", help="Source-domain corpus for EasyAdapt (training corpora are the target)."),
+        typer.Option(
+            metavar="CORPUS",
+            help="Source-domain corpus for EasyAdapt (training corpora are the target); 'bundled' (or 'physionet'): "
+            "the bundled PhysioNet notes, the default for a small training corpus (under 200 notes or 500 gold "
+            "spans); 'none': no source.",
+        ),
     ] = None,
+    no_source: Annotated[
+        bool, typer.Option("--no-source", help="No EasyAdapt source, not even the bundled one for a small corpus.")
+    ] = False,
     split_models: SplitModelsOption = False,
     threshold: Annotated[
         float | None, typer.Option(min=0.0, max=1.0, help="PHI probability threshold (default: chosen on --dev).")
@@ -89,6 +102,7 @@ def train(
     scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
     filter_recall_target: FilterRecallTargetOption = 0.99,
+    jobs: JobsOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
     quotechar: QuotecharOption = '"',
@@ -110,7 +124,10 @@ def train(
     )
     train_docs = base_docs if mixture.empty else build_mixture(base_docs, mixture)
     dev_docs = read_corpus(dev, fmt, options) if dev else []
-    source_docs = _read_all(source or [], fmt, options)
+    source_choice = choose_source(source or [], no_source, base_docs)
+    if source_choice.notice:
+        reporter.summary(source_choice.notice)
+    source_docs = _read_all(source_choice.paths, fmt, options)
     config = crf_train_config(
         split_models=split_models,
         c1=c1,
@@ -123,7 +140,7 @@ def train(
     )
     used = feature_providers(providers)
     if pipeline is PipelineKind.DEFAULT:
-        from deident.model.train_pipeline import PipelineTrainConfig, train_pipeline_model
+        from deident.model.train_pipeline import PipelineTrainConfig, default_jobs, train_pipeline_model
         from deident.schemes import get_scheme
 
         get_scheme(scheme.value)  # an unknown scheme fails before hours of training
@@ -137,7 +154,13 @@ def train(
             mixture=mixture,
         )
         manifest = train_pipeline_model(
-            base_docs, output, settings, source_docs=source_docs, providers=used, progress=reporter.summary
+            base_docs,
+            output,
+            settings,
+            source_docs=source_docs,
+            providers=used,
+            progress=reporter.summary,
+            jobs=jobs or default_jobs(),
         )
         chosen = manifest["span_filter"].get("expected") or {}
         recall, precision = chosen.get("recall", float("nan")), chosen.get("precision", float("nan"))

@@ -125,8 +125,10 @@ def cross_validate_pipeline(
     progress: Progress = _quiet,
     work_dir: str | Path | None = None,
     sweep: Sequence[float] = FILTER_SWEEP,
+    jobs: int = 1,
 ) -> PipelineCvResult:
-    """Train the default pipeline on K-1 folds, run its ablation rows on the held-out fold; pool over the folds."""
+    """Train the default pipeline on K-1 folds, run its ablation rows on the held-out fold; pool over the folds.
+    ``jobs``: processes training each fold's CRFs (see :func:`train_pipeline_model`)."""
     config = config or PipelineTrainConfig()
     assignment = patient_folds(docs, folds, group_by)
     pooled_gold: list[AnnotatedDocument] = []
@@ -140,7 +142,7 @@ def cross_validate_pipeline(
             test = [docs[i] for i in test_idx]
             progress(f"fold {k + 1}/{folds}: training the default pipeline on {len(train)} notes")
             fold_dir = Path(work) / f"fold{k + 1}"
-            train_pipeline_model(train, fold_dir, config, providers=providers, progress=progress)
+            train_pipeline_model(train, fold_dir, config, providers=providers, progress=progress, jobs=jobs)
             progress(f"fold {k + 1}/{folds}: running the ablation on {len(test)} notes")
             rows, swept = fold_predictions(ModelBundle.read(fold_dir), config.scheme, [d.document for d in test], sweep)
             per_fold.append(

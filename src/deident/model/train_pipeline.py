@@ -11,6 +11,10 @@
    with the calibration table, and the manifest turned into a default-pipeline model (kind ``default``, scheme,
    candidate threshold, stage-2 switches), which every path (CLI, API, REST, Spark) loads with ``--model``.
 
+With ``jobs`` > 1 the K + 1 CRFs (the model's and the folds') train in a pool of spawned processes, each given
+the notes, the settings and the names of its feature providers (never a trained model) and writing its own
+directory; the result is the same bytes as the sequential path's (CRFsuite training is deterministic).
+
 The calibration is measured on the training notes, so the operating point such a model states is an estimate on
 them; measure it on held-out notes with ``bench/held_out_estimate.py`` (which stores it in the model) or
 ``deident evaluate --bootstrap``.
@@ -18,8 +22,11 @@ them; measure it on held-out notes with ``bench/held_out_estimate.py`` (which st
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import tempfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,15 +36,16 @@ from deident.core.errors import ConfigurationError
 from deident.core.span import Span
 from deident.detect.crf.features import SpanProvider
 from deident.detect.crf.mixture import Mixture, build_mixture
+from deident.detect.crf.tagger import available_providers
 from deident.detect.crf.train import TrainConfig, train_model
 from deident.model.bundle import BundleKind, ModelBundle
 from deident.model.manifest import read_manifest, write_manifest
 from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
 from deident.stage2.filter.span_classifier import save_filter
 from deident.stage2.filter.training import (
-    OutOfFoldCandidates,
     fit_span_filter,
     out_of_fold_candidates,
+    patient_folds,
     patient_key,
 )
 
@@ -71,8 +79,13 @@ def train_pipeline_model(
     source_docs: Sequence[AnnotatedDocument] = (),
     providers: Sequence[SpanProvider] = (),
     progress: Progress = _quiet,
+    jobs: int = 1,
 ) -> dict[str, Any]:
-    """Train the CRF, the out-of-fold span filter and its calibration into ``out_dir``; returns the manifest."""
+    """Train the CRF, the out-of-fold span filter and its calibration into ``out_dir``; returns the manifest.
+
+    ``jobs``: processes training the K + 1 CRFs (1: one after the other in this process)."""
+    if jobs < 1:
+        raise ConfigurationError("--jobs must be at least 1")
     if not 0.0 < config.filter_recall_target <= 1.0:
         raise ConfigurationError("the filter's recall target must be a rate between 0 and 1")
     if config.folds < 2:
@@ -88,17 +101,23 @@ def train_pipeline_model(
     out_dir = Path(out_dir)
     mixture = config.mixture
     progress(f"CRF on {len(train_docs)} notes" + ("" if mixture.empty else " and their mixture"))
-    train_model(
-        train_docs if mixture.empty else build_mixture(train_docs, mixture),
-        out_dir,
-        config.crf,
-        source_docs=source_docs,
-        providers=providers,
-        progress=progress,
-        learn_docs=None if mixture.empty else train_docs,
-        mixture=None if mixture.empty else mixture.as_dict(),
-    )
-    oof = _out_of_fold(train_docs, config, source_docs, providers, progress)
+    with tempfile.TemporaryDirectory(prefix="deident-fold-") as work:
+        fold_dirs = [Path(work) / f"fold_{k + 1}" for k in range(config.folds)]
+        fold_of = patient_folds(train_docs, config.folds)
+        fold_trains = [[d for d, f in zip(train_docs, fold_of, strict=True) if f != k] for k in range(config.folds)]
+        crfs = [
+            _crf_job(train_docs, out_dir, config, source_docs, providers),
+            *(_crf_job(t, d, config, source_docs, providers) for t, d in zip(fold_trains, fold_dirs, strict=True)),
+        ]
+        _train_crfs(crfs, providers, jobs, progress)
+        trained = iter(fold_dirs)
+
+        def make_stage1(train: Sequence[AnnotatedDocument]) -> Callable[[Document], Sequence[Span]]:
+            fold_dir = next(trained)
+            progress(f"{fold_dir.name}: stage 1 on the notes of the patients its CRF did not see ({len(train)} it did)")
+            return stage1_pipeline(ModelBundle.read(fold_dir), config.scheme)
+
+        oof = out_of_fold_candidates(train_docs, make_stage1, config.folds)
     progress(f"span filter on {sum(len(c) for c in oof.candidates)} out-of-fold candidates")
     span_filter, table = fit_span_filter(oof, config.filter_recall_target, config.patient_context, kind=config.kind)
     manifest = read_manifest(out_dir)
@@ -121,31 +140,74 @@ def train_pipeline_model(
     return written
 
 
-def _out_of_fold(
+@dataclass(frozen=True)
+class CrfJob:
+    """One CRF to train: its notes (the mixture already built), settings and directory; providers by name, so that
+    a spawned process rebuilds them rather than receiving pickled detectors."""
+
+    train_docs: tuple[AnnotatedDocument, ...]
+    out_dir: Path
+    config: TrainConfig
+    source_docs: tuple[AnnotatedDocument, ...]
+    provider_names: tuple[str, ...]
+    learn_docs: tuple[AnnotatedDocument, ...] | None
+    mixture: dict[str, Any] | None
+
+
+def _crf_job(
     docs: Sequence[AnnotatedDocument],
+    out_dir: Path,
     config: PipelineTrainConfig,
     source_docs: Sequence[AnnotatedDocument],
     providers: Sequence[SpanProvider],
-    progress: Progress,
-) -> OutOfFoldCandidates:
-    """:func:`out_of_fold_candidates` with a stage 1 whose CRF each fold trains without that fold's patients."""
-    with tempfile.TemporaryDirectory(prefix="deident-fold-") as work:
-        trained = 0
+) -> CrfJob:
+    """The CRF of ``docs`` with the pipeline's mixture built from them (its learned data from ``docs`` alone)."""
+    mixture = config.mixture
+    return CrfJob(
+        tuple(docs if mixture.empty else build_mixture(docs, mixture)),
+        out_dir,
+        config.crf,
+        tuple(source_docs),
+        tuple(p.name for p in providers),
+        None if mixture.empty else tuple(docs),
+        None if mixture.empty else mixture.as_dict(),
+    )
 
-        def make_stage1(train: Sequence[AnnotatedDocument]) -> Callable[[Document], Sequence[Span]]:
-            nonlocal trained
-            mixed = train if config.mixture.empty else build_mixture(train, config.mixture)
-            trained += 1
-            progress(f"fold {trained}/{config.folds}: CRF on {len(mixed)} notes, stage 1 on the rest")
-            fold_dir = Path(work) / f"fold_{trained}"
-            train_model(
-                mixed,
-                fold_dir,
-                config.crf,
-                source_docs=source_docs,
-                providers=providers,
-                learn_docs=None if config.mixture.empty else train,
-            )
-            return stage1_pipeline(ModelBundle.read(fold_dir), config.scheme)
 
-        return out_of_fold_candidates(docs, make_stage1, config.folds)
+def default_jobs() -> int:
+    """Two processes where there are two cores: the bundled recipe's 6 CRFs then train in 3 rounds instead of 6,
+    and memory (each process holds the notes and a CRFsuite trainer) at most doubles; more is a choice."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _train_crf(job: CrfJob, providers: Sequence[SpanProvider] | None = None, progress: Progress = _quiet) -> None:
+    if providers is None:  # in a spawned process: the same detectors, rebuilt by name
+        by_name = {p.name: p for p in available_providers()}
+        providers = [by_name[name] for name in job.provider_names]
+    train_model(
+        job.train_docs,
+        job.out_dir,
+        job.config,
+        source_docs=job.source_docs,
+        providers=providers,
+        progress=progress,
+        learn_docs=job.learn_docs,
+        mixture=job.mixture,
+    )
+
+
+def _train_crfs(jobs_list: Sequence[CrfJob], providers: Sequence[SpanProvider], jobs: int, progress: Progress) -> None:
+    """Train every CRF of ``jobs_list``: in this process, or in ``jobs`` spawned ones when the providers are the
+    standard detectors (custom ones cannot be rebuilt by name there)."""
+    standard = {p.name for p in available_providers()}
+    if jobs == 1 or len(jobs_list) == 1 or not {p.name for p in providers} <= standard:
+        for n, job in enumerate(jobs_list):
+            if n:
+                progress(f"fold {n}/{len(jobs_list) - 1}: CRF on {len(job.train_docs)} notes")
+            _train_crf(job, providers, progress if n == 0 else _quiet)
+        return
+    workers = min(jobs, len(jobs_list))
+    progress(f"training {len(jobs_list)} CRFs (the model's and its folds') in {workers} processes")
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for done, _ in enumerate(pool.map(_train_crf, jobs_list), start=1):
+            progress(f"CRF {done}/{len(jobs_list)} trained")

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deident.core.errors import ConfigurationError
+from deident.detect.crf.tagger import available_providers
+from deident.detect.crf.train import TrainConfig
+from deident.model.train_pipeline import PipelineTrainConfig, default_jobs, train_pipeline_model
+from tests.detect.crf.synthetic import synthetic_corpus
+
+
+def _without_timings(value: Any) -> Any:
+    """The manifest less its wall-clock figures, the one thing two identical trainings may differ in."""
+    if isinstance(value, dict):
+        return {k: _without_timings(v) for k, v in value.items() if not k.endswith("_seconds")}
+    if isinstance(value, list):
+        return [_without_timings(v) for v in value]
+    return value
+
+
+def _files(model: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(model)): p.read_bytes() for p in sorted(model.rglob("*")) if p.is_file()}
+
+
+def test_parallel_folds_write_the_same_model_as_sequential_ones(tmp_path: Path) -> None:
+    docs = synthetic_corpus(24)
+    config = PipelineTrainConfig(crf=TrainConfig(max_iterations=15, clusters=4), folds=3)
+    providers = available_providers()[:2]  # rebuilt by name in the spawned processes
+    messages: list[str] = []
+    train_pipeline_model(docs, tmp_path / "one", config, providers=providers, jobs=1)
+    train_pipeline_model(docs, tmp_path / "two", config, providers=providers, jobs=2, progress=messages.append)
+    assert any("in 2 processes" in m for m in messages)  # the pool did run
+    one, two = _files(tmp_path / "one"), _files(tmp_path / "two")
+    assert one.keys() == two.keys() and "span_filter.json" in one
+    manifest_one, manifest_two = one.pop("manifest.json"), two.pop("manifest.json")
+    assert one == two
+    assert _without_timings(json.loads(manifest_one)) == _without_timings(json.loads(manifest_two))
+
+
+def test_jobs_must_be_positive(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError, match="--jobs"):
+        train_pipeline_model(synthetic_corpus(6), tmp_path / "m", jobs=0)
+
+
+def test_default_jobs_is_at_most_two() -> None:
+    assert 1 <= default_jobs() <= 2
