@@ -19,8 +19,7 @@ from pathlib import Path
 from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import InputFormatError
-from deident.core.spill import Spill
-from deident.io.tables import TableShape, choose_columns, iter_rows_to_documents
+from deident.io.tables import choose_columns, iter_rows_to_documents, spilled_table
 
 DELIMITER_KEY = "table:delimiter"
 QUOTECHAR_KEY = "table:quotechar"
@@ -123,11 +122,7 @@ def write_csv(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
     output while the columns are learnt (they depend on every note), then written from it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    shape = TableShape()
-    with Spill[AnnotatedDocument].anonymous(path.parent) as spill:
-        for item in documents:
-            shape.observe(item)
-            spill.add(item)
+    with spilled_table(documents, path.parent) as (shape, spill):
         delimiter, quotechar, bom = default_delimiter(path), '"', False
         if shape.first is not None:  # the dialect the table was read with (its first row's: all rows share it)
             delimiter = shape.first.get_extra(DELIMITER_KEY) or delimiter

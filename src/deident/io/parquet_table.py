@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument
 from deident.core.errors import InputFormatError
-from deident.core.spill import Spill
-from deident.io.tables import TableShape, choose_columns, iter_rows_to_documents
+from deident.io.tables import choose_columns, iter_rows_to_documents, spilled_table
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -147,11 +146,7 @@ def write_parquet(documents: Iterable[AnnotatedDocument], path: str | Path) -> P
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    shape = TableShape()
-    with Spill[AnnotatedDocument].anonymous(path.parent) as spill:
-        for item in documents:
-            shape.observe(item)
-            spill.add(item)
+    with spilled_table(documents, path.parent) as (shape, spill):
         columns, types = shape.columns(), shape.types()
         typed = [i for i, name in enumerate(types) if name not in (None, "string", "large_string")]
         for group in _groups(shape.row(item) for item in spill) if typed else ():

@@ -14,6 +14,7 @@ import itertools
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
@@ -32,10 +33,8 @@ def sidecar_path(path: Path) -> Path:
     return path / SIDECAR if path.is_dir() or path.suffix != ".txt" else path.with_name(path.stem + ".spans.jsonl")
 
 
-def _read_sidecar(path: Path, texts: dict[str, str]) -> dict[str, AnnotatedDocument]:
-    """Documents of the sidecar by id; beside a single file, its one line names that file's document."""
-    single = next(iter(texts.values())) if len(texts) == 1 and path.name != SIDECAR else None
-    found: dict[str, AnnotatedDocument] = {}
+def _sidecar_lines(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The sidecar's JSON objects with their positions ("line N"), blank lines skipped."""
     for number, raw in enumerate(read_exact(path).split("\n"), start=1):
         if not raw.strip():
             continue
@@ -46,6 +45,14 @@ def _read_sidecar(path: Path, texts: dict[str, str]) -> dict[str, AnnotatedDocum
             raise InputFormatError(path, f"{where}, column {err.colno}", f"invalid JSON ({err.msg})") from None
         if not isinstance(record, dict):
             raise InputFormatError(path, where, "each line must be a JSON object")
+        yield where, record
+
+
+def _read_sidecar(path: Path, texts: dict[str, str]) -> dict[str, AnnotatedDocument]:
+    """Documents of the sidecar by id; beside a single file, its one line names that file's document."""
+    single = next(iter(texts.values())) if len(texts) == 1 and path.name != SIDECAR else None
+    found: dict[str, AnnotatedDocument] = {}
+    for where, record in _sidecar_lines(path):
         doc_id = str(record.get("id"))
         text = single if single is not None and not found else texts.get(doc_id)
         if text is None:
@@ -94,16 +101,7 @@ def _sidecar_records(path: Path, files: dict[str, Path]) -> dict[str, tuple[str,
     """A folder sidecar's lines by document id (the last line of an id wins, in the place of its first), with
     their positions; without their texts, which are read with each document."""
     found: dict[str, tuple[str, dict[str, object]]] = {}
-    for number, raw in enumerate(read_exact(path).split("\n"), start=1):
-        if not raw.strip():
-            continue
-        where = f"line {number}"
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise InputFormatError(path, f"{where}, column {err.colno}", f"invalid JSON ({err.msg})") from None
-        if not isinstance(record, dict):
-            raise InputFormatError(path, where, "each line must be a JSON object")
+    for where, record in _sidecar_lines(path):
         doc_id = str(record.get("id"))
         if doc_id not in files:
             raise InputFormatError(path, where, "no .txt file for this line's document id")

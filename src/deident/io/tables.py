@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from deident.core.document import AnnotatedDocument, DocumentMetadata
 from deident.core.errors import InputFormatError
+from deident.core.spill import Spill
 from deident.io.jsonl import document_to_record, record_to_document
 
 SPANS_COLUMN = "spans"
@@ -277,3 +279,17 @@ class TableShape:
             return lambda item: _metadata_json(item, drop_table=True)
         key = COLUMN_PREFIX + name
         return lambda item: item.document.metadata.get_extra(key)
+
+
+@contextmanager
+def spilled_table(
+    documents: Iterable[AnnotatedDocument], directory: Path
+) -> Iterator[tuple[TableShape, Spill[AnnotatedDocument]]]:
+    """The documents spilled, one at a time, to an unnamed file in ``directory`` while their table's shape is
+    learnt: what a streaming table writer needs before it writes the first row."""
+    shape = TableShape()
+    with Spill[AnnotatedDocument].anonymous(directory) as spill:
+        for item in documents:
+            shape.observe(item)
+            spill.add(item)
+        yield shape, spill
