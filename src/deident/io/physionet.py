@@ -52,7 +52,7 @@ def iter_text(text_path: Path) -> Iterator[Document]:
 
 
 def _blocks(path: Path) -> Iterator[str]:
-    """The file's text in blocks, line breaks untouched (phrase offsets count both characters of a \r\n); a
+    """The file's text in blocks, line breaks untouched (phrase offsets count both characters of a CR LF); a
     byte order mark (as Windows tools write) is dropped."""
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
     offset = 0
@@ -103,22 +103,21 @@ def _records(blocks: Iterator[str], path: Path | None) -> Iterator[Document]:
         header = _HEADER.match(buffer, pos)
         if header is None:
             raise InputFormatError(path, f"line {line}", "expected 'START_OF_RECORD=<patient>||||<note>||||'")
-        searched = header.end()
+        patient, note = header.group(1).strip(), header.group(2).strip()
+        body = searched = header.end()  # the note's text starts at ``body``
         while (end := buffer.find(_END, searched)) < 0:
-            searched = max(header.end(), len(buffer) - len(_END) + 1) - pos
+            searched = max(body, len(buffer) - len(_END) + 1)  # a marker may start in the text not searched yet
+            shift = pos
             if not read():
                 raise InputFormatError(path, f"line {line}", "record has no '||||END_OF_RECORD'")
-            header = _HEADER.match(buffer, pos)  # the same header, at its place in the new buffer
-            assert header is not None
-            searched = max(searched, header.end())
-        patient, note = header.group(1).strip(), header.group(2).strip()
+            body, searched = body - shift, searched - shift
         doc_id = document_id(patient, note)
         if doc_id in seen:
             raise InputFormatError(
                 path, f"line {line}", "duplicate record (the same patient and note numbers as an earlier one)"
             )
         seen.add(doc_id)
-        yield Document(doc_id, buffer[header.end() : end], DocumentMetadata(patient_id=patient, note_id=note))
+        yield Document(doc_id, buffer[body:end], DocumentMetadata(patient_id=patient, note_id=note))
         consumed = end + len(_END)
         line += buffer.count("\n", pos, consumed)
         pos = consumed
