@@ -2,15 +2,16 @@
 
 Writes synthetic input of each size (``deident synth`` notes, copied with fresh note and patient ids until the size
 is reached, so every note is unique and patients stay whole) in each format asked for: JSONL (the size is the file's,
-spans and metadata included), CSV with columns id, patient_id, text (the file's size) and Parquet with the same
+spans and metadata included), CSV with columns id, patient_id, text (the file's size), Parquet with the same
 columns and rows in row groups of 2,000 rows (the size is the CSV's: the compressed file is much smaller, as the
-copies repeat). It runs ``deident run`` on each in a fresh process (rules pipeline, tag mode, one job) and prints the
-format, input size (then the file's own size), notes, wall seconds and the child's peak RSS
+copies repeat) and PhysioNet ``.text`` records (patient and note numbers, no ``.phrase``; the size is the CSV's).
+It runs ``deident run`` on each in a fresh process (rules pipeline, tag mode, one job) and prints the format, input
+size (then the file's own size), notes, wall seconds and the child's peak RSS
 (``resource.getrusage(RUSAGE_CHILDREN)``, measured in a fresh process per run so one run's peak does not hide
 another's). Target: peak RSS grows by under 60 MB from 20 MB to 200 MB of input, per format. Needs no ../shared;
 files go to a temporary folder (or --workdir) and are removed afterwards.
 
-    python bench/bench_run_memory.py [--sizes 20,200] [--formats jsonl,csv,parquet] [--pipeline rules]
+    python bench/bench_run_memory.py [--sizes 20,200] [--formats jsonl,csv,parquet,physionet] [--pipeline rules]
                                      [--chunk-size 200] [--interleave]
 """
 
@@ -29,6 +30,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+SUFFIXES = {"jsonl": ".jsonl", "csv": ".csv", "parquet": ".parquet", "physionet": ".text"}
 
 
 def _size(record: dict[str, Any], table: bool) -> int:
@@ -78,6 +81,13 @@ def _write_corpus(base: Path, path: Path, megabytes: int, interleave: bool) -> i
                 writer.write_table(pa.table(list(map(list, zip(*rows, strict=True))), schema=schema))
                 notes += len(batch)
         return notes
+    if path.suffix == ".text":  # records numbered per file; patients by their copied ids
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            for notes, record in enumerate(records, start=1):
+                patient = record["metadata"].get("patient_id") or f"n{notes}"
+                start = "\n" if notes > 1 else ""
+                handle.write(f"{start}START_OF_RECORD={patient}||||{notes}||||\n{record['text']}||||END_OF_RECORD\n")
+        return notes
     with path.open("w", encoding="utf-8", newline="") as handle:
         table = csv.writer(handle) if path.suffix == ".csv" else None
         if table is not None:
@@ -95,7 +105,7 @@ def _measure(source: Path, output: Path, pipeline: str, chunk_size: int) -> None
     """In a fresh process: run ``deident run`` as a child and print its wall seconds and peak RSS in MB."""
     command = [sys.executable, "-m", "deident", "run", str(source), "-o", str(output), "--pipeline", pipeline]
     command += ["--mode", "tag", "--chunk-size", str(chunk_size), "--overwrite"]
-    if source.suffix != ".jsonl":
+    if source.suffix in (".csv", ".parquet"):
         command += ["--patient-col", "patient_id"]
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
@@ -127,10 +137,10 @@ def main() -> None:
         for fmt in args.formats.split(","):
             peaks = []
             for size in (int(s) for s in args.sizes.split(",")):
-                source = work / f"in-{size}.{fmt}"
+                source = work / f"in-{size}{SUFFIXES[fmt]}"
                 notes = _write_corpus(base, source, size, args.interleave)
                 on_disk = source.stat().st_size / 1_000_000
-                output = work / f"out.{fmt}"
+                output = work / f"out{SUFFIXES[fmt]}"
                 measure = [sys.executable, os.path.abspath(__file__), "--measure", str(source), str(output)]
                 measure += ["--pipeline", args.pipeline, "--chunk-size", str(args.chunk_size)]
                 result = json.loads(subprocess.run(measure, check=True, capture_output=True, text=True).stdout)

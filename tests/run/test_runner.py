@@ -647,8 +647,8 @@ def _table_corpus(path: Path, fmt: str, interleaved: bool, patients: int = 6, no
     corpus = make_corpus(patients=patients, notes=notes)
     if not interleaved:
         corpus.sort(key=lambda item: int(item.document.patient_id or 0))
-    if fmt == "text":  # a folder of .txt files, in this order (the sidecar's)
-        write_corpus(corpus, path, "text")
+    if fmt in ("text", "physionet"):  # a folder of .txt files in this order (the sidecar's), or records and phrases
+        write_corpus(corpus, path, fmt)
         return
     if fmt == "parquet":
         import pyarrow as pa
@@ -672,13 +672,20 @@ def _table_corpus(path: Path, fmt: str, interleaved: bool, patients: int = 6, no
     path.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
 
 
-TABLE_CASES = [("csv", "in.csv"), ("csv", "in.tsv"), ("parquet", "in.parquet"), ("text", "in_text")]
+TABLE_CASES = [
+    ("csv", "in.csv"),
+    ("csv", "in.tsv"),
+    ("parquet", "in.parquet"),
+    ("text", "in_text"),
+    ("physionet", "in.text"),
+]
 
 
 def _contents(path: Path) -> dict[str, bytes]:
-    """A file's bytes, or every file's in a folder."""
+    """A file's bytes with its side files' (PhysioNet's .phrase and metadata), or every file's in a folder."""
     if path.is_file():
-        return {"": path.read_bytes()}
+        sides = [path.with_suffix(".phrase"), path.with_name(path.name + ".metadata.jsonl")]
+        return {"": path.read_bytes()} | {side.name: side.read_bytes() for side in sides if side.exists()}
     return {str(file.relative_to(path)): file.read_bytes() for file in sorted(path.rglob("*")) if file.is_file()}
 
 
@@ -719,7 +726,7 @@ def test_a_streamed_table_run_writes_the_same_bytes_as_a_whole_read(
         whole = output_of("whole")
     assert streamed == whole
     out = read_corpus(tmp_path / "streamed" / name, fmt, TABLE_READ)
-    assert len(out) == 24 and len(streamed) == (25 if fmt == "text" else 1)
+    assert len(out) == 24 and len(streamed) == {"text": 25, "physionet": 3}.get(fmt, 1)  # .phrase, metadata
     assert all("Kowalski" not in d.text for d in out)
 
 
@@ -787,6 +794,18 @@ def test_an_interrupted_table_run_resumes_to_the_same_bytes(tmp_path: Path, fmt:
         ("in.csv", 'id,text\r\n1,"fine"\r\n2,"open\r\n', "row starting on line 3", "unbalanced quote"),
         ("in.csv", "id,text\r\n1,fine\r\n2,a,b\r\n", "line 3", "3 fields where the header has 2"),
         ("in.csv", "id,text\r\n1,fine\r\n2,ok\r\n1,again\r\n", "line 4", "duplicate document id (documents 1 and 3)"),
+        (
+            "in.text",
+            "START_OF_RECORD=1||||1||||\nfine\n||||END_OF_RECORD\n\nSTART_OF_RECORD=2||||1||||\nno end\n",
+            "line 5",
+            "record has no '||||END_OF_RECORD'",
+        ),
+        (
+            "in.text",
+            "START_OF_RECORD=1||||1||||\nfine\n||||END_OF_RECORD\n\r\nSTART_OF_RECORD 2\n",
+            "line 5",
+            "expected",
+        ),
     ],
 )
 def test_a_malformed_table_row_stops_the_run_naming_file_and_position(

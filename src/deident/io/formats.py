@@ -15,7 +15,13 @@ from deident.core.errors import ConfigurationError, InputFormatError
 from deident.core.labels import PHYSIONET_TO_LABEL
 from deident.io import brat, conll, csv_table, i2b2_2006, i2b2_2014, jsonl, parquet_table, physionet, plaintext
 from deident.io.corpus_files import LONE_SURROGATE, find_unwritable, refuse_unwritable
-from deident.io.metadata_sidecar import FOLDER_SIDECAR, apply_sidecar, write_sidecar
+from deident.io.metadata_sidecar import (
+    FOLDER_SIDECAR,
+    apply_sidecar,
+    iter_applied_sidecar,
+    sidecar_writer,
+    write_sidecar,
+)
 
 
 @dataclass(frozen=True)
@@ -65,12 +71,19 @@ def _not_xml(item: AnnotatedDocument) -> str | None:
 
 
 def _read_physionet(path: Path, options: ReadOptions) -> list[AnnotatedDocument]:
-    return apply_sidecar(physionet.read_physionet(path, options.annotations), path, False, options.restore_labels)
+    return list(_iter_physionet(path, options))
 
 
-def _write_physionet(docs: Sequence[AnnotatedDocument], path: Path) -> None:
-    physionet.write_physionet(docs, path)
-    write_sidecar(docs, path, False, physionet.read_physionet, physionet.written_id)
+def _iter_physionet(path: Path, options: ReadOptions) -> Iterator[AnnotatedDocument]:
+    return iter_applied_sidecar(
+        lambda: physionet.iter_physionet(path, options.annotations), path, False, options.restore_labels
+    )
+
+
+def _write_physionet(docs: Iterable[AnnotatedDocument], path: Path) -> None:
+    """The ``.text`` and ``.phrase`` files and the metadata side file, one note at a time (each file atomic)."""
+    with sidecar_writer(path, False) as sidecar:
+        physionet.write_physionet(docs, path, lambda item, back: sidecar.add(item, back.id, back))
 
 
 def _same_id(item: AnnotatedDocument) -> str:
@@ -179,6 +192,8 @@ FORMATS: dict[str, CorpusFormat] = {
         _write_physionet,
         "PhysioNet deid .text with .phrase annotations",
         unwritable=_not_physionet,
+        stream_read=_iter_physionet,
+        stream_write=_write_physionet,
     ),
     "jsonl": CorpusFormat(
         "jsonl",

@@ -8,7 +8,9 @@ text). Document ids are ``<patient>_<note>``; patient and note numbers are kept 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import codecs
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import regex
@@ -23,6 +25,7 @@ _HEADER = regex.compile(r"START_OF_RECORD=([^|\r\n]*)\|\|\|\|([^|\r\n]*)\|\|\|\|
 _END = "||||END_OF_RECORD"
 _BAD_NUMBER = regex.compile(r"[|\s]")
 _YEAR = regex.compile(r"(?:19|20)\d\d|'\d\d")
+_BLOCK_BYTES = 1 << 18
 
 
 def phrase_path_for(text_path: Path) -> Path:
@@ -38,39 +41,101 @@ def document_id(patient: str, note: str) -> str:
 
 
 def parse_text(content: str, path: Path | None = None) -> list[Document]:
-    """Parse the records of a ``.text`` file."""
-    docs: list[Document] = []
+    """Parse the records of a ``.text`` file's content."""
+    return list(_records(iter((content,)), path))
+
+
+def iter_text(text_path: Path) -> Iterator[Document]:
+    """The records of a ``.text`` file one at a time, the file read in blocks (memory holds one record and
+    the ids seen, for the duplicate check)."""
+    return _records(_blocks(text_path), text_path)
+
+
+def _blocks(path: Path) -> Iterator[str]:
+    """The file's text in blocks, line breaks untouched (phrase offsets count both characters of a CR LF); a
+    byte order mark (as Windows tools write) is dropped."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    offset = 0
+    with path.open("rb") as handle:
+        while True:
+            data = handle.read(_BLOCK_BYTES)
+            try:
+                text = decoder.decode(data, final=not data)
+            except UnicodeDecodeError as err:
+                raise InputFormatError(path, f"byte {offset + err.start}", "not valid UTF-8") from None
+            offset += len(data)
+            if text:
+                yield text
+            if not data:
+                return
+
+
+def _records(blocks: Iterator[str], path: Path | None) -> Iterator[Document]:
+    """Scan the records as the blocks come. ``buffer[pos:]`` is the text not scanned yet (what is before
+    ``pos`` is dropped when the next block is read) and ``line`` the line ``pos`` is on, for messages."""
+    buffer = ""
     pos = 0
+    line = 1
     seen: set[str] = set()
+
+    def read() -> bool:
+        nonlocal buffer, pos
+        block = next(blocks, None)
+        if block is None:
+            return False
+        buffer = buffer[pos:] + block
+        pos = 0
+        return True
+
     while True:
-        while pos < len(content) and content[pos] in "\r\n":
-            pos += 1
-        if pos >= len(content):
-            break
-        header = _HEADER.match(content, pos)
+        while True:
+            skip = pos
+            while skip < len(buffer) and buffer[skip] in "\r\n":
+                skip += 1
+            line += buffer.count("\n", pos, skip)
+            pos = skip
+            if pos < len(buffer) or not read():
+                break
+        if pos >= len(buffer):
+            return
+        while buffer.find("\n", pos) < 0 and read():
+            pass  # a header is one line
+        header = _HEADER.match(buffer, pos)
         if header is None:
-            line = content.count("\n", 0, pos) + 1
             raise InputFormatError(path, f"line {line}", "expected 'START_OF_RECORD=<patient>||||<note>||||'")
-        end = content.find(_END, header.end())
-        if end < 0:
-            line = content.count("\n", 0, pos) + 1
-            raise InputFormatError(path, f"line {line}", "record has no '||||END_OF_RECORD'")
         patient, note = header.group(1).strip(), header.group(2).strip()
+        body = searched = header.end()  # the note's text starts at ``body``
+        while (end := buffer.find(_END, searched)) < 0:
+            searched = max(body, len(buffer) - len(_END) + 1)  # a marker may start in the text not searched yet
+            shift = pos
+            if not read():
+                raise InputFormatError(path, f"line {line}", "record has no '||||END_OF_RECORD'")
+            body, searched = body - shift, searched - shift
         doc_id = document_id(patient, note)
         if doc_id in seen:
-            line = content.count("\n", 0, pos) + 1
             raise InputFormatError(
                 path, f"line {line}", "duplicate record (the same patient and note numbers as an earlier one)"
             )
         seen.add(doc_id)
-        docs.append(Document(doc_id, content[header.end() : end], DocumentMetadata(patient_id=patient, note_id=note)))
-        pos = end + len(_END)
-    return docs
+        yield Document(doc_id, buffer[body:end], DocumentMetadata(patient_id=patient, note_id=note))
+        consumed = end + len(_END)
+        line += buffer.count("\n", pos, consumed)
+        pos = consumed
 
 
-def parse_phrase(content: str, documents: dict[str, Document], path: Path | None = None) -> dict[str, list[Span]]:
-    """Parse a ``.phrase`` file against its documents, checking every offset against its words."""
-    spans: dict[str, list[Span]] = {doc_id: [] for doc_id in documents}
+@dataclass(frozen=True)
+class _PhraseLine:
+    number: int
+    start: int
+    end: int
+    type_name: str
+    words: tuple[str, ...]
+
+
+def _phrase_lines(content: str, path: Path | None) -> dict[str, list[_PhraseLine]]:
+    """A ``.phrase`` file's lines by document id, each checked on its own (the offsets are checked against
+    the note's text by :func:`_phrase_spans`)."""
+    found: dict[str, list[_PhraseLine]] = {}
     for number, raw in enumerate(content.splitlines(), start=1):
         if not raw.strip():
             continue
@@ -79,44 +144,64 @@ def parse_phrase(content: str, documents: dict[str, Document], path: Path | None
         if len(fields) < 5:
             raise InputFormatError(path, where, "expected '<patient> <note> <start> <end> <type> <text>'")
         patient, note, start_s, end_s, type_name = fields[:5]
-        words = fields[5:]
-        doc = documents.get(document_id(patient, note))
-        if doc is None:
-            raise InputFormatError(path, where, "no record in the .text file has this line's patient and note numbers")
         try:
             start, end = int(start_s), int(end_s)
         except ValueError:
             raise InputFormatError(path, where, "start and end must be integers") from None
+        if type_name not in PHYSIONET_TO_LABEL:
+            raise InputFormatError(path, where, "unknown PhysioNet PHI type in field 5")
+        found.setdefault(document_id(patient, note), []).append(
+            _PhraseLine(number, start, end, type_name, tuple(fields[5:]))
+        )
+    return found
+
+
+def _phrase_spans(doc: Document, lines: Iterable[_PhraseLine], path: Path | None) -> tuple[Span, ...]:
+    spans = []
+    for line in lines:
+        start, end, where = line.start, line.end, f"line {line.number}"
         if not 0 <= start < end <= len(doc.text):
             raise InputFormatError(
                 path, where, f"offsets [{start}, {end}) outside a note of {len(doc.text)} characters"
             )
-        label = PHYSIONET_TO_LABEL.get(type_name)
-        if label is None:
-            raise InputFormatError(path, where, "unknown PhysioNet PHI type in field 5")
-        if words and doc.text[start:end].split() != words:
+        if line.words and tuple(doc.text[start:end].split()) != line.words:
             raise SpanAlignmentError(path, where, f"offsets [{start}, {end}) do not cover the phrase's words")
-        spans[doc.id].append(Span(start, end, label, source="gold", evidence=(f"physionet:{type_name}",)))
+        label = PHYSIONET_TO_LABEL[line.type_name]
+        spans.append(Span(start, end, label, source="gold", evidence=(f"physionet:{line.type_name}",)))
+    return tuple(spans)
+
+
+def _no_record(lines: dict[str, list[_PhraseLine]], path: Path | None) -> None:
+    """Phrase lines left over once every note has taken its own: the first names a note the file lacks."""
+    if lines:
+        first = min(line.number for group in lines.values() for line in group)
+        raise InputFormatError(
+            path, f"line {first}", "no record in the .text file has this line's patient and note numbers"
+        )
+
+
+def parse_phrase(content: str, documents: dict[str, Document], path: Path | None = None) -> dict[str, list[Span]]:
+    """Parse a ``.phrase`` file against its documents, checking every offset against its words."""
+    lines = _phrase_lines(content, path)
+    spans = {doc_id: list(_phrase_spans(doc, lines.pop(doc_id, ()), path)) for doc_id, doc in documents.items()}
+    _no_record(lines, path)
     return spans
 
 
 def read_physionet(text_path: str | Path, phrase_path: str | Path | None = None) -> list[AnnotatedDocument]:
     """Read a ``.text`` file and, when present, its ``.phrase`` annotations."""
+    return list(iter_physionet(text_path, phrase_path))
+
+
+def iter_physionet(text_path: str | Path, phrase_path: str | Path | None = None) -> Iterator[AnnotatedDocument]:
+    """The notes of a ``.text`` file one at a time, with their ``.phrase`` annotations when present (the
+    annotations, not the texts, are held in memory: a note's lines may be anywhere in the file)."""
     text_path = Path(text_path)
-    try:
-        # newline="" keeps \r\n as it is: phrase offsets count both characters. utf-8-sig: a byte order
-        # mark (as Windows tools write) is accepted.
-        with text_path.open(encoding="utf-8-sig", newline="") as handle:
-            content = handle.read()
-    except UnicodeDecodeError as err:
-        raise InputFormatError(text_path, f"byte {err.start}", "not valid UTF-8") from None
-    documents = parse_text(content, text_path)
-    by_id = {doc.id: doc for doc in documents}
     ann_path = Path(phrase_path) if phrase_path is not None else phrase_path_for(text_path)
-    spans: dict[str, list[Span]] = {}
-    if ann_path.exists():
-        spans = parse_phrase(ann_path.read_text(encoding="utf-8-sig"), by_id, ann_path)
-    return [AnnotatedDocument(doc, tuple(spans.get(doc.id, ()))) for doc in documents]
+    lines = _phrase_lines(ann_path.read_text(encoding="utf-8-sig"), ann_path) if ann_path.exists() else {}
+    for doc in iter_text(text_path):
+        yield AnnotatedDocument(doc, _phrase_spans(doc, lines.pop(doc.id, ()), ann_path))
+    _no_record(lines, ann_path)
 
 
 def physionet_type(span: Span, text: str) -> str:
@@ -145,33 +230,54 @@ def physionet_type(span: Span, text: str) -> str:
 
 
 def format_text(documents: Iterable[AnnotatedDocument | Document]) -> str:
-    records = []
-    for item in documents:
-        doc = item.document if isinstance(item, AnnotatedDocument) else item
-        patient, note = _numbers(doc)
-        records.append(f"START_OF_RECORD={patient}||||{note}||||\n{doc.text}{_END}\n")
-    return "\n".join(records)
+    items = (item.document if isinstance(item, AnnotatedDocument) else item for item in documents)
+    return "\n".join(_record(doc) for doc in items)
 
 
 def format_phrase(documents: Iterable[AnnotatedDocument]) -> str:
+    return "".join(_phrase(item) for item in documents)
+
+
+def _record(doc: Document) -> str:
+    patient, note = _numbers(doc)
+    return f"START_OF_RECORD={patient}||||{note}||||\n{doc.text}{_END}\n"
+
+
+def _phrase(item: AnnotatedDocument) -> str:
+    patient, note = _numbers(item.document)
     lines = []
-    for item in documents:
-        patient, note = _numbers(item.document)
-        for span in item.spans:
-            words = " ".join(span.text_of(item.text).split())
-            lines.append(f"{patient} {note} {span.start} {span.end} {physionet_type(span, item.text)} {words}".rstrip())
+    for span in item.spans:
+        words = " ".join(span.text_of(item.text).split())
+        lines.append(f"{patient} {note} {span.start} {span.end} {physionet_type(span, item.text)} {words}".rstrip())
     return "".join(line + "\n" for line in lines)
 
 
-def write_physionet(documents: Iterable[AnnotatedDocument], text_path: str | Path) -> tuple[Path, Path]:
-    """Write ``X.text`` and ``X.phrase`` atomically; returns both paths."""
-    items = list(documents)
+WrittenNote = Callable[[AnnotatedDocument, AnnotatedDocument], None]
+
+
+def write_physionet(
+    documents: Iterable[AnnotatedDocument], text_path: str | Path, on_written: WrittenNote | None = None
+) -> tuple[Path, Path]:
+    """Write ``X.text`` and ``X.phrase`` one note at a time, each atomically (the ``.text`` last); returns both
+    paths. ``on_written(note, read_back)`` gets each note with what its record and phrase lines read back as
+    (parsed by the reader's own code), for the metadata side file."""
     text_path = Path(text_path)
     phrase_path = text_path.with_suffix(".phrase")
-    with atomic_write(phrase_path) as handle:
-        handle.write(format_phrase(items))
-    with atomic_write(text_path) as handle:
-        handle.write(format_text(items))
+    seen: set[str] = set()
+    with atomic_write(text_path) as text_file, atomic_write(phrase_path) as phrase_file:
+        for position, item in enumerate(documents):
+            record, phrase = _record(item.document), _phrase(item)
+            text_file.write(("\n" if position else "") + record)
+            phrase_file.write(phrase)
+            if on_written is not None:
+                (doc,) = _records(iter((record,)), text_path)
+                if doc.id in seen:  # the whole file would not read back: refused before it is in place
+                    raise InputFormatError(
+                        text_path, f"note {position + 1}", "duplicate record (the same patient and note numbers)"
+                    )
+                seen.add(doc.id)
+                back = _phrase_spans(doc, _phrase_lines(phrase, phrase_path).get(doc.id, ()), phrase_path)
+                on_written(item, AnnotatedDocument(doc, back))
     return text_path, phrase_path
 
 

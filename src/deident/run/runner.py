@@ -9,11 +9,12 @@ output in the input's format and move it into place.
 
 Memory is bounded by the chunk size, not the corpus: chunks are read back from the spill file as they
 are processed (a few at a time), and the output is assembled by merging the committed chunks in input
-order and written as it goes (JSONL, CSV/TSV, Parquet and plain-text folders are read and written note by
-note; table writers spill the notes to disk once more to learn the columns). Limits: formats without a
-streaming reader or writer (BRAT, the XML formats, PhysioNet, CoNLL) are read whole before they are
-spilled and written from a list, a spans file (``--spans``) is matched against the whole input, and
-``--deid-col`` columns are de-identified over the whole output at once.
+order and written as it goes (JSONL, CSV/TSV, Parquet, plain-text folders and PhysioNet ``.text`` files
+are read and written note by note; table writers spill the notes to disk once more to learn the columns; a
+PhysioNet ``.phrase`` file's annotations, not its notes, are held while its ``.text`` is read). Limits: the
+annotation formats (BRAT, the i2b2 XML formats, CoNLL) have no streaming reader or writer: they are read
+whole before they are spilled and written from a list; a spans file (``--spans``) is matched against the
+whole input, and ``--deid-col`` columns are de-identified over the whole output at once.
 
 A failing note never costs finished work: with ``on_error`` "stop" the run stops naming the note
 (input and position) and the committed chunks stay; with "skip" the note is left out of the output
