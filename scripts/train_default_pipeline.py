@@ -34,9 +34,9 @@ from deident.detect.crf.features import FeatureConfig
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
 from deident.detect.crf.tagger import DEFAULT_THRESHOLD, CrfModel, available_providers
 from deident.detect.crf.train import TrainConfig, train_model
-from deident.evaluate import evaluate_corpus
 from deident.io import read_corpus, write_corpus
 from deident.model.bundle import BundleKind, ModelBundle
+from deident.model.cv_pipeline import figures
 from deident.model.manifest import default_model_dir, read_manifest, write_manifest
 from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
 from deident.schemes import SchemeStage, get_scheme
@@ -114,19 +114,6 @@ def _load(name: str, docs: Sequence[AnnotatedDocument]) -> list[tuple[Span, ...]
     return [by_id[d.id] for d in docs]
 
 
-def _figures(docs: Sequence[AnnotatedDocument], spans: Sequence[Sequence[Span]]) -> dict[str, float]:
-    report = evaluate_corpus(docs, [d.with_spans(tuple(s)) for d, s in zip(docs, spans, strict=True)]).to_dict()
-    bt, inst = report["binary_token"], report["instance"]
-    return {
-        "precision": round(bt["precision"], 4),
-        "recall": round(bt["recall"], 4),
-        "f1": round(bt["f1"], 4),
-        "f2": round(bt["f2"], 4),
-        "recall_fully_contained": round(inst["recall_fully_contained"], 4),
-        "recall_any_overlap": round(inst["recall_any_overlap"], 4),
-    }
-
-
 def _stage2_rest(
     documents: Sequence[Document],
     spans: list[tuple[Span, ...]],
@@ -190,19 +177,19 @@ def fit(
     # The out-of-fold predictions of the default configuration, for `deident evaluate` and error analysis.
     write_corpus([d.with_spans(s) for d, s in zip(docs, filtered, strict=True)], WORK / "filtered.jsonl")
     rows = {
-        "rules only": _figures(docs, rules),
-        f"CRF only (threshold {CRF_THRESHOLD})": _figures(docs, crf_at[CRF_THRESHOLD]),
-        f"union: rules + CRF at {CRF_THRESHOLD}": _figures(docs, union),
-        f"stage 1: rules + CRF at {CANDIDATE_THRESHOLD}": _figures(docs, candidates),
-        "stage 1 + trusted + reconciliation (no filter)": _figures(docs, no_filter),
-        "stage 1 + filter": _figures(docs, filtered),
-        **({"stage 1 + filter, each note alone": _figures(docs, filtered_alone)} if patient_context else {}),
-        "stage 1 + filter + trusted phrases": _figures(docs, with_trusted),
-        "stage 1 + filter + reconciliation (each patient's notes together)": _figures(docs, with_reconcile),
-        "stage 1 + filter + reconciliation (within each note)": _figures(docs, with_note_reconcile),
-        "stage 1 + filter + trusted + reconciliation": _figures(docs, full),
+        "rules only": figures(docs, rules),
+        f"CRF only (threshold {CRF_THRESHOLD})": figures(docs, crf_at[CRF_THRESHOLD]),
+        f"union: rules + CRF at {CRF_THRESHOLD}": figures(docs, union),
+        f"stage 1: rules + CRF at {CANDIDATE_THRESHOLD}": figures(docs, candidates),
+        "stage 1 + trusted + reconciliation (no filter)": figures(docs, no_filter),
+        "stage 1 + filter": figures(docs, filtered),
+        **({"stage 1 + filter, each note alone": figures(docs, filtered_alone)} if patient_context else {}),
+        "stage 1 + filter + trusted phrases": figures(docs, with_trusted),
+        "stage 1 + filter + reconciliation (each patient's notes together)": figures(docs, with_reconcile),
+        "stage 1 + filter + reconciliation (within each note)": figures(docs, with_note_reconcile),
+        "stage 1 + filter + trusted + reconciliation": figures(docs, full),
     }
-    sweep = [{"threshold": t, **_figures(docs, crf_at[t])} for t in SWEEP]
+    sweep = [{"threshold": t, **figures(docs, crf_at[t])} for t in SWEEP]
     print(f"5-fold patient-grouped CV on {len(docs)} notes, scheme {SCHEME}, filter recall target {recall_target}")
     print(f"{'configuration':68} {'P':>7} {'R':>7} {'F1':>7} {'F2':>7} {'fully':>7} {'overlap':>7}")
     for name, r in rows.items():
