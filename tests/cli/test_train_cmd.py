@@ -89,10 +89,30 @@ def test_train_default_pipeline_needs_patients_for_its_folds(tmp_path: Path) -> 
     assert "cannot fill 5 folds" in str(result.exception) and not (tmp_path / "m" / "manifest.json").exists()
 
 
-def test_train_refuses_a_recall_target_that_is_no_rate(tmp_path: Path) -> None:
+@pytest.mark.parametrize("target", ["1.5", "0", "-0.2", "f3", "recall"])
+def test_train_refuses_a_recall_target_that_is_no_rate(tmp_path: Path, target: str) -> None:
     write_corpus(synthetic_corpus(3), tmp_path / "train.jsonl")
-    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--filter-recall-target", "1.5"]
-    assert runner.invoke(app, args).exit_code == 2
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--filter-recall-target", target]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "filter-recall-target" in result.output
+    assert not (tmp_path / "m").exists()
+
+
+def test_train_sets_the_filter_at_its_best_out_of_fold_f2_unless_given_a_target(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(20), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--clusters", "0", "--iterations", "10"]
+    result = runner.invoke(app, [*args, "--filter-folds", "2", "--no-source", "--no-providers"])
+    assert result.exit_code == 0, result.output
+    calibration = json.loads((tmp_path / "m" / "manifest.json").read_text())["metrics"]["filter_calibration"]
+    assert calibration["recall_target"] is None and calibration["rule"] == "best F2"
+    rows = json.loads((tmp_path / "m" / "span_filter.json").read_text())["calibration"]["rows"]
+    best = max(5 * r["precision"] * r["recall"] / (4 * r["precision"] + r["recall"] or 1) for r in rows)
+    chosen = calibration["chosen"]
+    assert chosen["rule"] == "best F2" and any(
+        r["threshold"] == chosen["threshold"]
+        and 5 * r["precision"] * r["recall"] / (4 * r["precision"] + r["recall"] or 1) == best
+        for r in rows
+    )
 
 
 def test_train_and_cv_refuse_a_corpus_without_gold_spans(tmp_path: Path) -> None:

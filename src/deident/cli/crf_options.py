@@ -46,8 +46,36 @@ JobsOption = Annotated[
         "(default: 2, or 1 on one core; 1 trains them one after the other). The model is the same.",
     ),
 ]
+
+
+def _filter_target(value: str) -> str:
+    """Checks a --filter-recall-target: 'f2' or a rate in (0, 1]."""
+    if value.strip().lower() == "f2":
+        return "f2"
+    try:
+        rate = float(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is neither 'f2' nor a rate between 0 and 1") from None
+    if not 0.0 < rate <= 1.0:
+        raise typer.BadParameter(f"{value!r} is not a rate between 0 and 1")
+    return value
+
+
+def filter_rule(value: str) -> float | None:
+    """The span filter's rule: a recall target, or None for the best F2 on the out-of-fold candidates."""
+    checked = _filter_target(value)
+    return None if checked == "f2" else float(checked)
+
+
 FilterRecallTargetOption = Annotated[
-    float, typer.Option(min=0.01, max=1.0, help="Token recall the span filter's thresholds are calibrated for.")
+    str,
+    typer.Option(
+        metavar="RATE|f2",
+        callback=_filter_target,
+        help="How the span filter's thresholds are set on the out-of-fold candidates of the training notes: 'f2' "
+        "(default): the best F2 (recall weighted twice precision); a rate: the highest thresholds whose "
+        "out-of-fold token recall reaches it. Neither looks at notes kept for evaluation.",
+    ),
 ]
 
 

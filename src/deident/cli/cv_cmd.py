@@ -26,6 +26,7 @@ from deident.cli.crf_options import (
     SplitModelsOption,
     crf_train_config,
     feature_providers,
+    filter_rule,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.core.atomic import atomic_write
@@ -143,7 +144,7 @@ def cv(
     ] = PipelineKind.DEFAULT,
     scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
-    filter_recall_target: FilterRecallTargetOption = 0.99,
+    filter_recall_target: FilterRecallTargetOption = "f2",
     jobs: JobsOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
@@ -173,7 +174,10 @@ def cv(
 
         get_scheme(scheme.value)  # an unknown scheme fails before hours of training
         settings = PipelineTrainConfig(
-            crf=config, scheme=scheme.value, folds=filter_folds, filter_recall_target=filter_recall_target
+            crf=config,
+            scheme=scheme.value,
+            folds=filter_folds,
+            filter_recall_target=filter_rule(filter_recall_target),
         )
         outcome = cross_validate_pipeline(
             docs, folds, group_by.value, settings, used, progress=reporter.summary, jobs=jobs or default_jobs()

@@ -25,6 +25,7 @@ from deident.cli.crf_options import (
     SplitModelsOption,
     crf_train_config,
     feature_providers,
+    filter_rule,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
@@ -101,7 +102,7 @@ def train(
     ] = PipelineKind.DEFAULT,
     scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
-    filter_recall_target: FilterRecallTargetOption = 0.99,
+    filter_recall_target: FilterRecallTargetOption = "f2",
     jobs: JobsOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
@@ -150,7 +151,7 @@ def train(
             crf=config,
             scheme=scheme.value,
             folds=filter_folds,
-            filter_recall_target=filter_recall_target,
+            filter_recall_target=filter_rule(filter_recall_target),
             mixture=mixture,
         )
         manifest = train_pipeline_model(

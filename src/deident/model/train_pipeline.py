@@ -7,7 +7,8 @@
    at the candidate threshold, the veto, the scheme) runs on the fold's notes; the span filter so learns the
    errors stage 1 makes on patients it has not seen.
 3. The span filter fitted on those candidates, its thresholds calibrated by cross-validation over the same folds
-   for ``filter_recall_target`` (:func:`deident.stage2.filter.training.fit_span_filter`), written beside the CRF
+   by ``filter_recall_target``, or at the best F2 when it is None
+   (:func:`deident.stage2.filter.training.fit_span_filter`), written beside the CRF
    with the calibration table, and the manifest turned into a default-pipeline model (kind ``default``, scheme,
    candidate threshold, stage-2 switches), which every path (CLI, API, REST, Spark) loads with ``--model``.
 
@@ -63,7 +64,7 @@ class PipelineTrainConfig:
     crf: TrainConfig = field(default_factory=TrainConfig)
     scheme: str = "i2b2-2014"  # the convention stage 1 is cut to before the filter: the model's training scheme
     folds: int = 5
-    filter_recall_target: float = 0.99
+    filter_recall_target: float | None = None  # None: the best F2 on the out-of-fold candidates
     patient_context: bool = True
     kind: str = "logistic"
     reconcile: bool = True
@@ -86,7 +87,7 @@ def train_pipeline_model(
     ``jobs``: processes training the K + 1 CRFs (1: one after the other in this process)."""
     if jobs < 1:
         raise ConfigurationError("--jobs must be at least 1")
-    if not 0.0 < config.filter_recall_target <= 1.0:
+    if config.filter_recall_target is not None and not 0.0 < config.filter_recall_target <= 1.0:
         raise ConfigurationError("the filter's recall target must be a rate between 0 and 1")
     if config.folds < 2:
         raise ConfigurationError("the span filter needs at least 2 folds")
@@ -132,6 +133,7 @@ def train_pipeline_model(
         "folds": config.folds,
         "group_by": "patient",
         "recall_target": config.filter_recall_target,
+        "rule": "best F2" if config.filter_recall_target is None else "recall target",
         "chosen": table.get("chosen"),
         "basis": "out-of-fold candidates of the training notes (an estimate on them, optimistic for new notes)",
     }

@@ -8,8 +8,10 @@ from deident.core.labels import Label
 from deident.core.span import Span
 from deident.stage2.filter.calibration import (
     calibration_table,
+    choose_f_beta_threshold,
     choose_threshold,
     expected_at,
+    f_beta,
     per_group_thresholds,
     recall_precision_at,
     token_group_scores,
@@ -41,6 +43,36 @@ def test_expected_at_and_choice():
     assert expected_at(TABLE, 0.55)["precision"] == 0.93
     chosen = with_choice(TABLE, 0.99)["chosen"]
     assert chosen == {"recall_target": 0.99, "threshold": 0.5, "recall": 0.99, "precision": 0.93}
+
+
+@pytest.mark.parametrize(
+    ("rows", "threshold"),
+    [
+        # F2 weighs recall: 0.99/0.93 (F2 0.977) beats 0.97/0.96 (0.968) and 0.995/0.90 (0.974)
+        ([(0.3, 0.995, 0.90), (0.5, 0.99, 0.93), (0.7, 0.97, 0.96)], 0.5),
+        # a large precision gain for a small recall loss still wins
+        ([(0.1, 0.999, 0.50), (0.4, 0.99, 0.95)], 0.4),
+        # ties go to the lowest threshold (it keeps the most)
+        ([(0.2, 0.98, 0.9), (0.6, 0.98, 0.9)], 0.2),
+        # a table whose every row has no precision and no recall still answers
+        ([(0.0, 0.0, 0.0), (0.5, 0.0, 0.0)], 0.0),
+    ],
+)
+def test_choose_f_beta_threshold(rows, threshold):
+    table = {"rows": [{"threshold": t, "recall": r, "precision": p} for t, r, p in rows]}
+    assert choose_f_beta_threshold(table) == threshold
+
+
+def test_f_beta_weighs_recall_twice():
+    assert f_beta(1.0, 1.0) == 1.0 and f_beta(0.0, 0.0) == 0.0
+    assert f_beta(0.9, 0.6) > f_beta(0.6, 0.9)
+    assert f_beta(0.8, 0.5, beta=1.0) == pytest.approx(2 * 0.8 * 0.5 / 1.3)
+
+
+def test_with_choice_without_a_target_takes_the_best_f2():
+    chosen = with_choice(TABLE, None)["chosen"]
+    assert chosen["recall_target"] is None and chosen["rule"] == "best F2"
+    assert chosen["threshold"] == choose_f_beta_threshold(TABLE)
 
 
 def test_calibration_table_counts_tokens():

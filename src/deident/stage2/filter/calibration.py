@@ -22,6 +22,7 @@ from deident.core.span import Span
 from deident.text.tokenize import whitespace_tokens
 
 LEVEL = "binary-token"
+F_BETA = 2.0  # recall counts twice precision: a missed name is a breach, an extra redaction a loss
 DEFAULT_THRESHOLDS: tuple[float, ...] = (
     0.0, 0.001, 0.002, 0.005, *(round(i / 100, 2) for i in range(1, 100)), 0.995, 0.999,
 )  # fmt: skip
@@ -95,12 +96,31 @@ def expected_at(table: Mapping[str, Any], threshold: float) -> dict[str, Any]:
     return dict(below[-1] if below else rows[0])
 
 
-def with_choice(table: Mapping[str, Any], recall_target: float) -> dict[str, Any]:
-    """The table plus a ``chosen`` entry: target, threshold and the expected recall/precision there."""
-    threshold = choose_threshold(table, recall_target)
+def choose_f_beta_threshold(table: Mapping[str, Any], beta: float = F_BETA) -> float:
+    """The threshold with the best F-beta (recall weighted ``beta`` times precision); ties go to the lowest
+    threshold, the one that keeps the most. Needs no recall target, so a model's operating point can be chosen
+    on its own training data (out-of-fold) rather than on notes kept for evaluation (F2: Ferrández 2012)."""
+    rows = sorted(table["rows"], key=lambda r: r["threshold"])
+    if not rows:
+        raise ValueError("empty calibration table")
+    return float(max(rows, key=lambda r: (f_beta(r["recall"], r["precision"], beta), -r["threshold"]))["threshold"])
+
+
+def f_beta(recall: float, precision: float, beta: float = F_BETA) -> float:
+    """F-beta of a recall and a precision (0 when both are 0)."""
+    weight = beta * beta
+    denominator = weight * precision + recall
+    return (1 + weight) * precision * recall / denominator if denominator else 0.0
+
+
+def with_choice(table: Mapping[str, Any], recall_target: float | None) -> dict[str, Any]:
+    """The table plus a ``chosen`` entry: the rule (a recall target, or the best F2 when it is None), the
+    threshold and the expected recall/precision there."""
+    threshold = choose_threshold(table, recall_target) if recall_target is not None else choose_f_beta_threshold(table)
     row = expected_at(table, threshold)
     chosen = {
         "recall_target": recall_target,
+        **({} if recall_target is not None else {"rule": f"best F{F_BETA:g}"}),
         "threshold": threshold,
         "recall": row["recall"],
         "precision": row["precision"],

@@ -128,7 +128,7 @@ def _fit(oof: OutOfFoldCandidates, ex: _Examples, docs: Sequence[int], c: float,
 
 def fit_span_filter(
     oof: OutOfFoldCandidates,
-    recall_target: float = 0.99,
+    recall_target: float | None = 0.99,
     patient_context: bool = False,
     c: float = DEFAULT_C,
     kind: str = "logistic",
@@ -139,7 +139,9 @@ def fit_span_filter(
     ``kind``: "logistic" (default) or "boosting" (gradient boosting, slower to train).
     ``per_group``: refine the global threshold into one per group (:func:`per_group_thresholds`) on the
     same out-of-fold probabilities; the table's ``chosen`` entry then lists them and their expectation.
-    Returns the filter (thresholds set for ``recall_target``, calibration table inside) and the table.
+    ``recall_target``: the out-of-fold recall the thresholds must reach; None: the threshold of best F2 on the
+    out-of-fold tokens (:func:`deident.stage2.filter.calibration.choose_f_beta_threshold`).
+    Returns the filter (thresholds set by that rule, calibration table inside) and the table.
     """
     if kind not in ("logistic", "boosting"):
         raise ValueError(f"unknown span model kind {kind!r}")
@@ -160,7 +162,9 @@ def fit_span_filter(
     threshold = table["chosen"]["threshold"]
     thresholds = dict.fromkeys(GROUPS, threshold)
     if per_group:
-        thresholds = per_group_thresholds(grouped, tuple(GROUPS), recall_target, threshold)
+        # under the F2 rule the global threshold is the floor itself: each group may only keep what it keeps
+        floor = recall_target if recall_target is not None else 0.0
+        thresholds = per_group_thresholds(grouped, tuple(GROUPS), floor, threshold)
         recall, precision = recall_precision_at(grouped, thresholds)
         table["chosen"] = {**table["chosen"], "per_group": thresholds, "recall": recall, "precision": precision}
     models = _fit(oof, ex, range(len(oof.corpus)), c, kind)
