@@ -11,6 +11,7 @@ import typer
 from deident.cli.conventions import FormatChoice, SchemeChoice
 from deident.detect.crf.context import CONTEXT_SWITCHES
 from deident.detect.crf.features import FeatureConfig, SpanProvider
+from deident.detect.crf.mixture import Mixture, parse_augment
 from deident.detect.crf.tagger import available_providers
 from deident.detect.crf.train import TrainConfig
 
@@ -125,3 +126,31 @@ def feature_config(context_features: str) -> FeatureConfig:
 def feature_providers(enabled: bool) -> tuple[SpanProvider, ...]:
     """The detectors whose hits become CRF features (none with ``--no-providers``)."""
     return available_providers() if enabled else ()
+
+
+DEFAULT_SYNTH_STYLES = "discharge,nursing,psych,forum"
+AugmentOption = Annotated[
+    str,
+    typer.Option(
+        metavar="TEXT",
+        help="Add re-identified variants of the training notes (deident reidentify), "
+        "e.g. reidentified:2,ambiguous:1,unseen:1; learned data still comes from the notes alone.",
+    ),
+]
+SynthOption = Annotated[int, typer.Option(min=0, help="Add this many synthetic notes (deident synth).")]
+SynthStylesOption = Annotated[str, typer.Option(metavar="TEXT", help="Comma-separated styles of the synthetic notes.")]
+SynthSchemeOption = Annotated[
+    str, typer.Option(metavar="TEXT", help="Convention the synthetic notes are cut to ('none': as written).")
+]
+MixSeedOption = Annotated[int, typer.Option(help="Seed of the variants and synthetic notes.")]
+
+
+def training_mixture(augment: str, synth: int, synth_styles: str, synth_scheme: str, mix_seed: int) -> Mixture:
+    """The training mixture the options describe (empty when they add nothing)."""
+    return Mixture(
+        augment=parse_augment(augment),
+        synth=synth,
+        synth_styles=tuple(s for s in synth_styles.split(",") if s),
+        seed=mix_seed,
+        base_scheme=None if synth_scheme == "none" else synth_scheme,
+    )

@@ -13,6 +13,8 @@ import typer
 
 from deident.cli.conventions import QuietOption, Reporter, SchemeChoice, VerboseOption, VersionOption
 from deident.cli.crf_options import (
+    DEFAULT_SYNTH_STYLES,
+    AugmentOption,
     C1Option,
     C2Option,
     FilterFoldsOption,
@@ -20,13 +22,18 @@ from deident.cli.crf_options import (
     FormatOption,
     IterationsOption,
     JobsOption,
+    MixSeedOption,
     PipelineKind,
     ProvidersOption,
     SchemeOption,
     SplitModelsOption,
+    SynthOption,
+    SynthSchemeOption,
+    SynthStylesOption,
     crf_train_config,
     feature_providers,
     filter_rule,
+    training_mixture,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.core.atomic import atomic_write
@@ -145,6 +152,11 @@ def cv(
     scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
     filter_recall_target: FilterRecallTargetOption = "f2",
+    augment: AugmentOption = "",
+    synth: SynthOption = 0,
+    synth_styles: SynthStylesOption = DEFAULT_SYNTH_STYLES,
+    synth_scheme: SynthSchemeOption = "physionet",
+    mix_seed: MixSeedOption = 0,
     jobs: JobsOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
@@ -154,8 +166,14 @@ def cv(
     version: VersionOption = False,
 ) -> None:
     """Cross-validate the default pipeline (its ablation table: rules, CRF, stage 1, + filter, + reconciliation) or
-    the CRF alone (--pipeline crf: figures per fold, pooled, and a threshold sweep)."""
+    the CRF alone (--pipeline crf: figures per fold, pooled, and a threshold sweep). The training mixture
+    (--augment, --synth) is built from each fold's training notes alone, as `deident train` builds it."""
     reporter = Reporter(verbose, quiet)
+    mixture = training_mixture(augment, synth, synth_styles, synth_scheme, mix_seed)
+    if not mixture.empty and pipeline is not PipelineKind.DEFAULT:
+        raise typer.BadParameter(
+            "--augment and --synth cross-validate the default pipeline only", param_hint="--pipeline"
+        )
     docs = read_corpus(corpus, fmt, read_options(encoding, delimiter, quotechar))
     require_gold_spans(docs, str(corpus))
     config = crf_train_config(
@@ -178,6 +196,7 @@ def cv(
             scheme=scheme.value,
             folds=filter_folds,
             filter_recall_target=filter_rule(filter_recall_target),
+            mixture=mixture,  # built anew from each fold's training notes: no test note's variant is trained on
         )
         outcome = cross_validate_pipeline(
             docs, folds, group_by.value, settings, used, progress=reporter.summary, jobs=jobs or default_jobs()

@@ -11,6 +11,8 @@ import typer
 
 from deident.cli.conventions import QuietOption, Reporter, SchemeChoice, VerboseOption, VersionOption
 from deident.cli.crf_options import (
+    DEFAULT_SYNTH_STYLES,
+    AugmentOption,
     C1Option,
     C2Option,
     ContextFeaturesOption,
@@ -19,16 +21,21 @@ from deident.cli.crf_options import (
     FormatOption,
     IterationsOption,
     JobsOption,
+    MixSeedOption,
     PipelineKind,
     ProvidersOption,
     SchemeOption,
     SplitModelsOption,
+    SynthOption,
+    SynthSchemeOption,
+    SynthStylesOption,
     crf_train_config,
     feature_providers,
     filter_rule,
+    training_mixture,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
-from deident.detect.crf.mixture import Mixture, build_mixture, parse_augment
+from deident.detect.crf.mixture import build_mixture
 from deident.detect.crf.train import require_gold_spans, train_model
 from deident.io.formats import ReadOptions, read_corpus
 from deident.model.source import bundled_source_path, choose_source
@@ -77,22 +84,11 @@ def train(
     c2: C2Option = 0.01,
     providers: ProvidersOption = True,
     context_features: ContextFeaturesOption = "",
-    augment: Annotated[
-        str,
-        typer.Option(
-            metavar="TEXT",
-            help="Add re-identified variants of the training corpora (deident reidentify), "
-            "e.g. reidentified:2,ambiguous:1,unseen:1; learned data still comes from the corpora alone.",
-        ),
-    ] = "",
-    synth: Annotated[int, typer.Option(min=0, help="Add this many synthetic notes (deident synth).")] = 0,
-    synth_styles: Annotated[
-        str, typer.Option(metavar="TEXT", help="Comma-separated styles of the synthetic notes.")
-    ] = "discharge,nursing,psych,forum",
-    synth_scheme: Annotated[
-        str, typer.Option(metavar="TEXT", help="Convention the synthetic notes are cut to ('none': as written).")
-    ] = "physionet",
-    mix_seed: Annotated[int, typer.Option(help="Seed of the variants and synthetic notes.")] = 0,
+    augment: AugmentOption = "",
+    synth: SynthOption = 0,
+    synth_styles: SynthStylesOption = DEFAULT_SYNTH_STYLES,
+    synth_scheme: SynthSchemeOption = "physionet",
+    mix_seed: MixSeedOption = 0,
     pipeline: Annotated[
         PipelineKind,
         typer.Option(
@@ -116,13 +112,7 @@ def train(
     reporter = Reporter(verbose, quiet)
     options = read_options(encoding, delimiter, quotechar)
     base_docs = _read_all(train_paths, fmt, options)
-    mixture = Mixture(
-        augment=parse_augment(augment),
-        synth=synth,
-        synth_styles=tuple(s for s in synth_styles.split(",") if s),
-        seed=mix_seed,
-        base_scheme=None if synth_scheme == "none" else synth_scheme,
-    )
+    mixture = training_mixture(augment, synth, synth_styles, synth_scheme, mix_seed)
     train_docs = base_docs if mixture.empty else build_mixture(base_docs, mixture)
     dev_docs = read_corpus(dev, fmt, options) if dev else []
     source_choice = choose_source(source or [], no_source, base_docs)
