@@ -98,10 +98,12 @@ def test_train_refuses_a_recall_target_that_is_no_rate(tmp_path: Path, target: s
     assert not (tmp_path / "m").exists()
 
 
-def test_train_sets_the_filter_at_its_best_out_of_fold_f2_unless_given_a_target(tmp_path: Path) -> None:
+def test_train_sets_the_filter_at_its_best_out_of_fold_f2_when_asked(tmp_path: Path) -> None:
     write_corpus(synthetic_corpus(20), tmp_path / "train.jsonl")
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--clusters", "0", "--iterations", "10"]
-    result = runner.invoke(app, [*args, "--filter-folds", "2", "--no-source", "--no-providers"])
+    result = runner.invoke(
+        app, [*args, "--filter-folds", "2", "--no-source", "--no-providers", "--filter-recall-target", "F2"]
+    )
     assert result.exit_code == 0, result.output
     calibration = json.loads((tmp_path / "m" / "manifest.json").read_text())["metrics"]["filter_calibration"]
     assert calibration["recall_target"] is None and calibration["rule"] == "best F2"

@@ -48,3 +48,31 @@ def test_jobs_must_be_positive(tmp_path: Path) -> None:
 
 def test_default_jobs_is_at_most_two() -> None:
     assert 1 <= default_jobs() <= 2
+
+
+@pytest.mark.parametrize(("fold_mixture", "fold_factor"), [(False, 1), (True, 2)])
+def test_the_fold_crfs_train_on_the_notes_alone_unless_told_to_take_the_mixture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fold_mixture: bool, fold_factor: int
+) -> None:
+    import deident.model.train_pipeline as train_pipeline
+    from deident.detect.crf.mixture import Mixture, parse_augment
+
+    sizes: list[tuple[int, int]] = []  # (notes trained on, notes learned from) of each CRF, the model's first
+    real = train_pipeline._train_crfs
+
+    def recording(jobs_list, *args, **kwargs):  # type: ignore[no-untyped-def]
+        sizes.extend((len(job.train_docs), len(job.learn_docs or job.train_docs)) for job in jobs_list)
+        return real(jobs_list, *args, **kwargs)
+
+    monkeypatch.setattr(train_pipeline, "_train_crfs", recording)
+    config = PipelineTrainConfig(
+        crf=TrainConfig(max_iterations=5, clusters=0),
+        folds=2,
+        mixture=Mixture(augment=parse_augment("reidentified:1")),
+        fold_mixture=fold_mixture,
+    )
+    manifest = train_pipeline_model(synthetic_corpus(12), tmp_path / "m", config)
+    assert sizes[0] == (24, 12)  # the model's CRF: the notes and one variant of each
+    assert len(sizes) == 3 and all(trained == fold_factor * learned for trained, learned in sizes[1:])
+    expected = "notes and mixture" if fold_mixture else "notes alone"
+    assert manifest["metrics"]["filter_calibration"]["fold_crfs"] == expected

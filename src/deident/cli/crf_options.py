@@ -73,9 +73,9 @@ FilterRecallTargetOption = Annotated[
     typer.Option(
         metavar="RATE|f2",
         callback=_filter_target,
-        help="How the span filter's thresholds are set on the out-of-fold candidates of the training notes: 'f2' "
-        "(default): the best F2 (recall weighted twice precision); a rate: the highest thresholds whose "
-        "out-of-fold token recall reaches it. Neither looks at notes kept for evaluation.",
+        help="How the span filter's thresholds are set on the out-of-fold candidates of the training notes: a rate "
+        "(default 0.99): the highest thresholds whose out-of-fold token recall reaches it; 'f2': the best F2 "
+        "(recall weighted twice precision). Neither looks at notes kept for evaluation.",
     ),
 ]
 
@@ -154,3 +154,12 @@ def training_mixture(augment: str, synth: int, synth_styles: str, synth_scheme: 
         seed=mix_seed,
         base_scheme=None if synth_scheme == "none" else synth_scheme,
     )
+
+
+FoldMixtureOption = Annotated[
+    bool,
+    typer.Option(
+        help="Train the span filter's fold CRFs on the mixture too (default: on the notes alone, as the bundled "
+        "model's were; a third of the time)."
+    ),
+]

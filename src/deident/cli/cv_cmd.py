@@ -19,6 +19,7 @@ from deident.cli.crf_options import (
     C2Option,
     FilterFoldsOption,
     FilterRecallTargetOption,
+    FoldMixtureOption,
     FormatOption,
     IterationsOption,
     JobsOption,
@@ -151,7 +152,8 @@ def cv(
     ] = PipelineKind.DEFAULT,
     scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
-    filter_recall_target: FilterRecallTargetOption = "f2",
+    filter_recall_target: FilterRecallTargetOption = "0.99",
+    fold_mixture: FoldMixtureOption = False,
     augment: AugmentOption = "",
     synth: SynthOption = 0,
     synth_styles: SynthStylesOption = DEFAULT_SYNTH_STYLES,
@@ -196,6 +198,7 @@ def cv(
             scheme=scheme.value,
             folds=filter_folds,
             filter_recall_target=filter_rule(filter_recall_target),
+            fold_mixture=fold_mixture,
             mixture=mixture,  # built anew from each fold's training notes: no test note's variant is trained on
         )
         outcome = cross_validate_pipeline(

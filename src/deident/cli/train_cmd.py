@@ -18,6 +18,7 @@ from deident.cli.crf_options import (
     ContextFeaturesOption,
     FilterFoldsOption,
     FilterRecallTargetOption,
+    FoldMixtureOption,
     FormatOption,
     IterationsOption,
     JobsOption,
@@ -98,7 +99,8 @@ def train(
     ] = PipelineKind.DEFAULT,
     scheme: SchemeOption = SchemeChoice.I2B2_2014,
     filter_folds: FilterFoldsOption = 5,
-    filter_recall_target: FilterRecallTargetOption = "f2",
+    filter_recall_target: FilterRecallTargetOption = "0.99",
+    fold_mixture: FoldMixtureOption = False,
     jobs: JobsOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
@@ -142,6 +144,7 @@ def train(
             scheme=scheme.value,
             folds=filter_folds,
             filter_recall_target=filter_rule(filter_recall_target),
+            fold_mixture=fold_mixture,
             mixture=mixture,
         )
         manifest = train_pipeline_model(
