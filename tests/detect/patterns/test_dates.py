@@ -68,6 +68,9 @@ POSITIVES: list[Case] = [
     ("DOB: 21 février 1966", "21 février 1966", D),
     ("signé le 3 decembre 2018", "3 decembre 2018", D),
     ("on 4/5 in clinic", "4/5", D),
+    # a range of two pairs that could be pressure support over PEEP, with no ventilator word near (invented)
+    ("Labs 12/4-12/5 stable, K repleted", "12/4-12/5", D),
+    ("Rash noted 10/6-10/8, resolved", "10/6-10/8", D),
     ("seen 3/6 and 4/6 for wound care", "3/6", D),
 ]
 NEGATIVES: list[Case] = [
@@ -76,6 +79,8 @@ NEGATIVES: list[Case] = [
     ("strength 4/5-5/5 in all extremities", None, None),
     ("GCS 3/15-5/15 overnight", None, None),
     ("PS 10/5-12/5 overnight", None, None),
+    ("changed to 10/5-12/5 on cpap", None, None),
+    ("tolerating 10/8-12/8, ABG ok", None, None),
     ("BP 120/80-130/90 after fluids", None, None),
     ("take 1/2-3/4 tab at night", None, None),
     ("MRI: disc bulge L4/5 and C5/6", None, None),

@@ -115,7 +115,7 @@ def _numeric_range(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "bipap 5/29-6/1", "XRT 10/01/10/02": two month/day dates in calendar order, a range or a run of dates.
 
     Scores and settings that repeat a denominator ("strength 4/5-5/5", "GCS 3/15-5/15") or read as pressure support
-    over PEEP on both sides ("PS 10/5-12/5") are not dates."""
+    over PEEP on both sides near a ventilator word ("PS 10/5-12/5") are not dates."""
     a, b = int(m["a"]), int(m["b"])
     a2, b2 = (int(m["a2"]), int(m["b2"])) if m["a2"] is not None else (int(m["a3"]), int(m["b3"]))
     years = [_full_year(y) for y in (m["y"], m["y2"]) if y is not None]
@@ -134,8 +134,8 @@ def _numeric_range(text: str, m: regex.Match[str]) -> list[Hit]:
     if not date_context:
         if b == b2 or ((a, b) in _FRACTIONS and (a2, b2) in _FRACTIONS):
             return []
-        if _pressure_pair(a, b) and _pressure_pair(a2, b2):
-            return []
+        if _pressure_pair(a, b) and _pressure_pair(a2, b2) and _vent_near(text, m.start(), m.end()):
+            return []  # a weaning step "PS 12/5-10/5"; as for one pair, only where a ventilator word is near
         if rx(_VENT_AFTER).match(text, m.end()):
             return []
     return [Hit(m.start(), m.end(), evidence=("date range",))]  # one span: the range is one date mention
