@@ -50,7 +50,7 @@ class CrfSpec:
     directory: Path
     feature_set_version: int | None  # as recorded; the tagger compares it with the version it computes
     features: Mapping[str, bool]  # FeatureConfig options
-    data_files: Mapping[str, Path]  # "triggers", "lexicon", "clusters" and optionally "vocabulary"
+    data_files: Mapping[str, Path]  # "triggers", "lexicon", "clusters" and optionally "vocabulary", "headings"
     providers: tuple[str, ...]  # names of the span providers whose hits are features
     models: tuple[CrfFile, ...]
     threshold: float | None  # None: the tagger's default

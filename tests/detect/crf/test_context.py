@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from deident.core.document import Document
+from deident.core.errors import ConfigurationError
 from deident.detect.crf.context import CONTEXT_SWITCHES, context_features
 from deident.detect.crf.features import FeatureConfig, FeatureExtractor
 from deident.detect.crf.learned import LearnedData
-from deident.detect.crf.tagger import CrfModel, spans_from_marginals, tag_reference
+from deident.detect.crf.tagger import CrfModel, model_attributes, spans_from_marginals, tag_reference
 from deident.detect.crf.train import TrainConfig, train_model
 
 from .close import assert_tagged_close
@@ -43,6 +44,9 @@ def _features(switches: dict[str, bool], text: str) -> list[list[str]]:
         # a trigger three tokens before / after, at whatever offset it was learned
         ("trigger_window", "wife at bedside Agatha", 3, {"tw<=NAME"}),
         ("trigger_window", "Agatha , called Dr", 0, {"tw>=NAME"}),
+        # digit-run lengths and separators around a number
+        ("split_feature_sets", "on 12 / 05 today", 1, {"nw3=w|d2|/", "nw5=_|w|d2|/|d2"}),
+        ("split_feature_sets", "call 555 - 0123456789", 3, {"nw3=-|d8|_", "nw5=d3|-|d8|_|_"}),
     ],
 )
 def test_each_switch_adds_its_feature(switch: str, text: str, index: int, expected: set[str]) -> None:
@@ -58,6 +62,9 @@ def test_each_switch_adds_its_feature(switch: str, text: str, index: int, expect
         ("fuzzy_dictionary", "12345", 0, "d"),  # not a word
         ("term_lists", "Agatha", 0, "lst="),
         ("trigger_window", "wife a b c Agatha", 4, "tw"),  # four tokens away
+        ("split_feature_sets", "seen on 12 at bedside today", 5, "nw"),  # the number is three tokens away
+        ("split_feature_sets", "seen on 12 at bedside today", 4, "nw3"),
+        ("split_feature_sets", "Bed2 x1 IV", 0, "nw"),  # digits in a word are no number
     ],
 )
 def test_hard_negatives(switch: str, text: str, index: int, absent: str) -> None:
@@ -98,8 +105,27 @@ def test_manifest_records_the_switches_and_the_model_uses_them(context_model: Pa
     model = CrfModel.load(context_model)
     assert model.extractor.config == FeatureConfig(**ALL_ON)
     attributes = model.known_attributes()
-    for prefix in ("nd-1=", "nd+1=", "dx=", "lst=", "tw<=", "tw>="):
+    for prefix in ("nd-1=", "nd+1=", "dx=", "lst=", "tw<=", "tw>=", "lsec=", "nw3=", "nw5="):
         assert any(a.startswith(prefix) for a in attributes), prefix
+    assert manifest["data_files"]["headings"] == "headings.tsv" and "headings.tsv" in manifest["files"]
+    assert {"neuro", "gi"} <= set(model.extractor.learned.headings)
+    assert "lsec=neuro" in attributes
+
+
+def test_each_split_crf_learned_only_its_own_features(context_model: Path) -> None:
+    manifest = json.loads((context_model / "manifest.json").read_text(encoding="utf-8"))
+    files = {m["name"]: context_model / m["file"] for m in manifest["models"]}
+    assert {m["name"]: m["feature_set"] for m in manifest["models"]} == {n: n for n in files}
+    quantitative, namelike = model_attributes(files["quantitative"]), model_attributes(files["namelike"])
+    assert not [a for a in quantitative if a.startswith(("dx=", "nd-1=", "nd+1=", "tw<=NAME", "tw>=NAME"))]
+    assert not [a for a in namelike if a.startswith(("nw3=", "nw5=", "hasdig", "num=", "tw<=DATE", "tw>=DATE"))]
+    assert any(a.startswith("nw5=") for a in quantitative) and any(a.startswith("dx=") for a in namelike)
+
+
+def test_split_feature_sets_need_split_models(tmp_path: Path) -> None:
+    config = TrainConfig(features=FeatureConfig(split_feature_sets=True), max_iterations=2, clusters=0)
+    with pytest.raises(ConfigurationError, match="split-models"):
+        train_model(synthetic_corpus(4), tmp_path / "model", config)
 
 
 def test_features_at_inference_equal_those_at_training(context_model: Path) -> None:
@@ -107,6 +133,7 @@ def test_features_at_inference_equal_those_at_training(context_model: Path) -> N
     model = CrfModel.load(context_model)
     docs = [d.document for d in synthetic_corpus(6, seed=5, doctors=TEST_DOCTORS, relatives=TEST_RELATIVES)]
     docs.append(Document("misspelt", "Wife Agathe at bedside; Dr Jennifr Quimby called, given lasix.\n"))
+    docs.append(Document("sections", "Neuro: alert. GI - soft\nSeen 12/05/2031, call 555-0123; Wife Agatha.\n"))
     assert model._compiled() is not None
     for doc in docs:
         assert_tagged_close(model.tag(doc), tag_reference(model, doc), 0.001)

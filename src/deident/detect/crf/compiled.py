@@ -44,6 +44,7 @@ from deident.detect.crf.features import (
     FeatureExtractor,
     crf_token_columns,
 )
+from deident.detect.crf.headings import heading_features
 from deident.detect.crf.typerows import type_row_appender
 from deident.text.note_view import note_view
 
@@ -500,9 +501,12 @@ class CompiledCrf:
                 if ends[i] > span.start:
                     pairs.add((i, row))
                 i += 1
+        rows = self.rows
+        if extractor.heading_sections is not None:  # the same strings as FeatureExtractor.extract's
+            found = heading_features(extractor.heading_sections, document.text, starts)
+            pairs.update((i, row) for i, f in enumerate(found) if f is not None and (row := rows.get(f, -1)) >= 0)
         switches = extractor.config.context_switches
         if switches:  # the same strings as FeatureExtractor.extract's, to the model's rows
-            rows = self.rows
             for i, features in enumerate(context_features(switches, tokens.texts, extractor.learned.triggers)):
                 pairs.update((i, row) for f in features if (row := rows.get(f, -1)) >= 0)
         ordered = sorted(pairs)

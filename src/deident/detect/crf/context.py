@@ -8,6 +8,11 @@
   (``lst=drug``, ``lst=veto``, ``lst=stop``) rather than only as a veto.
 - ``trigger_window`` (Szarvas 2007): a learned trigger word anywhere within three tokens before (``tw<=NAME``)
   or after (``tw>=NAME``) the token, whatever offset it was learned at.
+- ``learned_headings`` (Sibanda 2006, Szarvas 2007): the section of a heading learned from the training notes
+  (``lsec=NAME``), computed from the text by :func:`deident.detect.crf.headings.heading_features`.
+- ``split_feature_sets`` (Lee 2017, with ``--split-models``): each CRF learns only the features of its own
+  categories (:mod:`deident.detect.crf.featuresets`), and the quantitative one gains the digit-run lengths and
+  separators of the token's window (``nw3=d2|/|d2``, ``nw5=...``), computed here.
 
 One function, :func:`context_features`, computes them from the token texts, for training, for the reference
 extractor and for the compiled tagger alike, so a model sees at inference exactly what it was trained on.
@@ -23,7 +28,14 @@ from rapidfuzz.distance import Levenshtein
 
 from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_stop_words, load_veto_terms
 
-CONTEXT_SWITCHES = ("neighbour_dictionary", "fuzzy_dictionary", "term_lists", "trigger_window")
+CONTEXT_SWITCHES = (
+    "neighbour_dictionary",
+    "fuzzy_dictionary",
+    "term_lists",
+    "trigger_window",
+    "learned_headings",
+    "split_feature_sets",
+)
 TRIGGER_WINDOW = 3
 FUZZY_MIN_LENGTH = 5  # shorter words are within one edit of too many names to mean anything
 _DICTIONARIES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -107,7 +119,8 @@ def context_features(
     fuzzy = switches.get("fuzzy_dictionary", False)
     lists = switches.get("term_lists", False)
     window = switches.get("trigger_window", False)
-    if not (neighbours or fuzzy or lists or window):
+    numbers = switches.get("split_feature_sets", False)
+    if not (neighbours or fuzzy or lists or window or numbers):
         return out
     lowers = [t.lower() for t in texts]
     if fuzzy or lists:
@@ -130,6 +143,34 @@ def context_features(
             for j in range(i + 1, min(n, i + TRIGGER_WINDOW + 1)):
                 seen.update(f"tw>={c}" for c in found[j])
             out[i].extend(sorted(seen))
+    if numbers:
+        for feats, added in zip(out, number_window_features(texts), strict=True):
+            feats.extend(added)
+    return out
+
+
+def _number_class(text: str) -> str:
+    """A token as the number window sees it: its digit count, a separator itself, or a word."""
+    if text.isdecimal():
+        return f"d{min(len(text), 8)}"
+    if len(text) == 1 and not text.isalnum() and not text.isspace():
+        return text
+    return "w"
+
+
+def number_window_features(texts: Sequence[str]) -> list[list[str]]:
+    """Digit-run lengths and separators of the token's +-1 and +-2 windows (``nw3=``, ``nw5=``), for tokens
+    whose window holds a number (dates, phone numbers and ids differ in exactly these)."""
+    classes = ["_", "_", *(_number_class(t) for t in texts), "_", "_"]
+    digits = [c[0] == "d" for c in classes]
+    out: list[list[str]] = []
+    for i in range(len(texts)):
+        feats: list[str] = []
+        if any(digits[i + 1 : i + 4]):
+            feats.append(f"nw3={classes[i + 1]}|{classes[i + 2]}|{classes[i + 3]}")
+        if any(digits[i : i + 5]):
+            feats.append("nw5=" + "|".join(classes[i : i + 5]))
+        out.append(feats)
     return out
 
 

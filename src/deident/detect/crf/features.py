@@ -19,6 +19,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from deident.core.document import Document
 from deident.core.span import Span
 from deident.detect.crf.context import CONTEXT_SWITCHES, context_features
+from deident.detect.crf.headings import heading_detector, heading_features
 from deident.detect.crf.learned import TRIGGER_OFFSETS, LearnedData, token_hash
 from deident.text.charset import ascii_like
 from deident.text.note_view import note_view
@@ -104,6 +105,8 @@ class FeatureConfig:
     fuzzy_dictionary: bool = False
     term_lists: bool = False
     trigger_window: bool = False
+    learned_headings: bool = False
+    split_feature_sets: bool = False
 
     @property
     def context_switches(self) -> dict[str, bool]:
@@ -178,12 +181,16 @@ class FeatureExtractor:
     # Tagging only: return just these feature strings (a model's attributes; the CRF ignores the
     # rest), in the same order, filtered once per word type instead of once per token.
     keep: frozenset[str] | None = None
+    # The learned headings' detector when the model uses them (``learned_headings``), built from ``learned``.
+    heading_sections: SectionDetector | None = field(init=False, default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # A memo of a pure function of the token text (not per-document state).
         object.__setattr__(self, "_types", {})
         boundary = tuple(self._kept((f"w{off}=__B__", f"sh{off}=__B__")) for off in OFFSETS)
         object.__setattr__(self, "_boundary", _TypeInfo((), boundary, "__B__", "__B__"))
+        headings = self.learned.headings if self.config.learned_headings else ()
+        object.__setattr__(self, "heading_sections", heading_detector(headings))
 
     @property
     def provider_names(self) -> tuple[str, ...]:
@@ -400,6 +407,11 @@ class FeatureExtractor:
                     if tokens[i].end > span.start and feature not in extras[i]:
                         extras[i].append(feature)
                     i += 1
+        if self.heading_sections is not None:
+            found = heading_features(self.heading_sections, text, [t.start for t in tokens])
+            for feats, heading in zip(extras, found, strict=True):
+                if heading is not None:
+                    feats.append(heading)
         switches = self.config.context_switches
         if switches:
             texts = [t.text for t in tokens]

@@ -40,6 +40,8 @@ class LearnedData:
     lexicon_groups: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # Hashes of the words seen in the notes of at least two patients (the rest are "rare").
     vocabulary: frozenset[str] = frozenset()
+    # Section headings learned from the training notes (:mod:`deident.detect.crf.headings`), most frequent first.
+    headings: tuple[str, ...] = ()
 
 
 def _phi_categories(doc: AnnotatedDocument, tokens: Sequence[TokenLike]) -> list[str | None]:

@@ -42,6 +42,7 @@ from deident.detect.crf.features import (
     SpanProvider,
     easyadapt,
 )
+from deident.detect.crf.headings import load_headings
 from deident.detect.crf.learned import LearnedData, load_lexicon, load_triggers, load_vocabulary
 from deident.model.bundle import CrfSpec, ModelBundle
 
@@ -177,12 +178,18 @@ class CrfModel:
             raise ModelError(f"{spec.directory}: trained with the removed tf-idf feature; retrain the model")
         files = spec.data_files
         vocabulary = load_vocabulary(files["vocabulary"]) if "vocabulary" in files else frozenset()
-        learned = LearnedData(load_triggers(files["triggers"]), load_lexicon(files["lexicon"]), vocabulary=vocabulary)
+        features = FeatureConfig.from_dict(spec.features)
+        if features.learned_headings and "headings" not in files:
+            raise ModelError(f"{spec.directory}: trained with learned headings but the manifest names no headings file")
+        headings = load_headings(files["headings"]) if features.learned_headings else ()
+        learned = LearnedData(
+            load_triggers(files["triggers"]), load_lexicon(files["lexicon"]), vocabulary=vocabulary, headings=headings
+        )
         clusters = load_clusters(files["clusters"])
         given = {p.name: p for p in providers or ()}
         finder = resolve_provider or find_provider
         chosen = tuple(given[name] if name in given else finder(name) for name in spec.providers)
-        extractor = FeatureExtractor(FeatureConfig.from_dict(spec.features), learned, clusters, chosen)
+        extractor = FeatureExtractor(features, learned, clusters, chosen)
         threshold = DEFAULT_THRESHOLD if spec.threshold is None else spec.threshold
         return cls(extractor, tuple((m.name, m.path) for m in spec.models), threshold, spec.easyadapt)
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import pycrfsuite
 
@@ -30,6 +30,8 @@ from deident.detect.crf.features import (
     SpanProvider,
     easyadapt,
 )
+from deident.detect.crf.featuresets import feature_filter
+from deident.detect.crf.headings import learn_headings, save_headings
 from deident.detect.crf.learned import doc_group, learn, save_lexicon, save_triggers, save_vocabulary
 from deident.detect.crf.scoring import binary_token_scores, evaluate
 from deident.detect.crf.tagger import (
@@ -58,6 +60,7 @@ class _TrainedCrf(TypedDict):
     name: str
     file: str  # relative to the model directory
     labels: list[str]
+    feature_set: NotRequired[str]  # split_feature_sets: the group whose features it was trained on
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,8 @@ def _group_labels(docs: Sequence[AnnotatedDocument], categories: frozenset[Categ
     return {lab: lab.value for lab in sorted(labels) if categories is None or lab.category in categories}
 
 
-_OWN_FILES = {"triggers.tsv", "lexicon.tsv", "clusters.tsv", "vocabulary.tsv", "MODEL_CARD.md", MANIFEST}
+_LEARNED_FILES = {"triggers.tsv", "lexicon.tsv", "clusters.tsv", "vocabulary.tsv", "headings.tsv"}
+_OWN_FILES = {*_LEARNED_FILES, "MODEL_CARD.md", MANIFEST}
 
 
 def _prepare_dir(out_dir: Path) -> None:
@@ -141,6 +145,10 @@ def train_model(
     if not train_docs:
         raise ConfigurationError("no training documents")
     require_gold_spans(train_docs, "the training corpus")
+    if config.features.split_feature_sets and not config.split_models:
+        raise ConfigurationError(
+            "split_feature_sets gives each CRF of --split-models its own features; add --split-models"
+        )
     out_dir = Path(out_dir)
     _prepare_dir(out_dir)
     started = time.perf_counter()
@@ -150,6 +158,8 @@ def train_model(
     unique = {id(d): d for d in [*all_docs, *learn_from]}
     tokens = {key: tokenizer.tokens(d.text) for key, d in unique.items()}
     learned = learn((d, tokens[id(d)]) for d in learn_from)
+    if config.features.learned_headings:
+        learned = replace(learned, headings=learn_headings(learn_from))
     clusters: dict[str, int] = {}
     if config.clusters:
         progress(f"learning {config.clusters} word clusters")
@@ -165,13 +175,13 @@ def train_model(
     save_lexicon(learned.lexicon, out_dir / files["lexicon"])
     save_clusters(clusters, out_dir / files["clusters"])
     save_vocabulary(learned.vocabulary, out_dir / files["vocabulary"])
+    if config.features.learned_headings:
+        files["headings"] = "headings.tsv"
+        save_headings(learned.headings, out_dir / files["headings"])
 
     progress(f"extracting features of {len(all_docs)} documents")
     domains = [(d, TARGET_DOMAIN) for d in train_docs] + [(d, SOURCE_DOMAIN) for d in source_docs]
-    sequences = []
-    for doc, domain in domains:
-        feats = extractor.extract(doc.document, tokens[id(doc)], doc_group(doc))
-        sequences.append(easyadapt(feats, domain) if source_docs else feats)
+    sequences = [extractor.extract(doc.document, tokens[id(doc)], doc_group(doc)) for doc, _ in domains]
     group_specs = list(GROUPS.items()) if config.split_models else [("all", None)]
     models: list[_TrainedCrf] = []
     report = AlignmentReport()
@@ -186,15 +196,20 @@ def train_model(
                 "feature.possible_transitions": True,
             }
         )
-        for (doc, _), feats in zip(domains, sequences, strict=True):
+        keeps = feature_filter(categories) if config.features.split_feature_sets and categories else None
+        for (doc, domain), feats in zip(domains, sequences, strict=True):
             tags, doc_report = spans_to_tags(tokens[id(doc)], doc.spans, label_of)
             if group == group_specs[0][0]:
                 report = report + doc_report
-            trainer.append(feats, tags)
+            if keeps is not None:
+                feats = [[f for f in token if keeps(f)] for token in feats]
+            trainer.append(easyadapt(feats, domain) if source_docs else feats, tags)
         name = f"crf.{group}.crfsuite"
         progress(f"training the {group} CRF ({len(label_of)} labels)")
         trainer.train(str(out_dir / name))
         models.append({"name": group, "file": name, "labels": sorted(label_of.values())})
+        if keeps is not None:
+            models[-1]["feature_set"] = group
     seconds = time.perf_counter() - started
 
     model = CrfModel(
@@ -232,7 +247,12 @@ def train_model(
             "source_documents": len(source_docs),
             "alignment": report.as_dict(),
         },
-        "learned": {"triggers": len(learned.triggers), "lexicon": len(learned.lexicon), "clusters": len(clusters)},
+        "learned": {
+            "triggers": len(learned.triggers),
+            "lexicon": len(learned.lexicon),
+            "clusters": len(clusters),
+            **({"headings": len(learned.headings)} if config.features.learned_headings else {}),
+        },
         "training_seconds": round(seconds, 1),
         "metrics": metrics,
     }
