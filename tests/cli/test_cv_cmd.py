@@ -64,7 +64,9 @@ def test_train_and_cv_have_no_tfidf_option_any_more(tmp_path: Path) -> None:
         assert runner.invoke(app, [*command, str(tmp_path / "corpus.jsonl"), "--tfidf"]).exit_code == 2
 
 
-def test_cv_builds_the_training_mixture_from_each_folds_training_notes_alone(tmp_path: Path, monkeypatch) -> None:
+def test_cv_trains_each_fold_with_the_mixture_of_its_own_notes_and_the_context_features(
+    tmp_path: Path, monkeypatch
+) -> None:
     import deident.model.cv_pipeline as cv_pipeline
 
     trained: list[tuple[set[str], dict]] = []
@@ -72,20 +74,23 @@ def test_cv_builds_the_training_mixture_from_each_folds_training_notes_alone(tmp
 
     def recording(train, fold_dir, config, **kwargs):
         manifest = real(train, fold_dir, config, **kwargs)
-        trained.append(({d.document.id for d in train}, manifest["training_data"]))
+        trained.append(
+            ({d.document.id for d in train}, {**manifest["training_data"], "features": manifest["features"]})
+        )
         return manifest
 
     monkeypatch.setattr(cv_pipeline, "train_pipeline_model", recording)
     write_corpus(synthetic_corpus(24, patients=6), tmp_path / "corpus.jsonl")
     args = ["cv", str(tmp_path / "corpus.jsonl"), "--folds", "3", "--filter-folds", "2", "--clusters", "0"]
     args += ["--iterations", "10", "--no-providers", "--augment", "reidentified:1", "--json", str(tmp_path / "cv.json")]
+    args += ["--context-features", "trigger_window"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     folds = json.loads((tmp_path / "cv.json").read_text())["folds"]
     assert len(trained) == 3
     all_ids = set().union(*(ids for ids, _ in trained))
     for train_ids, data in trained:
-        assert data["mixture"]["variants"] == {"reidentified": 1}
+        assert data["mixture"]["variants"] == {"reidentified": 1} and data["features"]["trigger_window"] is True
         # each fold trains on its own notes and one variant of each, never on a variant of a held-out note
         assert data["learned_from"]["documents"] == len(train_ids) and data["documents"] == 2 * len(train_ids)
         assert len(all_ids - train_ids) == 24 - len(train_ids)

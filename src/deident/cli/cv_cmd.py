@@ -17,6 +17,7 @@ from deident.cli.crf_options import (
     AugmentOption,
     C1Option,
     C2Option,
+    ContextFeaturesOption,
     FilterFoldsOption,
     FilterRecallTargetOption,
     FoldMixtureOption,
@@ -141,6 +142,7 @@ def cv(
     c1: C1Option = 0.01,
     c2: C2Option = 0.01,
     providers: ProvidersOption = True,
+    context_features: ContextFeaturesOption = "",
     json_out: Annotated[Path | None, typer.Option("--json", help="Write all figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write the precision-recall plot (PNG) here.")] = None,
     pipeline: Annotated[
@@ -185,6 +187,7 @@ def cv(
         iterations=iterations,
         clusters=clusters,
         threshold=threshold,
+        context_features=context_features,
     )
     used = feature_providers(providers)
     if pipeline is PipelineKind.DEFAULT:
