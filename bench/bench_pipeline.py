@@ -17,7 +17,7 @@ ASCII appended to every note (symbols; accented letters), as text from other sou
 is the best of --runs fresh processes, with the range: the machines we measure on are shared and drift
 by 10-40% from minute to minute, so a fixed pure-Python loop is timed before and after as the machine's
 reference (bench/common.py machine_reference_s: lower is faster). CPU time is reported too. Accuracy
-figures of the default pipeline come from scripts/train_default_pipeline.py fit.
+figures of the default pipeline come from `deident cv --pipeline default` (the model card's command).
 
     python bench/bench_pipeline.py [--pipeline default] [--repeat 2] [--startup-runs 3] [--runs 3]
                                    [--startup-only] [--python PATH] [--json PATH]

@@ -79,8 +79,18 @@ def test_held_out_figures_are_preferred_to_cross_validation(tmp_path: Path) -> N
     assert point.recall_interval == (0.93, 0.97) and "invented-notes" in point.basis
 
 
+def _cross_validated_only(manifest: dict[str, Any]) -> None:
+    manifest["span_filter"].pop("held_out", None)
+    row = {"recall": 0.987, "precision": 0.921}
+    manifest.setdefault("metrics", {})["pipeline_cv"] = {
+        "folds": 5,
+        "group_by": "patient",
+        "ablation": {DEFAULT_ROW: row},
+    }
+
+
 def test_without_held_out_figures_the_cross_validated_row_is_used_and_called_optimistic(tmp_path: Path) -> None:
-    bundle = _copy_with(tmp_path, lambda m: m["span_filter"].pop("held_out", None))
+    bundle = _copy_with(tmp_path, _cross_validated_only)
     manifest = read_manifest(bundle.directory)
     point = operating_point(bundle)
     assert point is not None
@@ -180,3 +190,17 @@ def test_the_operating_point_names_the_scheme_it_was_measured_under(output_schem
 def test_figures_without_a_held_out_scheme_were_measured_under_the_training_scheme(tmp_path: Path) -> None:
     point = operating_point(_copy_with(tmp_path, lambda m: m["span_filter"].pop("held_out", None)), None, "hipaa")
     assert point is not None and point.measured_scheme == "physionet"
+
+
+def test_with_neither_held_out_nor_cross_validated_figures_the_out_of_fold_calibration_is_stated(
+    tmp_path: Path,
+) -> None:
+    def calibrated_only(manifest: dict[str, Any]) -> None:
+        manifest["span_filter"].pop("held_out", None)
+        manifest.get("metrics", {}).pop("pipeline_cv", None)
+
+    bundle = _copy_with(tmp_path, calibrated_only)
+    expected = read_manifest(bundle.directory)["span_filter"]["expected"]
+    point = operating_point(bundle)
+    assert point is not None and "calibration" in point.basis
+    assert (point.expected_recall, point.expected_precision) == (expected["recall"], expected["precision"])

@@ -7,7 +7,7 @@ of the raw manifest. Writing and editing manifests (training) stays with :mod:`d
 
 The manifest's ``kind`` names the most complete pipeline the directory runs (:class:`BundleKind`):
 ``crf`` for a CRF tagger (``deident train --pipeline crf``), ``default`` for BoB's two stages with the span
-filter (``deident train``; scripts/train_default_pipeline.py for the bundled model). Manifests written before that
+filter (``deident train``, which builds the bundled model too). Manifests written before that
 kind existed say ``crf`` for both; a ``crf`` manifest with a span filter entry is read as ``default``.
 """
 
