@@ -139,3 +139,62 @@ def test_features_at_inference_equal_those_at_training(context_model: Path) -> N
         assert_tagged_close(model.tag(doc), tag_reference(model, doc), 0.001)
         limit = model.threshold
         assert model.spans(doc) == spans_from_marginals(doc.text, tag_reference(model, doc, floor=limit), limit)
+
+
+def _trigger_window_reference(texts: list[str]) -> list[list[str]]:
+    """The trigger-window features as the item defines them, token by token: every learned trigger within three
+    tokens before (tw<=) or after (tw>=), sorted."""
+    by_word: dict[str, set[str]] = {}
+    for (word, _), category in TRIGGERS.items():
+        by_word.setdefault(word, set()).add(category)
+    out = []
+    for i in range(len(texts)):
+        seen = {f"tw<={c}" for j in range(max(0, i - 3), i) for c in by_word.get(texts[j].lower(), ())}
+        seen |= {f"tw>={c}" for j in range(i + 1, min(len(texts), i + 4)) for c in by_word.get(texts[j].lower(), ())}
+        out.append(sorted(seen))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_trigger_window_equals_its_token_by_token_reference(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    words = ["wife", "Dr", "admitted", "Agatha", "on", "3/4", ",", "the", "WIFE", "pt"]
+    texts = [rng.choice(words) for _ in range(rng.randint(0, 40))]
+    assert context_features({"trigger_window": True}, texts, TRIGGERS) == _trigger_window_reference(texts)
+
+
+def _within_one_edit_reference(word: str, kind: str) -> bool:
+    """Levenshtein distance at most 1 from a dictionary word of at least FUZZY_MIN_LENGTH - 1 letters, or a
+    deletion of the word in the whole dictionary (what the index answers), by brute force over the dictionary."""
+    from rapidfuzz.distance import Levenshtein
+
+    from deident.detect.crf import context
+
+    words = context._dictionary(kind)
+    if any(word[:i] + word[i + 1 :] in words for i in range(len(word))):
+        return True
+    return any(
+        Levenshtein.distance(word, w, score_cutoff=1) <= 1 for w in words if len(w) >= context.FUZZY_MIN_LENGTH - 1
+    )
+
+
+@pytest.mark.parametrize("kind", ["first", "last", "place"])
+def test_one_edit_membership_equals_a_brute_force_search(kind: str) -> None:
+    import random
+
+    from deident.detect.crf import context
+
+    rng = random.Random(kind)
+    listed = sorted(w for w in context._dictionary(kind) if w.isalpha() and len(w) >= 5)
+    words = rng.sample(listed, 40)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    edited = []
+    for w in words:
+        i = rng.randrange(len(w))
+        edited += [w[:i] + w[i + 1 :], w[:i] + rng.choice(letters) + w[i:], w[:i] + rng.choice(letters) + w[i + 1 :]]
+        edited.append(w[:i] + w[i + 1 :][::-1])  # mostly two or more edits away
+    edited += ["".join(rng.choice(letters) for _ in range(rng.randint(5, 9))) for _ in range(40)]
+    for word in [*words, *edited]:
+        assert context._within_one_edit(word, kind) == _within_one_edit_reference(word, kind), word

@@ -22,9 +22,7 @@ All are off by default: the bundled model's features are unchanged.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
-
-from rapidfuzz.distance import Levenshtein
+from functools import cache, lru_cache
 
 from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_stop_words, load_veto_terms
 
@@ -51,34 +49,42 @@ def _dictionary(kind: str) -> frozenset[str]:
     return frozenset().union(*(load_lexicon(n) for n in names))
 
 
-def _deletions(word: str) -> set[str]:
-    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+def _deletions(word: str) -> list[str]:
+    """The word less its i-th letter, for i = 0, 1, ... (positions matter: see :func:`_deletion_index`)."""
+    return [word[:i] + word[i + 1 :] for i in range(len(word))]
 
 
 @cache
-def _deletion_index(kind: str) -> Mapping[str, tuple[str, ...]]:
-    """Each one-letter deletion of the dictionary's words (of at least FUZZY_MIN_LENGTH - 1 letters) -> those
-    words (a symmetric-deletion index: two words within one edit share a deletion or one is the other's)."""
-    index: dict[str, list[str]] = {}
+def _deletion_index(kind: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The one-letter deletions of the dictionary's words of at least FUZZY_MIN_LENGTH - 1 letters, and the same
+    deletions keyed by the position of the deleted letter ("3:jenifer"). Two words of one length are one
+    substitution apart exactly when they agree once the same position is deleted from both (symmetric deletion)."""
+    deletions: set[str] = set()
+    at_position: set[str] = set()
     for word in _dictionary(kind):
         if len(word) >= FUZZY_MIN_LENGTH - 1:
-            for deleted in _deletions(word):
-                index.setdefault(deleted, []).append(word)
-    return {k: tuple(v) for k, v in index.items()}
+            for i, deleted in enumerate(_deletions(word)):
+                deletions.add(deleted)
+                at_position.add(f"{i}:{deleted}")
+    return frozenset(deletions), frozenset(at_position)
 
 
 def _within_one_edit(word: str, kind: str) -> bool:
-    index = _deletion_index(kind)
+    """Whether a dictionary word is at Levenshtein distance 1 (or 0) from ``word``: one letter more, one less,
+    or one substituted (the index holds the words of at least FUZZY_MIN_LENGTH - 1 letters)."""
+    deletions, at_position = _deletion_index(kind)
+    if word in deletions:  # a dictionary word less one letter
+        return True
     words = _dictionary(kind)
-    candidates: set[str] = set(index.get(word, ()))  # the word is a dictionary word less one letter
-    for deleted in _deletions(word):
-        if deleted in words:  # the word is a dictionary word plus one letter
-            return True
-        candidates.update(index.get(deleted, ()))
-    return any(Levenshtein.distance(word, c, score_cutoff=1) <= 1 for c in candidates)
+    # one letter more (a deletion is a dictionary word), or one substituted (the same deletion at the same place)
+    return any(deleted in words or f"{i}:{deleted}" in at_position for i, deleted in enumerate(_deletions(word)))
 
 
-@cache
+# Per word type, bounded: a run over millions of notes meets millions of word types.
+_WORD_CACHE = 1 << 17
+
+
+@lru_cache(maxsize=_WORD_CACHE)
 def _membership(lower: str) -> tuple[str, ...]:
     """The dictionaries that hold the lower-cased word (alphabetic words only)."""
     if not lower[:1].isalpha():
@@ -86,7 +92,7 @@ def _membership(lower: str) -> tuple[str, ...]:
     return tuple(kind for kind, _ in _DICTIONARIES if lower in _dictionary(kind))
 
 
-@cache
+@lru_cache(maxsize=_WORD_CACHE)
 def _own_features(lower: str, fuzzy: bool, lists: bool) -> tuple[str, ...]:
     out: list[str] = []
     if not lower[:1].isalpha():
@@ -134,14 +140,17 @@ def context_features(
             if i + 1 < n:
                 out[i].extend(f"nd+1={kind}" for kind in kinds[i + 1])
     if window:
+        # From each trigger to the tokens within reach of it (few notes hold many), not from every token to its window.
         categories = _trigger_categories(triggers)
-        found = [categories.get(lower, ()) for lower in lowers]
-        for i in range(n):
-            seen: set[str] = set()
-            for j in range(max(0, i - TRIGGER_WINDOW), i):
-                seen.update(f"tw<={c}" for c in found[j])
-            for j in range(i + 1, min(n, i + TRIGGER_WINDOW + 1)):
-                seen.update(f"tw>={c}" for c in found[j])
+        near: dict[int, set[str]] = {}
+        for j, lower in enumerate(lowers):
+            found = categories.get(lower)
+            if found:
+                for i in range(max(0, j - TRIGGER_WINDOW), j):  # the trigger comes after token i
+                    near.setdefault(i, set()).update(f"tw>={c}" for c in found)
+                for i in range(j + 1, min(n, j + TRIGGER_WINDOW + 1)):  # the trigger comes before token i
+                    near.setdefault(i, set()).update(f"tw<={c}" for c in found)
+        for i, seen in near.items():
             out[i].extend(sorted(seen))
     if numbers:
         for feats, added in zip(out, number_window_features(texts), strict=True):
