@@ -14,6 +14,7 @@ from deident.detect.crf.features import FeatureConfig, SpanProvider
 from deident.detect.crf.mixture import Mixture, parse_augment
 from deident.detect.crf.tagger import available_providers
 from deident.detect.crf.train import TrainConfig
+from deident.synth.generate import STYLES
 
 FormatOption = Annotated[
     FormatChoice | None, typer.Option("--format", help="Corpus format (default: from the extension).")
@@ -128,7 +129,7 @@ def feature_providers(enabled: bool) -> tuple[SpanProvider, ...]:
     return available_providers() if enabled else ()
 
 
-DEFAULT_SYNTH_STYLES = "discharge,nursing,psych,forum"
+DEFAULT_SYNTH_STYLES = ",".join(STYLES)
 AugmentOption = Annotated[
     str,
     typer.Option(

@@ -6,12 +6,13 @@ import pytest
 
 from deident.core.labels import Label
 from deident.core.span import Span
+from deident.evaluate.counts import f_beta
 from deident.stage2.filter.calibration import (
+    F_BETA,
     calibration_table,
     choose_f_beta_threshold,
     choose_threshold,
     expected_at,
-    f_beta,
     per_group_thresholds,
     recall_precision_at,
     token_group_scores,
@@ -63,10 +64,11 @@ def test_choose_f_beta_threshold(rows, threshold):
     assert choose_f_beta_threshold(table) == threshold
 
 
-def test_f_beta_weighs_recall_twice():
-    assert f_beta(1.0, 1.0) == 1.0 and f_beta(0.0, 0.0) == 0.0
-    assert f_beta(0.9, 0.6) > f_beta(0.6, 0.9)
-    assert f_beta(0.8, 0.5, beta=1.0) == pytest.approx(2 * 0.8 * 0.5 / 1.3)
+def test_the_f2_rule_weighs_recall_twice():
+    # the evaluator's F-beta (precision, recall, beta), which the rule uses
+    assert f_beta(1.0, 1.0, F_BETA) == 1.0 and f_beta(0.0, 0.0, F_BETA) == 0.0
+    assert f_beta(0.6, 0.9, F_BETA) > f_beta(0.9, 0.6, F_BETA)
+    assert f_beta(0.5, 0.8, 1.0) == pytest.approx(2 * 0.8 * 0.5 / 1.3)
 
 
 def test_with_choice_without_a_target_takes_the_best_f2():

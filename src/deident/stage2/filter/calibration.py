@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deident.core.span import Span
+from deident.evaluate.counts import f_beta
 from deident.text.tokenize import whitespace_tokens
 
 LEVEL = "binary-token"
@@ -103,14 +104,7 @@ def choose_f_beta_threshold(table: Mapping[str, Any], beta: float = F_BETA) -> f
     rows = sorted(table["rows"], key=lambda r: r["threshold"])
     if not rows:
         raise ValueError("empty calibration table")
-    return float(max(rows, key=lambda r: (f_beta(r["recall"], r["precision"], beta), -r["threshold"]))["threshold"])
-
-
-def f_beta(recall: float, precision: float, beta: float = F_BETA) -> float:
-    """F-beta of a recall and a precision (0 when both are 0)."""
-    weight = beta * beta
-    denominator = weight * precision + recall
-    return (1 + weight) * precision * recall / denominator if denominator else 0.0
+    return float(max(rows, key=lambda r: (f_beta(r["precision"], r["recall"], beta), -r["threshold"]))["threshold"])
 
 
 def with_choice(table: Mapping[str, Any], recall_target: float | None) -> dict[str, Any]:
