@@ -2,7 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from deident.text.sections import SectionDetector, parse_heading_table, read_heading_table, section_at
+from deident.text.sections import (
+    Section,
+    SectionDetector,
+    parse_heading_table,
+    read_heading_table,
+    section_at,
+    section_token_ranges,
+)
 
 
 @pytest.mark.parametrize(
@@ -84,3 +91,28 @@ def test_section_at_is_the_last_section_starting_at_or_before_the_offset():
                 expected = section.name
         assert section_at(sections, offset) == expected
     assert section_at([], 5) is None
+
+
+def _section(name: str, start: int, end: int) -> Section:
+    return Section(name, start, end, start, start + 3)
+
+
+@pytest.mark.parametrize(
+    ("bounds", "starts", "expected"),
+    [
+        # tokens before the first heading belong to no section; each token to the last section starting at or before it
+        ([(5, 20), (20, 40)], [0, 5, 9, 20, 30], [("a", 1, 3), ("b", 3, 5)]),
+        # a section starting between tokens takes the next one on; the last runs to the end
+        ([(3, 12), (12, 30)], [0, 4, 10, 14], [("a", 1, 3), ("b", 3, 4)]),
+        # a section with no token of its own, and a note with no tokens
+        ([(0, 2), (2, 10)], [5, 8], [("a", 0, 0), ("b", 0, 2)]),
+        ([(0, 10)], [], [("a", 0, 0)]),
+        ([], [1, 2], []),
+    ],
+)
+def test_section_token_ranges(bounds, starts, expected):
+    sections = [_section(name, a, b) for name, (a, b) in zip("ab", bounds, strict=False)]
+    ranges = [(section.name, first, last) for section, first, last in section_token_ranges(sections, starts)]
+    assert ranges == expected
+    for name, first, last in ranges:  # the same as asking each token's section one by one
+        assert all(section_at(sections, starts[i]) == name for i in range(first, last))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from bisect import bisect_right
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -127,6 +127,17 @@ def section_at(sections: Sequence[Section], offset: int) -> str | None:
     :meth:`SectionDetector.find` gives them), found by binary search."""
     index = bisect_right(sections, offset, key=_section_start)
     return sections[index - 1].name if index else None
+
+
+def section_token_ranges(sections: Sequence[Section], starts: Sequence[int]) -> Iterator[tuple[Section, int, int]]:
+    """Each section with the tokens ``[first, last)`` that lie in it, ``starts`` being the tokens' start offsets in
+    order: a token belongs to the last section that starts at or before it, so a section holds the tokens from the
+    first one at or after its start to the first one at or after the next section's."""
+    first = bisect_left(starts, sections[0].start) if sections else len(starts)
+    for k, section in enumerate(sections):
+        last = bisect_left(starts, sections[k + 1].start, first) if k + 1 < len(sections) else len(starts)
+        yield section, first, last
+        first = last
 
 
 def _section_start(section: Section) -> int:

@@ -47,6 +47,7 @@ from deident.detect.crf.features import (
 from deident.detect.crf.headings import heading_features
 from deident.detect.crf.typerows import type_row_appender
 from deident.text.note_view import note_view
+from deident.text.sections import section_token_ranges
 
 _EASYADAPT_PREFIX = "tgt|"
 _CASE_FEATURES = ("cc=U1", "cc=UP", "cc=LO", "cc=TI", "cc=MX", "cc=DG", "cc=AN", "cc=PU")
@@ -483,16 +484,11 @@ class CompiledCrf:
             sections = (
                 note_view(document).sections if extractor.sections is None else extractor.sections.find(document.text)
             )
-            # A token belongs to the last section that starts at or before it: the tokens from the
-            # first one at or after a section's start to the first one at or after the next section's.
             get = self.section_row.get
-            first = bisect.bisect_left(starts, sections[0].start) if sections else n
-            for k, section in enumerate(sections):
-                last = bisect.bisect_left(starts, sections[k + 1].start, first) if k + 1 < len(sections) else n
+            for section, first, last in section_token_ranges(sections, starts):
                 row = get(section.name, -1)
                 if row >= 0 and first < last:
                     section_rows[first:last] = row
-                first = last
         pairs: set[tuple[int, int]] = set()
         ends = tokens.ends
         for span, row in self._hit_rows(document, hits):

@@ -12,7 +12,6 @@ training, in the crfsuite reference and in the compiled tagger (:func:`heading_f
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from deident.core.document import AnnotatedDocument
 from deident.core.errors import ModelError
 from deident.detect.crf.learned import doc_group, read_rows
 from deident.detect.lexicon.data import load_lexicon, load_stop_words, load_veto_terms
-from deident.text.sections import SectionDetector
+from deident.text.sections import SectionDetector, section_token_ranges
 from deident.text.wordfrequency import zipf
 
 MAX_WORDS = 4
@@ -97,12 +96,8 @@ def heading_features(detector: SectionDetector | None, text: str, starts: Sequen
     out: list[str | None] = [None] * len(starts)
     if detector is None:
         return out
-    sections = detector.find(text)
-    for k, section in enumerate(sections):
-        first = bisect.bisect_left(starts, section.start)
-        last = bisect.bisect_left(starts, sections[k + 1].start, first) if k + 1 < len(sections) else len(starts)
-        feature = f"lsec={section.name}"
-        out[first:last] = [feature] * (last - first)
+    for section, first, last in section_token_ranges(detector.find(text), starts):
+        out[first:last] = [f"lsec={section.name}"] * (last - first)
     return out
 
 
