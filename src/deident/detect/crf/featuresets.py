@@ -14,8 +14,9 @@ from collections.abc import Callable, Collection
 
 from deident.core.labels import Category, Label
 
-_NAMELIKE = frozenset({Category.NAME, Category.LOCATION, Category.PROFESSION})
-_QUANTITATIVE = frozenset({Category.DATE, Category.AGE, Category.CONTACT, Category.ID})
+# The categories of the two --split-models CRFs (Lee 2017); deident.detect.crf.train trains one CRF per set.
+NAMELIKE = frozenset({Category.NAME, Category.LOCATION, Category.PROFESSION})
+QUANTITATIVE = frozenset({Category.DATE, Category.AGE, Category.CONTACT, Category.ID})
 # Features whose value is a category: learned triggers (at an offset, or in a window) and the learned lexicon.
 _CATEGORY_VALUED = re.compile(r"(?:trg-?\d|tw[<>]|lex)=(\w+)")
 _HIT = re.compile(r"hit:[^:]*:(\w+)")
@@ -36,8 +37,8 @@ def _category_of(value: str) -> Category | None:
 def feature_filter(categories: Collection[Category]) -> Callable[[str], bool]:
     """Whether a CRF of ``categories`` keeps a (plain, not EasyAdapt-prefixed) feature."""
     own = frozenset(categories)
-    names = bool(own & _NAMELIKE)
-    numbers = bool(own & _QUANTITATIVE)
+    names = bool(own & NAMELIKE)
+    numbers = bool(own & QUANTITATIVE)
 
     def keeps(feature: str) -> bool:
         match = _CATEGORY_VALUED.match(feature) or _HIT.match(feature)
@@ -53,4 +54,4 @@ def feature_filter(categories: Collection[Category]) -> Callable[[str], bool]:
     return keeps
 
 
-__all__ = ["feature_filter"]
+__all__ = ["NAMELIKE", "QUANTITATIVE", "feature_filter"]

@@ -30,7 +30,7 @@ from deident.detect.crf.features import (
     SpanProvider,
     easyadapt,
 )
-from deident.detect.crf.featuresets import feature_filter
+from deident.detect.crf.featuresets import NAMELIKE, QUANTITATIVE, feature_filter
 from deident.detect.crf.headings import learn_headings, save_headings
 from deident.detect.crf.learned import doc_group, learn, save_lexicon, save_triggers, save_vocabulary
 from deident.detect.crf.scoring import binary_token_scores, evaluate
@@ -45,10 +45,7 @@ from deident.detect.crf.tagger import (
 from deident.model.bundle import BundleKind
 from deident.model.manifest import MANIFEST, corpus_fingerprint, write_manifest
 
-GROUPS: dict[str, frozenset[Category]] = {
-    "quantitative": frozenset({Category.DATE, Category.AGE, Category.CONTACT, Category.ID}),
-    "namelike": frozenset({Category.NAME, Category.LOCATION, Category.PROFESSION}),
-}
+GROUPS: dict[str, frozenset[Category]] = {"quantitative": QUANTITATIVE, "namelike": NAMELIKE}
 SWEEP = (0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 0.9)
 
 Progress = Callable[[str], None]
