@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deident.core.span import Span
-from deident.evaluate.counts import f_beta
 from deident.text.tokenize import whitespace_tokens
 
 LEVEL = "binary-token"
@@ -101,6 +100,8 @@ def choose_f_beta_threshold(table: Mapping[str, Any], beta: float = F_BETA) -> f
     """The threshold with the best F-beta (recall weighted ``beta`` times precision); ties go to the lowest
     threshold, the one that keeps the most. Needs no recall target, so a model's operating point can be chosen
     on its own training data (out-of-fold) rather than on notes kept for evaluation (F2: Ferrández 2012)."""
+    from deident.evaluate.counts import f_beta  # a training-time rule: loading a model imports no evaluate module
+
     rows = sorted(table["rows"], key=lambda r: r["threshold"])
     if not rows:
         raise ValueError("empty calibration table")
