@@ -10,7 +10,7 @@ import pytest
 
 from deident.core.document import Document
 from deident.core.errors import ConfigurationError
-from deident.detect.crf.context import CONTEXT_SWITCHES, context_features
+from deident.detect.crf.context import CONTEXT_SWITCHES, context_features, word_context_features
 from deident.detect.crf.features import FeatureConfig, FeatureExtractor
 from deident.detect.crf.learned import LearnedData
 from deident.detect.crf.tagger import CrfModel, model_attributes, spans_from_marginals, tag_reference
@@ -198,3 +198,14 @@ def test_one_edit_membership_equals_a_brute_force_search(kind: str) -> None:
     edited += ["".join(rng.choice(letters) for _ in range(rng.randint(5, 9))) for _ in range(40)]
     for word in [*words, *edited]:
         assert context._within_one_edit(word, kind) == _within_one_edit_reference(word, kind), word
+
+
+@pytest.mark.parametrize("switches", [ALL_ON, {"fuzzy_dictionary": True}, {"term_lists": True, "trigger_window": True}])
+def test_the_word_level_features_and_the_positional_ones_make_up_all_of_them(switches: dict[str, bool]) -> None:
+    """The compiled tagger adds a word's own features per word type and asks for the positional ones alone."""
+    texts = "Wife Jennifr called Dr Smithe re lasix , the patient admitted 12 / 05 from Bostn".split()
+    whole = context_features(switches, texts, TRIGGERS)
+    positional = context_features(switches, texts, TRIGGERS, word_level=False)
+    for text, features, rest in zip(texts, whole, positional, strict=True):
+        assert features == [*word_context_features(switches, text.lower()), *rest]
+    assert any(word_context_features(switches, t.lower()) for t in texts)

@@ -37,7 +37,7 @@ from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span
 from deident.detect.crf.align import OUTSIDE, split_tag
-from deident.detect.crf.context import context_features
+from deident.detect.crf.context import context_features, word_context_features
 from deident.detect.crf.features import (
     OFFSETS,
     CrfToken,
@@ -421,6 +421,7 @@ class CompiledCrf:
             found.extend(get(f, -1) for f in info.own)
             if info.lexicon_category is not None:
                 found.append(get(f"lex={info.lexicon_category}", -1))
+            found.extend(get(f, -1) for f in word_context_features(extractor.config.context_switches, word.lower()))
         ends.append(len(found))
         for items in info.context:
             found.extend(get(f, -1) for f in items)
@@ -502,9 +503,11 @@ class CompiledCrf:
             found = heading_features(extractor.heading_sections, document.text, starts)
             pairs.update((i, row) for i, f in enumerate(found) if f is not None and (row := rows.get(f, -1)) >= 0)
         switches = extractor.config.context_switches
-        if switches:  # the same strings as FeatureExtractor.extract's, to the model's rows
-            for i, features in enumerate(context_features(switches, tokens.texts, extractor.learned.triggers)):
-                pairs.update((i, row) for f in features if (row := rows.get(f, -1)) >= 0)
+        if switches:  # the same strings as FeatureExtractor.extract's, to the model's rows (the word's own: per type)
+            positional = context_features(switches, tokens.texts, extractor.learned.triggers, word_level=False)
+            for i, features in enumerate(positional):
+                if features:
+                    pairs.update((i, row) for f in features if (row := rows.get(f, -1)) >= 0)
         ordered = sorted(pairs)
         return (
             section_rows,

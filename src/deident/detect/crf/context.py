@@ -16,6 +16,9 @@
 
 One function, :func:`context_features`, computes them from the token texts, for training, for the reference
 extractor and for the compiled tagger alike, so a model sees at inference exactly what it was trained on.
+The compiled tagger takes the word's own ones (``fuzzy_dictionary``, ``term_lists``: a function of the word
+alone) from :func:`word_context_features` into its per-word-type rows, once per type, and asks
+:func:`context_features` for the positional ones only (``word_level=False``).
 All are off by default: the bundled model's features are unchanged.
 """
 
@@ -72,12 +75,21 @@ def _deletion_index(kind: str) -> tuple[frozenset[str], frozenset[str]]:
 def _within_one_edit(word: str, kind: str) -> bool:
     """Whether a dictionary word is at Levenshtein distance 1 (or 0) from ``word``: one letter more, one less,
     or one substituted (the index holds the words of at least FUZZY_MIN_LENGTH - 1 letters)."""
+    own = _deletions(word)
+    return _near(word, kind, own, _at_positions(own))
+
+
+def _at_positions(deletions: list[str]) -> list[str]:
+    """The word's deletions keyed by position, as :func:`_deletion_index` keys them."""
+    return list(map("{}:{}".format, range(len(deletions)), deletions))
+
+
+def _near(word: str, kind: str, own: list[str], own_at_position: list[str]) -> bool:
+    """:func:`_within_one_edit` given the word's deletions, plain and keyed (computed once for every kind)."""
     deletions, at_position = _deletion_index(kind)
-    if word in deletions:  # a dictionary word less one letter
-        return True
-    words = _dictionary(kind)
-    # one letter more (a deletion is a dictionary word), or one substituted (the same deletion at the same place)
-    return any(deleted in words or f"{i}:{deleted}" in at_position for i, deleted in enumerate(_deletions(word)))
+    # a dictionary word less one letter, one letter more (a deletion is a dictionary word), or one substituted
+    # (the same deletion at the same place)
+    return word in deletions or not _dictionary(kind).isdisjoint(own) or not at_position.isdisjoint(own_at_position)
 
 
 # Per word type, bounded: a run over millions of notes meets millions of word types.
@@ -92,6 +104,15 @@ def _membership(lower: str) -> tuple[str, ...]:
     return tuple(kind for kind, _ in _DICTIONARIES if lower in _dictionary(kind))
 
 
+WORD_LEVEL_SWITCHES = ("fuzzy_dictionary", "term_lists")
+
+
+def word_context_features(switches: Mapping[str, bool], lower: str) -> tuple[str, ...]:
+    """The switched-on context features of the lower-cased word itself (``dx=``, ``dfz=``, ``lst=``), in the
+    order :func:`context_features` lists them first."""
+    return _own_features(lower, switches.get("fuzzy_dictionary", False), switches.get("term_lists", False))
+
+
 @lru_cache(maxsize=_WORD_CACHE)
 def _own_features(lower: str, fuzzy: bool, lists: bool) -> tuple[str, ...]:
     out: list[str] = []
@@ -100,8 +121,10 @@ def _own_features(lower: str, fuzzy: bool, lists: bool) -> tuple[str, ...]:
     if fuzzy:
         exact = _membership(lower)
         out += [f"dx={kind}" for kind in exact]
-        if len(lower) >= FUZZY_MIN_LENGTH:
-            out += [f"dfz={kind}" for kind, _ in _DICTIONARIES if kind not in exact and _within_one_edit(lower, kind)]
+        if len(lower) >= FUZZY_MIN_LENGTH and len(exact) < len(_DICTIONARIES):
+            own = _deletions(lower)
+            keyed = _at_positions(own)
+            out += [f"dfz={kind}" for kind, _ in _DICTIONARIES if kind not in exact and _near(lower, kind, own, keyed)]
     if lists:
         if lower in load_drug_names():
             out.append("lst=drug")
@@ -116,14 +139,16 @@ def context_features(
     switches: Mapping[str, bool],
     texts: Sequence[str],
     triggers: Mapping[tuple[str, int], str],
+    word_level: bool = True,
 ) -> list[list[str]]:
     """The switched-on context features of each token (no duplicates within a token), from the token texts
-    and the model's learned ``triggers``; empty lists when every switch is off."""
+    and the model's learned ``triggers``; empty lists when every switch is off. ``word_level=False`` leaves
+    out the word's own ones (:func:`word_context_features`), for a caller that adds them per word type."""
     n = len(texts)
     out: list[list[str]] = [[] for _ in range(n)]
     neighbours = switches.get("neighbour_dictionary", False)
-    fuzzy = switches.get("fuzzy_dictionary", False)
-    lists = switches.get("term_lists", False)
+    fuzzy = word_level and switches.get("fuzzy_dictionary", False)
+    lists = word_level and switches.get("term_lists", False)
     window = switches.get("trigger_window", False)
     numbers = switches.get("split_feature_sets", False)
     if not (neighbours or fuzzy or lists or window or numbers):
@@ -191,4 +216,4 @@ def _trigger_categories(triggers: Mapping[tuple[str, int], str]) -> dict[str, tu
     return {w: tuple(sorted(c)) for w, c in by_word.items()}
 
 
-__all__ = ["CONTEXT_SWITCHES", "context_features"]
+__all__ = ["CONTEXT_SWITCHES", "WORD_LEVEL_SWITCHES", "context_features", "word_context_features"]

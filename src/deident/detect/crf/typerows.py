@@ -1,5 +1,6 @@
 """A word type's CRF attributes as the model's state rows, straight from the word: the same attributes,
-in the same order, as :meth:`FeatureExtractor.type_info` lists as strings, looked up per feature family
+in the same order, as :meth:`FeatureExtractor.type_info` lists as strings (then the word's own context
+features, :func:`~deident.detect.crf.context.word_context_features`), looked up per feature family
 (``w=``, ``p2=``, ``sh=``, ...) in dictionaries keyed by the value, so tagging a word the tagger has not
 met costs a few dictionary look-ups instead of building and hashing two dozen strings.
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from deident.detect.crf.context import word_context_features
 from deident.detect.crf.features import OFFSETS, RARE, FeatureExtractor, case_class, word_shape
 from deident.detect.crf.learned import token_hash
 from deident.text.wordfrequency import frequency_band
@@ -73,6 +75,8 @@ def type_row_appender(extractor: FeatureExtractor, rows: Mapping[str, int]) -> T
     shape_families = (shapes, sh_m2, sh_m1, sh_p1, sh_p2)
     shape_rows = {v: tuple(f.get(v, MISSING) for f in shape_families) for v in set().union(*shape_families)}
     none = (MISSING,) * 5
+    switches = extractor.config.context_switches
+    word_level = switches if switches.get("fuzzy_dictionary") or switches.get("term_lists") else None
 
     def append(word: str, found: list[int], ends: list[int]) -> tuple[str, str, str]:
         extend = found.extend
@@ -113,6 +117,8 @@ def type_row_appender(extractor: FeatureExtractor, rows: Mapping[str, int]) -> T
             category = lexicon.get(hashed)
             if category is not None:
                 found.append(get(f"lex={category}", MISSING))
+        if word_level is not None:  # the word's own context features, which the tagger takes per type
+            extend(get(f, MISSING) for f in word_context_features(word_level, lower))
         size = len(found)
         ends.append(size)
         if cluster is None and lower not in trigger_words:  # the common case: word and shape only
