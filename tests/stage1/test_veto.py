@@ -53,6 +53,10 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("Quibble & Zorn classification IIb", "Zorn", Label.DOCTOR, "veto:eponym_pair"),
         ("positive Quibble and Zorn's sign", "Zorn", Label.PATIENT, "veto:eponym_pair"),
         ("Mallory and Weiss syndrome", "Mallory", Label.HOSPITAL, "veto:eponym_pair"),
+        # A title with no name: nobody (a street suffix names a place only with the street's name).
+        ("Pt seen by Dr. Quillon Marsh.", "Dr.", Label.LOCATION_OTHER, "veto:honorific_only"),
+        ("update given to Mrs Okonkwo", "Mrs", Label.RELATIVE, "veto:honorific_only"),
+        ("DR. MR. ABERNATHY", "DR. MR.", Label.DOCTOR, "veto:honorific_only"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):
@@ -86,6 +90,11 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("seen by Dr. Hunt and Hess grade 3", "Hunt", Label.DOCTOR, ()),  # after an honorific
         ("Hunt and Hess\ngrade 3", "Hess", Label.PATIENT, ()),
         ("son Hunt and wife Hess, grade 3", "Hess", Label.RELATIVE, ()),
+        # An honorific with a name, or a street suffix with its street: kept.
+        ("Pt seen by Dr. Quillon Marsh.", "Dr. Quillon Marsh", Label.DOCTOR, ()),
+        ("lives at 14 Oak Dr.", "14 Oak Dr.", Label.STREET, ()),
+        ("lives on Oak Dr. near the park", "Oak Dr.", Label.LOCATION_OTHER, ()),
+        ("Miss Drew at bedside", "Drew", Label.PATIENT, ()),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

@@ -47,6 +47,9 @@ VETOABLE_LABELS: frozenset[Label] = frozenset(
 STRONG_NAME_TRIGGERS: frozenset[str] = frozenset(
     "dr drs doctor mr mrs ms miss mister prof professor wife husband daughter son mother father sister brother".split()
 )
+# Honorifics, which no convention counts as part of a name: a span of these alone names nobody ("Dr." is also a
+# street suffix, but only with the street's name before it).
+HONORIFICS: frozenset[str] = frozenset("dr drs doctor mr mrs ms mx mister prof professor".split())
 _TRIGGER_EVIDENCE = regex.compile(r"^(?:trigger|name_trigger|honorific|title)\b", regex.I)
 _WORD = regex.compile(r"[\p{L}\p{N}]+")
 
@@ -104,10 +107,12 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
     if span.label not in VETOABLE_LABELS or span.category not in (Category.NAME, Category.LOCATION):
         return ()
     text = document.text
-    if _has_strong_trigger(text, span):
-        return ()
     surface = text[span.start : span.end]
     key = " ".join(normalise(surface).split())
+    if key and all(word in HONORIFICS for word in _WORD.findall(key)):
+        return ("veto:honorific_only",)  # a title with no name ("[Dr.] Faith Summers" as a place)
+    if _has_strong_trigger(text, span):
+        return ()
     terms = load_veto_terms()
     reasons: list[str] = []
     for candidate in {key, key.removesuffix(" s"), surface.lower().strip()}:

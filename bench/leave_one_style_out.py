@@ -1,0 +1,121 @@
+"""Leave one synthetic style out (issue 16 item 2): does a span filter trained on a mixture keep PHI of a kind
+of note it never saw?
+
+For each style S, one default-pipeline model is trained by ``deident train`` on physionet-dev plus its
+re-identified variants plus synthetic notes of every *other* style, the span filter's fold CRFs on that
+mixture too (``--fold-mixture``), so the filter learns from candidates of the mixture. The model is then
+scored on fresh synthetic notes of style S (another seed than the training notes'), cut to the PhysioNet
+convention the model was trained on, as ``deident.detect.crf.mixture.conform_labels`` cuts training notes.
+Binary token precision / recall and fully-contained instance recall. The bundled model is scored on the
+same notes for comparison (it never saw a synthetic note). Needs ../shared/corpora/physionet-dev.
+
+    python bench/leave_one_style_out.py [--styles discharge,nursing,psych,forum] [--synth 300]
+        [--augment reidentified:1] [--test-notes 200] [--work DIR] [--json bench/results/leave_one_style_out.json]
+
+Models are kept under --work (default: a temporary folder) and reused when their manifest is there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import CORPUS, ROOT, load_corpus
+
+from deident.api import Deidentifier
+from deident.core.document import AnnotatedDocument, patient_groups
+from deident.detect.crf.mixture import conform_labels
+from deident.evaluate import evaluate_corpus
+from deident.synth.generate import STYLES, generate_corpus
+
+TEST_SEED = 101  # the training mixture's synthetic notes use --mix-seed 0
+
+
+def detect_by_patient(deid: Deidentifier, gold: list[AnnotatedDocument]) -> list[AnnotatedDocument]:
+    """Each patient's notes together, as ``deident run`` and ``detect`` process them."""
+    pred = list(gold)
+    for members in patient_groups([doc.document for doc in gold]):
+        spans = deid.detect_many([gold[i].document for i in members])
+        for i, found in zip(members, spans, strict=True):
+            pred[i] = gold[i].with_spans(found)
+    return pred
+
+
+def train(out: Path, styles: list[str], args: argparse.Namespace) -> float:
+    """Train the model without the held-out style; returns wall seconds (0 when reused)."""
+    if (out / "manifest.json").exists():
+        return 0.0
+    command = [
+        sys.executable, "-m", "deident", "train", str(args.corpus), "-o", str(out),
+        "--pipeline", "default", "--scheme", "physionet", "--threshold", "0.05",
+        "--augment", args.augment, "--synth", str(args.synth), "--synth-styles", ",".join(styles),
+        "--fold-mixture", "--jobs", str(args.jobs), "-q",
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    start = time.perf_counter()
+    subprocess.run(command, check=True, env=env)
+    return time.perf_counter() - start
+
+
+def score(model: Path | None, gold: list[AnnotatedDocument]) -> dict[str, float]:
+    deid = Deidentifier.load(model, scheme="physionet")
+    report = evaluate_corpus(gold, detect_by_patient(deid, gold)).to_dict()
+    token, instance = report["binary_token"], report["instance"]
+    return {
+        "precision": token["precision"],
+        "recall": token["recall"],
+        "fully_contained": instance["recall_fully_contained"],
+        "fn_tokens": token["fn"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--styles", default=",".join(STYLES), help="the styles left out one at a time")
+    parser.add_argument("--synth", type=int, default=300, help="synthetic notes of the other styles in training")
+    parser.add_argument("--augment", default="reidentified:1", help="re-identified variants (deident train --augment)")
+    parser.add_argument("--test-notes", type=int, default=200, help="notes of the held-out style to score")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--work", type=Path, default=None, help="where the models go (kept; reused if there)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    styles = [s.strip() for s in args.styles.split(",") if s.strip()]
+    if len(styles) < 2:
+        sys.exit("--styles needs at least two styles (one is left out, the others train)")
+    base = load_corpus(args.corpus)
+    work = args.work or Path(tempfile.mkdtemp(prefix="deident-loso-"))
+    results: dict[str, object] = {
+        "training": f"{args.corpus.name} + {args.augment} + {args.synth} synthetic notes of the other styles "
+        "(--fold-mixture, --scheme physionet, --threshold 0.05)",
+        "test": f"{args.test_notes} synthetic notes of the left-out style, seed {TEST_SEED}, cut to physionet",
+    }
+    print(f"{'left out':10} {'model':9} {'P':>6} {'R':>6} {'fully':>6} {'FN':>5}  train s")
+    for style in styles:
+        others = [s for s in styles if s != style]
+        model = work / f"without-{style}"
+        seconds = train(model, others, args)
+        gold = conform_labels(generate_corpus(args.test_notes, TEST_SEED, (style,)), base, "physionet")
+        row = {"trained_on": others, "train_wall_s": round(seconds, 1)}
+        for name, path in (("without", model), ("bundled", None)):
+            figures = score(path, gold)
+            row[name] = figures
+            print(
+                f"{style:10} {name:9} {figures['precision']:6.3f} {figures['recall']:6.3f} "
+                f"{figures['fully_contained']:6.3f} {figures['fn_tokens']:5d}  {seconds:.0f}",
+                flush=True,
+            )
+        results[style] = row
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
