@@ -57,6 +57,12 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("Pt seen by Dr. Quillon Marsh.", "Dr.", Label.LOCATION_OTHER, "veto:honorific_only"),
         ("update given to Mrs Okonkwo", "Mrs", Label.RELATIVE, "veto:honorific_only"),
         ("DR. MR. ABERNATHY", "DR. MR.", Label.DOCTOR, "veto:honorific_only"),
+        # A relation with no name: nobody.
+        ("Wife's cell 617 555 0143.", "Wife's", Label.RELATIVE, "veto:kin_word_only"),
+        ("Daughter Orlaith called", "Daughter", Label.PATIENT, "veto:kin_word_only"),
+        ("HEALTH CARE PROXY IS NIECE", "HEALTH CARE PROXY", Label.RELATIVE, "veto:kin_word_only"),
+        ("son-in-law at bedside", "son-in-law", Label.RELATIVE, "veto:kin_word_only"),
+        ("wife, son visited", "wife, son", Label.RELATIVE, "veto:kin_word_only"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):
@@ -95,6 +101,10 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("lives at 14 Oak Dr.", "14 Oak Dr.", Label.STREET, ()),
         ("lives on Oak Dr. near the park", "Oak Dr.", Label.LOCATION_OTHER, ()),
         ("Miss Drew at bedside", "Drew", Label.PATIENT, ()),
+        # A relation with a name, or a name that is also a kinship word after a title: kept.
+        ("Daughter Orlaith called", "Daughter Orlaith", Label.RELATIVE, ()),
+        ("seen by Dr. Son today", "Son", Label.DOCTOR, ()),
+        ("Son Nguyen at bedside", "Son Nguyen", Label.PATIENT, ()),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

@@ -24,6 +24,7 @@ from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
 from deident.detect.lexicon.matcher import LexiconMatcher
+from deident.detect.patterns.names import FAMILY_WORDS
 from deident.detect.patterns.rules import word_after
 from deident.text.normalise import normalise
 from deident.text.note_view import note_view
@@ -50,6 +51,22 @@ STRONG_NAME_TRIGGERS: frozenset[str] = frozenset(
 # Honorifics, which no convention counts as part of a name: a span of these alone names nobody ("Dr." is also a
 # street suffix, but only with the street's name before it).
 HONORIFICS: frozenset[str] = frozenset("dr drs doctor mr mrs ms mx mister prof professor".split())
+
+
+@lru_cache(maxsize=1)
+def _kin_phrases() -> frozenset[str]:
+    """The kinship and contact-role words and phrases, normalised as span keys are ("son in law")."""
+    return frozenset(" ".join(normalise(word).split()) for word in FAMILY_WORDS)
+
+
+def _kin_words_only(key: str) -> bool:
+    """Whether the normalised span text is a kinship or contact-role word or phrase, or a list of them, possessive
+    or not: a relation names nobody ("wife's", "daughter", "health care proxy", "son-in-law")."""
+    phrases = _kin_phrases()
+    bare = key.removesuffix(" s")  # normalise splits the possessive off: "wife's" -> "wife s"
+    return bool(bare) and (bare in phrases or all(word in phrases for word in bare.split()))
+
+
 _TRIGGER_EVIDENCE = regex.compile(r"^(?:trigger|name_trigger|honorific|title)\b", regex.I)
 _WORD = regex.compile(r"[\p{L}\p{N}]+")
 
@@ -113,6 +130,8 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
         return ("veto:honorific_only",)  # a title with no name ("[Dr.] Faith Summers" as a place)
     if _has_strong_trigger(text, span):
         return ()
+    if _kin_words_only(key):
+        return ("veto:kin_word_only",)  # "[Wife's] cell 617 555 2213", "[Daughter] Suzette called"
     terms = load_veto_terms()
     reasons: list[str] = []
     for candidate in {key, key.removesuffix(" s"), surface.lower().strip()}:
