@@ -77,6 +77,9 @@ POSITIVES: list[Case] = [
     ("neuro intact.\n- rich rn\nresp: clear", "rich", DR),
     ("PLAN: WEAN AS TOL. -CLIFF RN", "CLIFF", DR),
     ("Plan: wean as tolerated.\n - Mark Zeller, RN", "Mark Zeller", DR),
+    # a surname before "family" (invented)
+    ("Castellano family in to visit.", "Castellano", PT),
+    ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
     # A role or an instruction between a dash and a credential, or a credential that does not end the line
@@ -152,6 +155,12 @@ NEGATIVES: list[Case] = [
     ("pt (afebrile) resting. pt (dnr/dni) comfortable. pt (intubated) sedated.", None, None),
     ("Call me if questions. Pt goes by ambulance to rehab. Known as CHF clinic pt.", None, None),
     ("call me if questions. pt goes by ambulance to rehab. known as chf clinic pt.", None, None),
+    # "family" after a word that names no one: a service, a language, a description (invented)
+    ("Cardiac surgery family meeting today. ICU family meeting at 2. Spanish family, interpreter used.", None, None),
+    ("Large family present. Supportive family at bedside. Loving family, very involved.", None, None),
+    ("Immediate family stayed. Per family pt is A&O. Keep family updated. Guatemalan family visiting.", None, None),
+    ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
+    ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
@@ -180,12 +189,17 @@ MIXED_CASE_POSITIVES: list[Case] = [
     # the patient named in brackets, or by the name they ask to be called (invented names)
     ("Pt (Tobiah) very anxious overnight.", "Tobiah", PT),
     ("pt (gertrude) very anxious overnight.", "gertrude", PT),
+    ("Pt oriented to name (Gertrude) only.", "Gertrude", PT),
+    ('pt knows name ("gertrude") but not place.', "gertrude", PT),
     ('Pt states "call me Bunny".', "Bunny", PT),
     ("Pt prefers to be called Jack.", "Jack", PT),
     ("Goes by 'Kit', oriented x3.", "Kit", PT),
     ("Ellsworth, aka Buddy, is a 70 yo man.", "Buddy", PT),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
     ("VSS.\nTOBIAH DENIES PAIN AT THIS TIME", "TOBIAH", PT),
+    # a surname before "family", a commoner one after "the" (invented names)
+    ("The Baker family has questions re: trach.", "Baker", PT),
+    ("Met with the Okonjo family today.", "Okonjo", PT),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

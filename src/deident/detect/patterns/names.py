@@ -429,7 +429,8 @@ def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
-    """ "pt (Tobiah)", "patient (tobiah)": the patient named in brackets after the word, when the bracketed word is
+    """ "pt (Tobiah)", "patient (tobiah)", "oriented to name ("Tobiah")": the patient named in brackets after the word,
+    when the bracketed word is
     no English word and no clinical term, and capitalised where the text has case ("pt (afebrile)", "pt (DNR)" are
     not names)."""
     word = m["n"]
@@ -443,6 +444,48 @@ def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
     elif not (known and _zipf(lower) < 4.0):
         return []  # without case cues only a known given name or surname: "pt (intubated)" is a state
     return [Hit(m.start("n"), m.end("n"), Label.PATIENT)]
+
+
+@lru_cache(maxsize=1)
+def _language_names() -> frozenset[str]:
+    """The major languages' English names, lower case ("spanish", "haitian"): "Spanish family" names no one."""
+    import pycountry
+
+    return frozenset(
+        part.strip().split()[0].lower()
+        for language in pycountry.languages
+        if getattr(language, "alpha_2", None)
+        for part in language.name.split(";")
+        if part.strip()
+    )
+
+
+_FAMILY_SURNAME = r"(?r)(?:(?P<the>\b(?i:the))[ \t]{1,2})?(?<![\w'.-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}\Z"
+
+
+def _family_surname(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "the Okonjo family", "Castellano family in to visit": a surname before "family". Only a word written as a
+    name where the text has case, no clinical, note or language word, and a known name or a rare word ("ICU family
+    meeting", "Supportive family", "Spanish family" are not names); after "the" a commoner known name will do
+    ("the Young family")."""
+    found = search_before(_FAMILY_SURNAME, text, m.start(), 36)
+    if found is None:
+        return []
+    word = found["n"]
+    lower = word.lower()
+    if len(lower) < 3 or lower in NON_NAMES or lower in _SERVICE_WORDS or lower.endswith(CLINICAL_SUFFIXES):
+        return []
+    if lower in clinical_terms() or lower in _language_names():
+        return []
+    if window_case(text, found.start("n")) == "mixed" and not (word[0].isupper() and word[1:].islower()):
+        return []
+    known, zipf = lower in known_names(), _zipf(lower)
+    if found["the"]:
+        if not ((known and zipf < 5.0) or zipf < 3.0):
+            return []
+    elif not ((known and zipf < 4.0) or zipf < 2.5):
+        return []
+    return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
 
 
 def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -747,9 +790,17 @@ def name_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "name.patient_parenthesised",
             Label.PATIENT,
-            r"\b(?:pt|patient)[ \t]{0,2}\((?P<n>[A-Za-z][A-Za-z'\-]{1,24})\)",
+            r"\b(?:pt|patient|name)[ \t]{0,2}\([\"'“‘]?(?P<n>[A-Za-z][A-Za-z'\-]{1,24})[\"'”’]?\)",
             0.5,
             _patient_in_parentheses,
+        ),
+        Pattern(
+            # "the Okonjo family": found from the word "family", the surname looked for before it.
+            "name.family_surname",
+            Label.PATIENT,
+            r"\b(?i:famil(?:y|ies))\b",
+            0.5,
+            _family_surname,
         ),
         Pattern(
             "name.contact_family",
