@@ -9,10 +9,11 @@ convention the model was trained on, as ``deident.detect.crf.mixture.conform_lab
 Binary token precision / recall and fully-contained instance recall. The bundled model is scored on the
 same notes for comparison (it never saw a synthetic note). Needs ../shared/corpora/physionet-dev.
 
-    python bench/leave_one_style_out.py [--styles discharge,nursing,psych,forum] [--synth 300]
+    python bench/leave_one_style_out.py [--styles discharge,nursing,psych,forum] [--leave-out S,...] [--synth 300]
         [--augment reidentified:1] [--test-notes 200] [--work DIR] [--json bench/results/leave_one_style_out.json]
 
-Models are kept under --work (default: a temporary folder) and reused when their manifest is there.
+Models are kept under --work (default: a temporary folder) and reused when their span filter is there; --json is
+merged into an existing file, so a second run with other --leave-out styles adds its rows.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def detect_by_patient(deid: Deidentifier, gold: list[AnnotatedDocument]) -> list
 
 def train(out: Path, styles: list[str], args: argparse.Namespace) -> float:
     """Train the model without the held-out style; returns wall seconds (0 when reused)."""
-    if (out / "manifest.json").exists():
+    if (out / "span_filter.json").exists():  # written last (the CRF and a first manifest come before it)
         return 0.0
     command = [
         sys.executable, "-m", "deident", "train", str(args.corpus), "-o", str(out),
@@ -77,7 +78,8 @@ def score(model: Path | None, gold: list[AnnotatedDocument]) -> dict[str, float]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--styles", default=",".join(STYLES), help="the styles left out one at a time")
+    parser.add_argument("--styles", default=",".join(STYLES), help="the styles of the mixture")
+    parser.add_argument("--leave-out", default=None, help="styles left out, one at a time (default: each)")
     parser.add_argument("--synth", type=int, default=300, help="synthetic notes of the other styles in training")
     parser.add_argument("--augment", default="reidentified:1", help="re-identified variants (deident train --augment)")
     parser.add_argument("--test-notes", type=int, default=200, help="notes of the held-out style to score")
@@ -89,6 +91,9 @@ def main() -> None:
     styles = [s.strip() for s in args.styles.split(",") if s.strip()]
     if len(styles) < 2:
         sys.exit("--styles needs at least two styles (one is left out, the others train)")
+    left_out = [s.strip() for s in args.leave_out.split(",") if s.strip()] if args.leave_out else styles
+    if not set(left_out) <= set(styles):
+        sys.exit("--leave-out names a style that is not in --styles")
     base = load_corpus(args.corpus)
     work = args.work or Path(tempfile.mkdtemp(prefix="deident-loso-"))
     results: dict[str, object] = {
@@ -97,7 +102,7 @@ def main() -> None:
         "test": f"{args.test_notes} synthetic notes of the left-out style, seed {TEST_SEED}, cut to physionet",
     }
     print(f"{'left out':10} {'model':9} {'P':>6} {'R':>6} {'fully':>6} {'FN':>5}  train s")
-    for style in styles:
+    for style in left_out:
         others = [s for s in styles if s != style]
         model = work / f"without-{style}"
         seconds = train(model, others, args)
@@ -112,9 +117,10 @@ def main() -> None:
                 flush=True,
             )
         results[style] = row
-    if args.json:
+    if args.json:  # merged into what an earlier run (other styles left out) wrote there
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        earlier = json.loads(args.json.read_text()) if args.json.exists() else {}
+        args.json.write_text(json.dumps({**earlier, **results}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -126,7 +126,7 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
     text = document.text
     surface = text[span.start : span.end]
     key = " ".join(normalise(surface).split())
-    if key and all(word in HONORIFICS for word in _WORD.findall(key)):
+    if (found := _WORD.findall(key)) and all(word in HONORIFICS for word in found):
         return ("veto:honorific_only",)  # a title with no name ("[Dr.] Faith Summers" as a place)
     if _has_strong_trigger(text, span):
         return ()
