@@ -100,6 +100,8 @@ NATIONAL_PHONE_TEXTS = (
     # French dates and Quebec street addresses
     "Date: 15 mars 2019", "vu le 1er août 2020, 3 mai", "x21 février 1966 (4 juin 2001)",
     "1176, chemin Thibault", "45 rue de la Gauchetière; 3 rue x", "(8 boul. René-Lévesque) 12, avenue Smith",
+    # a month and a four-digit year
+    "CABG 9/2002, PCI 11/2004", "x09-2002 (12/2019) 3-2000", "13/2005 1/1899.4/2031",
 )  # fmt: skip
 
 

@@ -18,6 +18,10 @@ D = Label.DATE
 POSITIVES: list[Case] = [
     ("Cath 3/15 revealed EF 50%", "3/15", D),
     ("seen on 7/22/05 in clinic", "7/22/05", D),
+    # a month and a four-digit year
+    ("s/p CABG 9/2002, PCI 11/2004", "9/2002", D),
+    ("on HD since 09-2002", "09-2002", D),
+    ("last colonoscopy 12/2019 (normal)", "12/2019", D),
     ("admitted 07-22-2005 to MICU", "07-22-2005", D),
     ("scan 2005-07-22 showed", "2005-07-22", D),
     ("dated 22.07.2005 per outside", "22.07.2005", D),
@@ -74,6 +78,13 @@ POSITIVES: list[Case] = [
     ("seen 3/6 and 4/6 for wound care", "3/6", D),
 ]
 NEGATIVES: list[Case] = [
+    # month/year shapes that are dilutions, ranges, measurements or quantities
+    ("epi 1/2000 dilution prepared", "1/2000", D),
+    ("dilution of 1/2000 used", "1/2000", D),
+    ("counts 3-2000 per field", "3-2000", D),
+    ("BP 1/1980 unlikely, recheck cuff", "1/1980", D),
+    ("took 1/2000 mg", "1/2000", D),
+    ("ratio 13/2005 and 1/1899", "13/2005", D),
     ("give 1/2 amp of D50", None, None),
     # issue 16 hard negatives for the range, glued and impossible-date rules
     ("strength 4/5-5/5 in all extremities", None, None),

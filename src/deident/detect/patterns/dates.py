@@ -171,6 +171,24 @@ def _ends_with(source: str, before: str) -> bool:
     return rx("(?r)" + source).search(before) is not None
 
 
+_DILUTION_WORDS = r"(?:dilution|diluted|titer|titre|ratio|conc(?:entration)?)"
+_DILUTION_AFTER = r"[ \t]{1,2}" + _DILUTION_WORDS + r"\b"
+_DILUTION_BEFORE = r"(?r)\b" + _DILUTION_WORDS + r"[ \t:]{0,3}(?:of[ \t]{1,2})?\Z"
+
+
+def _numeric_month_year(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A month 1-12 and a year 1900-2049: "s/p CABG 9/2002", "since 09-2002". With a hyphen only a two-digit month
+    ("3-2000" is a range); never a measurement ("cuff 1/2000"), a dilution or a quantity with its unit."""
+    month, year = int(m["a"]), int(m["y"])
+    if not (1 <= month <= 12 and 1900 <= year <= 2049) or (m["sep"] == "-" and len(m["a"]) < 2):
+        return []
+    if unit_follows(text, m.end()) or _ends_with(_CLINICAL_BEFORE, _before(text, m.start())):
+        return []
+    if rx(_DILUTION_AFTER).match(text, m.end()) or rx(_DILUTION_BEFORE).search(text, max(0, m.start() - 30), m.start()):
+        return []
+    return [Hit(m.start(), m.end(), evidence=("month/year",))]
+
+
 def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
     month, day = int(m["a"]), int(m["b"])
     if unit_follows(text, m.end()):
@@ -486,6 +504,15 @@ def date_patterns() -> tuple[Pattern, ...]:
                 run_next=r"[/-]\d{1,2}(?:[^\w/%]|\Z)",
                 run_prev=_FIRST_DIGIT_PREV,
             ),
+        ),
+        Pattern(
+            # "9/2002", "09-2002": a month and a four-digit year (numeric_md takes two-digit years: "11/92").
+            "date.numeric_month_year",
+            D,
+            r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/-])(?P<y>(?:19|20)\d{2})" + _NA,
+            0.8,
+            _numeric_month_year,
+            hints=ScanHints(digit_run=(1, 2), run_next=r"[/-]\d{4}(?:[^\w/%]|\Z)", run_prev=_FIRST_DIGIT_PREV),
         ),
         Pattern(
             "date.numeric_range",
