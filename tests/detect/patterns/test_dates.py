@@ -21,6 +21,10 @@ POSITIVES: list[Case] = [
     # a month and a four-digit year
     ("s/p CABG 9/2002, PCI 11/2004", "9/2002", D),
     ("on HD since 09-2002", "09-2002", D),
+    # a year alone in brackets after an event, a procedure or "ago"
+    ("hx of DVT and PE (2003), on coumadin", "2003", D),
+    ("s/p cholecystectomy (1998) and appy", "1998", D),
+    ("MI 3 yrs ago (2001), no stents", "2001", D),
     ("last colonoscopy 12/2019 (normal)", "12/2019", D),
     ("admitted 07-22-2005 to MICU", "07-22-2005", D),
     ("scan 2005-07-22 showed", "2005-07-22", D),
@@ -85,6 +89,10 @@ NEGATIVES: list[Case] = [
     ("BP 1/1980 unlikely, recheck cuff", "1/1980", D),
     ("took 1/2000 mg", "1/2000", D),
     ("ratio 13/2005 and 1/1899", "13/2005", D),
+    # bracketed numbers that are no years
+    ("MI (98) ruled out, sat (98%)", "98", D),
+    ("BP (2000) cuff reading, lasix (2000)", "2000", D),
+    ("started 2 days ago (2001 mL out)", "2001", D),
     ("give 1/2 amp of D50", None, None),
     # issue 16 hard negatives for the range, glued and impossible-date rules
     ("strength 4/5-5/5 in all extremities", None, None),

@@ -334,8 +334,12 @@ def _year_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
         30,
     )
     if context is None:
+        # after a procedure ("cholecystectomy 1998"), or alone in brackets after one or after "ago" ("3 yrs ago (2001)")
         procedure = r"(?r)\b(?:" + _PROCEDURE_WORD + r")[ \t,]{1,3}(?:in[ \t]{1,2})?\Z"
-        if search_before(procedure, text, m.start(), 30) is None:
+        bracketed = r"(?r)\b(?:" + _PROCEDURE_WORD + r"|ago)[ \t]{0,2}\(\Z"
+        if search_before(procedure, text, m.start(), 30) is None and (
+            not text.startswith(")", m.end()) or search_before(bracketed, text, m.start(), 30) is None
+        ):
             return []
         context = rx(r"(?P<ctx>)").match(text, m.start())
         assert context is not None  # an empty pattern matches anywhere
@@ -367,6 +371,8 @@ def _plausible_year(y: str) -> bool:
 
 def _event_year(text: str, m: regex.Match[str]) -> list[Hit]:
     # "CVA in 94 and 00": the second year of a pair shares the event word; each year is judged by what follows it.
+    if m["paren"] and (len(m["y"]) != 4 or not text.startswith(")", m.end("y"))):
+        return []  # in brackets only a four-digit year alone: "PE (2003)", not "MI (98%)"
     hits: list[Hit] = []
     for group in ("y", "y2"):
         y = m[group]
@@ -611,7 +617,8 @@ def date_patterns() -> tuple[Pattern, ...]:
             D,
             r"\b"
             + EVENT_WORDS
-            + r"(?:[ \t]{0,2}x[ \t]{0,2}\d)?[ \t,]{1,3}(?:in[ \t]{1,2})?(?:(?P<y>(?:19|20)\d{2}|\d{2}))"
+            + r"(?:[ \t]{0,2}x[ \t]{0,2}\d)?(?:[ \t,]{1,3}(?:in[ \t]{1,2})?|[ \t]{0,2}(?P<paren>\())"
+            + r"(?:(?P<y>(?:19|20)\d{2}|\d{2}))"
             + _NA
             + r"(?:[ \t]{0,2}(?:,|and|&)[ \t]{0,2}(?P<y2>(?:19|20)\d{2}|\d{2})"
             + _NA
