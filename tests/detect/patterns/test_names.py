@@ -161,6 +161,7 @@ NEGATIVES: list[Case] = [
     ("Immediate family stayed. Per family pt is A&O. Keep family updated. Guatemalan family visiting.", None, None),
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
+    ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
@@ -200,6 +201,8 @@ MIXED_CASE_POSITIVES: list[Case] = [
     # a surname before "family", a commoner one after "the" (invented names)
     ("The Baker family has questions re: trach.", "Baker", PT),
     ("Met with the Okonjo family today.", "Okonjo", PT),
+    # a greeted lower-case name in mixed-case text (a message board's reply)
+    ("Mercy Hospital fixed it. hang in there zachary!", "zachary", PT),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

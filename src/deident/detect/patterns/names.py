@@ -523,8 +523,10 @@ def _dash_signature(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
-    """A greeted name: every word a known name (first or last), none a common word on its own."""
-    hits = _names(Label.PATIENT, strong=False)(text, m)
+    """A greeted name: every word a known name (first or last), none a common word on its own. The greeting is a
+    strong trigger: on message boards a lower-case name follows it in mixed-case text ("Mercy fixed it. hang in
+    there zachary!")."""
+    hits = _names(Label.PATIENT, strong=True)(text, m)
     out = []
     for hit in hits:
         name_words = text[hit.start : hit.end].split()
