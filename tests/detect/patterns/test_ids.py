@@ -27,11 +27,17 @@ POSITIVES: list[Case] = [
     ("requisition K2034981 sent", "K2034981", Label.IDNUM),
     ("PT'S CAR (FUK7121) LEFT IN GARAGE", "FUK7121", Label.VEHICLE),
     ("pt's truck (izq 794) towed", "izq 794", Label.VEHICLE),
+    # a plate in two groups after the word
+    ("still drives her car, plate KQX 013 most days", "KQX 013", Label.VEHICLE),
+    ("license plate # 7DMR 20 on file", "7DMR 20", Label.VEHICLE),
+    ("plate H48-HKY towed", "H48-HKY", Label.VEHICLE),
     # A transcription footer's job and document numbers.
     ("DD: 02/03/2017 / Job #: 104943 / cc: dr. Tate", "104943", Label.IDNUM),
     ("T: 7/16/14  D: 7/16/14 / Job: M00760  Doc: 949630", "949630", Label.IDNUM),
 ]
 NEGATIVES: list[Case] = [
+    # "plate" in the laboratory, or followed by a number and a word
+    ("blood agar plate 2 days old, plate count 24 hrs, plates 3 and 4 grew", None, None),
     ("HEPARIN INCREASED TO 1000U/HR, NEG BY 1500CC", None, None),
     ("EXTUBATED AT 1145AM WITH STABLE ABG", None, None),
     ("ID=95.8-97.2 WARMING BLANKET ON", None, None),

@@ -229,6 +229,18 @@ def id_patterns() -> tuple[Pattern, ...]:
             group="p",
         ),
         Pattern(
+            # "license plate LRH 013", "plate H48-HKY": a plate written in two groups after the word (one unbroken
+            # group is the VEHICLE trigger rule's).
+            "id.plate_after_word",
+            Label.VEHICLE,
+            r"\b(?:licen[cs]e[ \t]{1,2})?plates?(?:[ \t]{1,2}(?:number|no\.?|#))?[ \t]{0,2}[:#]?[ \t]{0,2}"
+            r"(?P<p>[A-Za-z0-9]{1,4}[ -][A-Za-z0-9]{1,5})(?![\w]|[-./][A-Za-z0-9])",
+            0.7,
+            _plate,
+            group="p",
+            hints=ScanHints(anchors=("licence", "license", "plate", "plates")),  # by hand: the optional first word
+        ),
+        Pattern(
             "id.payment_card",
             Label.ACCOUNT,
             # Grouped as printed (4-4-4-4, 4-4-4-4-3, 4-6-5, 4-6-4) or unbroken; the validator checks issuer,
