@@ -16,20 +16,11 @@ import argparse
 import json
 from pathlib import Path
 
+from common import detect_by_patient
+
 from deident.api import Deidentifier
-from deident.core.document import AnnotatedDocument, patient_groups
 from deident.evaluate import evaluate_corpus
 from deident.synth.generate import STYLES, generate_corpus
-
-
-def _detect(deid: Deidentifier, gold: list[AnnotatedDocument]) -> list[AnnotatedDocument]:
-    """Each patient's notes together, as ``deident run`` and ``detect`` process them."""
-    pred = list(gold)
-    for members in patient_groups([doc.document for doc in gold]):
-        spans = deid.detect_many([gold[i].document for i in members])
-        for i, found in zip(members, spans, strict=True):
-            pred[i] = gold[i].with_spans(found)
-    return pred
 
 
 def main() -> None:
@@ -46,7 +37,7 @@ def main() -> None:
     print(f"{'style':10} {'P':>6} {'R':>6} {'F2':>6} {'fully':>6}  lowest label recalls (binary token)")
     for style in STYLES:
         gold = generate_corpus(args.notes, args.seed, (style,))
-        report = evaluate_corpus(gold, _detect(deid, gold)).to_dict()
+        report = evaluate_corpus(gold, detect_by_patient(deid, gold)).to_dict()
         token, instance = report["binary_token"], report["instance"]
         by_label = {label: row["recall"] for label, row in token["by_label"].items() if row["gold"]}
         worst = sorted(by_label.items(), key=lambda kv: kv[1])[:4]

@@ -81,3 +81,16 @@ def in_fresh_process(script: str, *args: str) -> dict[str, Any]:
     out = subprocess.run([sys.executable, script, *args], check=True, capture_output=True, text=True).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
+
+
+def detect_by_patient(deid: Any, gold: Sequence[AnnotatedDocument]) -> list[AnnotatedDocument]:
+    """``gold`` with the spans ``deid`` (a :class:`deident.api.Deidentifier`) finds, each patient's notes detected
+    together, as ``deident run`` and ``detect`` process them."""
+    from deident.core.document import patient_groups
+
+    pred = list(gold)
+    for members in patient_groups([doc.document for doc in gold]):
+        spans = deid.detect_many([gold[i].document for i in members])
+        for i, found in zip(members, spans, strict=True):
+            pred[i] = gold[i].with_spans(found)
+    return pred

@@ -27,25 +27,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CORPUS, ROOT, load_corpus
+from common import CORPUS, ROOT, detect_by_patient, load_corpus
 
 from deident.api import Deidentifier
-from deident.core.document import AnnotatedDocument, patient_groups
+from deident.core.document import AnnotatedDocument
 from deident.detect.crf.mixture import conform_labels
 from deident.evaluate import evaluate_corpus
 from deident.synth.generate import STYLES, generate_corpus
 
 TEST_SEED = 101  # the training mixture's synthetic notes use --mix-seed 0
-
-
-def detect_by_patient(deid: Deidentifier, gold: list[AnnotatedDocument]) -> list[AnnotatedDocument]:
-    """Each patient's notes together, as ``deident run`` and ``detect`` process them."""
-    pred = list(gold)
-    for members in patient_groups([doc.document for doc in gold]):
-        spans = deid.detect_many([gold[i].document for i in members])
-        for i, found in zip(members, spans, strict=True):
-            pred[i] = gold[i].with_spans(found)
-    return pred
 
 
 def train(out: Path, styles: list[str], args: argparse.Namespace) -> float:
