@@ -72,20 +72,15 @@ def _deletion_index(kind: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(deletions), frozenset(at_position)
 
 
-def _within_one_edit(word: str, kind: str) -> bool:
-    """Whether a dictionary word is at Levenshtein distance 1 (or 0) from ``word``: one letter more, one less,
-    or one substituted (the index holds the words of at least FUZZY_MIN_LENGTH - 1 letters)."""
-    own = _deletions(word)
-    return _near(word, kind, own, _at_positions(own))
-
-
 def _at_positions(deletions: list[str]) -> list[str]:
     """The word's deletions keyed by position, as :func:`_deletion_index` keys them."""
     return list(map("{}:{}".format, range(len(deletions)), deletions))
 
 
 def _near(word: str, kind: str, own: list[str], own_at_position: list[str]) -> bool:
-    """:func:`_within_one_edit` given the word's deletions, plain and keyed (computed once for every kind)."""
+    """Whether a dictionary word of ``kind`` is at Levenshtein distance 1 (or 0) from ``word``: one letter more, one
+    less, or one substituted (the index holds the words of at least FUZZY_MIN_LENGTH - 1 letters), given the word's
+    deletions plain (``own``) and keyed by position, computed once for every kind."""
     deletions, at_position = _deletion_index(kind)
     # a dictionary word less one letter, one letter more (a deletion is a dictionary word), or one substituted
     # (the same deletion at the same place)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from deident.detect.crf.context import word_context_features
+from deident.detect.crf.context import WORD_LEVEL_SWITCHES, word_context_features
 from deident.detect.crf.features import OFFSETS, RARE, FeatureExtractor, case_class, word_shape
 from deident.detect.crf.learned import token_hash
 from deident.text.wordfrequency import frequency_band
@@ -76,7 +76,7 @@ def type_row_appender(extractor: FeatureExtractor, rows: Mapping[str, int]) -> T
     shape_rows = {v: tuple(f.get(v, MISSING) for f in shape_families) for v in set().union(*shape_families)}
     none = (MISSING,) * 5
     switches = extractor.config.context_switches
-    word_level = switches if switches.get("fuzzy_dictionary") or switches.get("term_lists") else None
+    word_level = switches if any(switches.get(name) for name in WORD_LEVEL_SWITCHES) else None
 
     def append(word: str, found: list[int], ends: list[int]) -> tuple[str, str, str]:
         extend = found.extend
