@@ -408,6 +408,18 @@ def clinical_terms() -> frozenset[str]:
     return frozenset(load_veto_terms()) | frozenset(load_drug_names())
 
 
+def _bare_name_word(word: str, text: str, at: int) -> bool:
+    """Whether a word with no title before it may be a name: three letters or more, no note, service or clinical
+    word (nor a clinical ending), and written as a name (only its first letter a capital) where the text around
+    ``at`` has case. How rare it must be is each rule's own test."""
+    lower = word.lower()
+    if len(lower) < 3 or lower in NON_NAMES or lower in _SERVICE_WORDS or lower.endswith(CLINICAL_SUFFIXES):
+        return False
+    if lower in clinical_terms():
+        return False
+    return window_case(text, at) != "mixed" or (word[0].isupper() and word[1:].islower())
+
+
 def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
     """A first name with no trigger, opening a sentence before a verb of agreeing or stating: "Tobiah agrees with
     plan." Only a word that is no English word (wordfreq), no note or clinical term, and capitalised where the text
@@ -416,23 +428,19 @@ def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
     if found is None or _SENTENCE_START.search(text, max(0, found.start() - 4), found.start()) is None:
         return []
     word = found["n"]
+    if not _bare_name_word(word, text, found.start()):
+        return []
     lower = word.lower()
-    if len(lower) < 3 or lower in NON_NAMES or lower in _SERVICE_WORDS or lower.endswith(CLINICAL_SUFFIXES):
-        return []
-    mode = window_case(text, found.start())
-    if mode == "mixed" and not (word[0].isupper() and word[1:].islower()):
-        return []
     known = lower in known_names()
-    if not ((known and _zipf(lower) < 3.5) or _zipf(lower) < 2.0) or lower in clinical_terms():
+    if not ((known and _zipf(lower) < 3.5) or _zipf(lower) < 2.0):
         return []
     return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
 
 
 def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "pt (Tobiah)", "patient (tobiah)", "oriented to name ("Tobiah")": the patient named in brackets after the word,
-    when the bracketed word is
-    no English word and no clinical term, and capitalised where the text has case ("pt (afebrile)", "pt (DNR)" are
-    not names)."""
+    when the bracketed word is no English word and no clinical term, and capitalised where the text has case
+    ("pt (afebrile)", "pt (DNR)" are not names)."""
     word = m["n"]
     lower = word.lower()
     if len(lower) < 3 or lower in NON_NAMES or lower.endswith(CLINICAL_SUFFIXES) or lower in clinical_terms():
@@ -473,11 +481,7 @@ def _family_surname(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     word = found["n"]
     lower = word.lower()
-    if len(lower) < 3 or lower in NON_NAMES or lower in _SERVICE_WORDS or lower.endswith(CLINICAL_SUFFIXES):
-        return []
-    if lower in clinical_terms() or lower in _language_names():
-        return []
-    if window_case(text, found.start("n")) == "mixed" and not (word[0].isupper() and word[1:].islower()):
+    if not _bare_name_word(word, text, found.start("n")) or lower in _language_names():
         return []
     known, zipf = lower in known_names(), _zipf(lower)
     if found["the"]:
