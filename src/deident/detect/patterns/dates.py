@@ -335,10 +335,8 @@ def _year_in_context(text: str, m: regex.Match[str]) -> list[Hit]:
     )
     if context is None:
         # after a procedure ("cholecystectomy 1998"), or alone in brackets after one or after "ago" ("3 yrs ago (2001)")
-        procedure = r"(?r)\b(?:" + _PROCEDURE_WORD + r")[ \t,]{1,3}(?:in[ \t]{1,2})?\Z"
-        bracketed = r"(?r)\b(?:" + _PROCEDURE_WORD + r"|ago)[ \t]{0,2}\(\Z"
-        if search_before(procedure, text, m.start(), 30) is None and (
-            not text.startswith(")", m.end()) or search_before(bracketed, text, m.start(), 30) is None
+        if search_before(_AFTER_PROCEDURE, text, m.start(), 30) is None and (
+            not text.startswith(")", m.end()) or search_before(_BRACKETED_AFTER, text, m.start(), 30) is None
         ):
             return []
         context = rx(r"(?P<ctx>)").match(text, m.start())
@@ -397,6 +395,10 @@ def _apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
 
 # A procedure or habit named by its shape ("cholecystectomy", "resection", "stopped smoking"): an event.
 _PROCEDURE_WORD = r"[a-z]{2,20}(?:ectomy|otomy|ostomy|plasty|pexy|section|scopy|graft|ation)|smoking|quit|stopped"
+# What _year_in_context accepts before a year without a context word: a procedure, or an opening bracket after one
+# or after "ago" (built once, not per four-digit number).
+_AFTER_PROCEDURE = r"(?r)\b(?:" + _PROCEDURE_WORD + r")[ \t,]{1,3}(?:in[ \t]{1,2})?\Z"
+_BRACKETED_AFTER = r"(?r)\b(?:" + _PROCEDURE_WORD + r"|ago)[ \t]{0,2}\(\Z"
 
 
 def _event_apostrophe_year(text: str, m: regex.Match[str]) -> list[Hit]:
