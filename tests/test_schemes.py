@@ -60,7 +60,11 @@ def test_unknown_scheme():
         get_scheme("nope")
 
 
-FACILITY_TEXT = "From Holy Cross Hospital: to GH EW, then Greater Baltimore Med Ctr. Hospital: none. Ohio, Peru."
+FACILITY_TEXT = (
+    "From Holy Cross Hospital: to GH EW, then Greater Baltimore Med Ctr. Hospital: none. Ohio, Peru. "
+    "Seen in the cardiology clinic, then Sleep Medicine Unit, then Todd Hematology Center and Bigelow 12. "
+    "Ask for Infectious Disease Associates or PAIN MANAGEMENT DEPT at Okafor Pain Management Center."
+)
 
 
 @pytest.mark.parametrize(
@@ -73,6 +77,18 @@ FACILITY_TEXT = "From Holy Cross Hospital: to GH EW, then Greater Baltimore Med 
         ("physionet", "Hospital:", Label.HOSPITAL, None),
         ("physionet", "Holy Cross", Label.HOSPITAL, "Holy Cross"),
         ("physionet", "Holy Cross Hospital", Label.PATIENT, "Holy Cross Hospital"),  # not a facility label
+        # a department named by its specialty alone names no facility; one with a name keeps the name
+        ("physionet", "the cardiology clinic", Label.DEPARTMENT, None),
+        ("physionet", "cardiology clinic", Label.LOCATION_OTHER, None),
+        ("physionet", "Sleep Medicine Unit", Label.DEPARTMENT, None),
+        ("physionet", "Infectious Disease Associates", Label.DEPARTMENT, None),
+        ("physionet", "PAIN MANAGEMENT DEPT", Label.HOSPITAL, None),
+        ("physionet", "Todd Hematology Center", Label.DEPARTMENT, "Todd Hematology"),
+        ("physionet", "Okafor Pain Management Center", Label.HOSPITAL, "Okafor Pain Management"),
+        ("physionet", "Bigelow 12", Label.DEPARTMENT, "Bigelow 12"),
+        ("physionet", "Sleep Medicine Unit", Label.PATIENT, "Sleep Medicine Unit"),  # not a facility label
+        ("hipaa", "the cardiology clinic", Label.DEPARTMENT, "the cardiology clinic"),
+        ("i2b2-2014", "Todd Hematology Center", Label.DEPARTMENT, "Todd Hematology Center"),
         ("physionet", "Ohio", Label.STATE, None),
         ("physionet", "Peru", Label.COUNTRY, None),
         ("i2b2-2014", "Holy Cross Hospital", Label.HOSPITAL, "Holy Cross Hospital"),

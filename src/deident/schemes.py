@@ -8,7 +8,8 @@ against (or deliver to) that convention:
 - ``physionet``: the PhysioNet deid gold standard (Neamatullah 2008), which follows HIPAA: ages only
   over 89; weekdays and holidays are not dates; professions, states and countries are not PHI; a
   facility's name is marked without its generic head noun ("Holy Cross" of "Holy Cross Hospital",
-  "GH" of "GH EW").
+  "GH" of "GH EW", "Todd Hematology" of "Todd Hematology Center"), and a department named only by its
+  specialty ("the cardiology clinic", "Sleep Medicine Unit") names no facility.
 - ``hipaa-identifiers``: only the identifiers HIPAA Safe Harbor lists (45 CFR 164.514(b)(2)(i)(A)-(R);
   see :attr:`deident.core.Label.safe_harbor`): ages only over 89; weekdays alone are not dates;
   clinicians, care institutions, professions, states and countries are not counted.
@@ -49,7 +50,8 @@ _WEEKDAY_OR_HOLIDAY = regex.compile(
 )
 # Generic head nouns after a facility's name, which some conventions leave out of the PHI span.
 _FACILITY_HEAD = regex.compile(
-    r"[\s,.;:()-]+(?:hospitals?|hosp|medical|med|centers?|centres?|ctr|clinic|campus|er|ed|ew)[\s,.;:()-]*\Z",
+    r"[\s,.;:()-]+(?:hospitals?|hosp|medical|med|centers?|centres?|ctr|clinics?|campus|er|ed|ew|"
+    r"departments?|dept|units?|associates)[\s,.;:()-]*\Z",
     regex.IGNORECASE,
 )
 _BARE_FACILITY = regex.compile(
@@ -57,7 +59,19 @@ _BARE_FACILITY = regex.compile(
     r"(?:hospitals?|hosp|medical[ \t]+center|med[ \t]+ctr|centers?|centres?|ctr|clinic|campus|er|ed|ew)[\s,.;:()-]*",
     regex.IGNORECASE,
 )
-_FACILITY_LABELS = frozenset({Label.HOSPITAL, Label.LOCATION_OTHER, Label.ORGANIZATION})
+_FACILITY_LABELS = frozenset({Label.HOSPITAL, Label.DEPARTMENT, Label.LOCATION_OTHER, Label.ORGANIZATION})
+_WORD = regex.compile(r"[^\W\d_][\w'&-]*")
+_GENERIC_JOINERS = frozenset({"the", "of", "and", "&", "for"})
+
+
+def _names_no_facility(text: str) -> bool:
+    """Only specialty words ("cardiology", "sleep medicine"): what is left of a generic department without its
+    head noun ("the cardiology clinic")."""
+    from deident.detect.lexicon.data import load_specialty_words  # the lexicons load only when a scheme cuts
+
+    words = [w.lower() for w in _WORD.findall(text)]
+    specialty = load_specialty_words()
+    return any(w in specialty for w in words) and all(w in specialty or w in _GENERIC_JOINERS for w in words)
 
 
 @dataclass(frozen=True)
@@ -82,9 +96,9 @@ class Scheme:
         end = span.end
         while (head := _FACILITY_HEAD.search(text, span.start, end)) is not None:
             end = head.start()
-        if end == span.end:
-            return span
-        return span.moved(span.start, end) if end > span.start else None
+        if end <= span.start or _names_no_facility(text[span.start : end]):
+            return None  # "Cardiology Clinic", "the sleep medicine unit": a service, not a named facility
+        return span if end == span.end else span.moved(span.start, end)
 
     def keeps(self, span: Span, text: str) -> bool:
         if self.labels is not None and span.label not in self.labels:
@@ -104,7 +118,7 @@ SCHEMES: dict[str, Scheme] = {
     "physionet": Scheme(
         "physionet",
         "PhysioNet deid gold standard (HIPAA): ages over 89 only; no weekdays or holidays, professions, states "
-        "or countries; facility names without their generic head noun",
+        "or countries; facility names without their generic head noun; no generic departments",
         max_unreported_age=89,
         weekdays_are_dates=False,
         labels=frozenset(label for label in Label if label not in {Label.PROFESSION, Label.STATE, Label.COUNTRY}),

@@ -95,6 +95,13 @@ def load_stop_words() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def load_specialty_words() -> frozenset[str]:
+    """Words of medical specialties and services ("cardiology", "sleep", "medicine"): a department named only
+    with them ("the cardiology clinic") names no facility."""
+    return frozenset(line.lower() for line in _read_lines("specialty_words.txt"))
+
+
+@lru_cache(maxsize=1)
 def load_drug_names() -> frozenset[str]:
     """Lower-case drug names and synonyms, minus the few that are also given names or surnames
     ("Camila", "Hana").
