@@ -77,6 +77,9 @@ POSITIVES: list[Case] = [
     ("neuro intact.\n- rich rn\nresp: clear", "rich", DR),
     ("PLAN: WEAN AS TOL. -CLIFF RN", "CLIFF", DR),
     ("Plan: wean as tolerated.\n - Mark Zeller, RN", "Mark Zeller", DR),
+    # A poster signing a post: a dash, a first name (an everyday word too), the handle in brackets ending the line.
+    ("any advice appreciated\n-- rich (wrongsometimes)", "rich", PT),
+    ("-- Tomasz (tk77)", "Tomasz", PT),
     # a surname before "family" (invented)
     ("Castellano family in to visit.", "Castellano", PT),
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
@@ -86,6 +89,9 @@ NEGATIVES: list[Case] = [
     ("plan:\n- charge rn\n- float RN", None, None),
     ("if sbp < 90:\n- notify MD\n", None, None),
     ("- night rn aware of plan", None, None),
+    # a dash, words and a bracket ending the line that are no signature
+    ("-- pt stable (see note)", None, None),
+    ("-- call me (555)", None, None),
     # A title-like word before a known clinical term or a score: no surname, whatever a strong title allows
     ("MRS score 3 on discharge", None, None),
     ("MR angiography of the neck booked", None, None),

@@ -24,6 +24,11 @@ POSITIVES: list[tuple[str, str]] = [
     ("-- Joy (hhumphrey)", "hhumphrey"),
     ("so tired of waiting lol summer_rain77 knows", "summer_rain77"),
     ("katrina33 did u ever hear back", "katrina33"),
+    # a poster thanked by handle (invented handles): the handle need not look like one
+    ("thx quillrunner for the advice!!", "quillrunner"),
+    ("ok. thanks TeaKettleFan! see u", "TeaKettleFan"),
+    ("thank you bramblefoot, that helped", "bramblefoot"),
+    ("kudos to zennorth for posting the link", "zennorth"),
 ]
 NEGATIVES: list[str] = [
     "transferred from: MICU at 0400",
@@ -37,6 +42,15 @@ NEGATIVES: list[str] = [
     "k 3.8 hct 28.2 given 40meq kcl",
     "From: Dr. Smith",
     "Signed electronically by John Carter, MD on May 3",
+    # thanked, but no one: common words, fond names, stretched words
+    "thanks everyone for the replies",
+    "thanks again for the tips",
+    "thx alot for this",
+    "thanks heaps for that",
+    "thanks sweetie!",
+    "thanks sooo much!",
+    "thank you doctor for listening",
+    "ty for the info",
 ]
 
 
@@ -55,7 +69,7 @@ def test_no_handle(text: str) -> None:
 
 
 def test_handle_found_once_is_tagged_everywhere() -> None:
-    text = "From: mossgate\n\nthx mossgate, and MOSSGATE again"
+    text = "From: mossgate\n\nask mossgate, and MOSSGATE again"
     spans = username_detector().detect(Document("d", text))
     assert [text[s.start : s.end] for s in spans] == ["mossgate", "mossgate", "MOSSGATE"]
     assert {s.label for s in spans} == {Label.USERNAME}

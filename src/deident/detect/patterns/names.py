@@ -516,14 +516,19 @@ SIGNATURE_NON_NAMES = frozenset(
 )
 
 
-def _dash_signature(text: str, m: regex.Match[str]) -> list[Hit]:
-    """ "- rich rn" ending a line: a nurse signing a note entry. The shape is strong enough for a name that is also
-    an everyday word, so the words are judged as after a strong title."""
-    mode = window_case(text, m.start("n"))
-    name_words = m["n"].split()
-    if any(w.lower() in SIGNATURE_NON_NAMES or not is_name_word(w, mode, True) for w in name_words):
-        return []
-    return [Hit(m.start("n"), m.end("n"), Label.DOCTOR)]
+def _dash_signature(label: Label) -> Callable[[str, regex.Match[str]], list[Hit]]:
+    """ "- rich rn" ending a line (a nurse signing a note entry), "-- frank (laurenw)" ending a post (a poster
+    signing with a first name and a handle). The shape is strong enough for a name that is also an everyday word,
+    so the words are judged as after a strong title."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        mode = window_case(text, m.start("n"))
+        name_words = m["n"].split()
+        if any(w.lower() in SIGNATURE_NON_NAMES or not is_name_word(w, mode, True) for w in name_words):
+            return []
+        return [Hit(m.start("n"), m.end("n"), label)]
+
+    return check
 
 
 def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -704,7 +709,18 @@ def name_patterns() -> tuple[Pattern, ...]:
             + ROLE_SUFFIXES
             + r"[ \t.]{0,4}(?=\n|$)",
             0.6,
-            _dash_signature,
+            _dash_signature(Label.DOCTOR),
+        ),
+        Pattern(
+            "name.board_signature",
+            Label.PATIENT,
+            # From the dash (a literal scan) at a line's start: a poster's first name (one or two words), then the
+            # poster's handle in brackets ending the line ("-- frank (laurenw)"; the handle is a username's).
+            r"(?<=(?:^|\n)[ \t]{0,8})(?:-{1,2}|\u2014|~)[ \t]{0,2}"
+            r"(?P<n>[^\W\d_][\w'\-]{1,24}(?:[ \t]{1,2}[^\W\d_][\w'\-]{1,24})?)[ \t]{1,2}"
+            r"\([^\W\d_][\w.\-]{1,31}\)[ \t]{0,8}(?=\n|$)",
+            0.6,
+            _dash_signature(Label.PATIENT),
         ),
         Pattern(
             "name.aware_after",

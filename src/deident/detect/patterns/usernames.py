@@ -79,6 +79,20 @@ _SIGNATURE = re.compile(
     + _HANDLE_END
     + r"\)"
 )
+# A poster thanked by handle: "thx tedwards for the advice", "thanks PlayerInstead!" (not "thanks everyone for": the
+# handle must be rare, which the detector checks).
+THANKS_WORDS = ("thank", "thx", "ty", "kudos", "props", "shout")
+_THANKED = re.compile(
+    r"(?i)(?<![\w'])(?:thanks|thx|thank[ \t]you|ty|tyvm|kudos[ \t]to|props[ \t]to|shout[ \t]?out[ \t]to)"
+    r"[ \t]{1,2}(?P<u>" + _HANDLE + r")" + _HANDLE_END + r"(?=[ \t]{1,2}for\b|[ \t]{0,2}[!,])"
+)
+# Words after "thanks" that are no one ("thanks heaps for", "thx alot", "thanks sweetie!"), rare enough to pass the
+# frequency gate; and stretched words ("thanks sooo much").
+THANKS_NOT_HANDLES = frozenset(
+    "heaps bunches bunch alot lots tons loads sweetie sweety hun hon babe dear darling muchly kindly hugely mucho ya "
+    "yall y'all u you hugs xx xo xoxo".split()
+)
+_STRETCHED = re.compile(r"(\w)\1\1")
 # A first name with two to four digits glued on ("katrina33", "megan04"): a handle's commonest shape. Found by a
 # cheap scan for four letters and two digits, then checked whole.
 _NAME_DIGITS_SEED_UNICODE = re.compile(r"[^\W\d_]{4}\d\d")  # the definition; found faster on a folded copy
@@ -237,6 +251,17 @@ class UsernameDetector:
                 group = m.lastgroup  # each alternative of a rule captures the handle in one named group
                 if group is not None and _is_handle(m[group]):
                     add(m.start(group), m.end(group), POSITION_SCORE, note)
+        for m in _anchored(_THANKED, text, lower, THANKS_WORDS):
+            word = m["u"]
+            low = word.lower()
+            if (
+                _is_handle(word)
+                and _long_enough(word)
+                and zipf(low) < COMMON_ZIPF
+                and low not in THANKS_NOT_HANDLES
+                and not _STRETCHED.search(low)
+            ):
+                add(m.start("u"), m.end("u"), POSITION_SCORE, "pattern:username.thanked")
         for m in _at_handles(text):
             # "@" is also "at" in notes ("tf @goal", "@ rate"): only a rare or handle-shaped word.
             word = m["u"]
