@@ -7,10 +7,15 @@ mixture too (``--fold-mixture``), so the filter learns from candidates of the mi
 scored on fresh synthetic notes of style S (another seed than the training notes'), cut to the PhysioNet
 convention the model was trained on, as ``deident.detect.crf.mixture.conform_labels`` cuts training notes.
 Binary token precision / recall and fully-contained instance recall. The bundled model is scored on the
-same notes for comparison (it never saw a synthetic note). Needs ../shared/corpora/physionet-dev.
+same notes for comparison (its mixture holds all four styles: for it they are in-distribution). Needs
+../shared/corpora/physionet-dev.
 
     python bench/leave_one_style_out.py [--styles discharge,nursing,psych,forum] [--leave-out S,...] [--synth 300]
         [--augment reidentified:1] [--test-notes 200] [--work DIR] [--json bench/results/leave_one_style_out.json]
+        [--unseen uk_letter,ca_note,name_layouts]
+
+The styles named by --unseen are in no training mixture, the bundled model's included: they are scored with the
+bundled model alone (``--leave-out none`` scores only them).
 
 Models are kept under --work (default: a temporary folder) and reused when their span filter is there; --json is
 merged into an existing file, so a second run with other --leave-out styles adds its rows.
@@ -33,7 +38,7 @@ from deident.api import Deidentifier
 from deident.core.document import AnnotatedDocument
 from deident.detect.crf.mixture import conform_labels
 from deident.evaluate import evaluate_corpus
-from deident.synth.generate import STYLES, generate_corpus
+from deident.synth.generate import EXTRA_STYLES, STYLES, generate_corpus
 
 TEST_SEED = 101  # the training mixture's synthetic notes use --mix-seed 0
 
@@ -74,6 +79,9 @@ def main() -> None:
     parser.add_argument("--augment", default="reidentified:1", help="re-identified variants (deident train --augment)")
     parser.add_argument("--test-notes", type=int, default=200, help="notes of the held-out style to score")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--unseen", default=",".join(EXTRA_STYLES), help="styles in no mixture, scored with the bundled model"
+    )
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--work", type=Path, default=None, help="where the models go (kept; reused if there)")
     parser.add_argument("--json", type=Path, default=None)
@@ -82,6 +90,11 @@ def main() -> None:
     if len(styles) < 2:
         sys.exit("--styles needs at least two styles (one is left out, the others train)")
     left_out = [s.strip() for s in args.leave_out.split(",") if s.strip()] if args.leave_out else styles
+    if left_out == ["none"]:
+        left_out = []
+    unseen = [s.strip() for s in args.unseen.split(",") if s.strip()]
+    if set(unseen) & set(styles):
+        sys.exit("--unseen names a style of the training mixture")
     if not set(left_out) <= set(styles):
         sys.exit("--leave-out names a style that is not in --styles")
     base = load_corpus(args.corpus)
@@ -107,6 +120,15 @@ def main() -> None:
                 flush=True,
             )
         results[style] = row
+    for style in unseen:
+        gold = conform_labels(generate_corpus(args.test_notes, TEST_SEED, (style,)), base, "physionet")
+        figures = score(None, gold)
+        results[style] = {"trained_on": [], "bundled": figures}
+        print(
+            f"{style:10} {'bundled':9} {figures['precision']:6.3f} {figures['recall']:6.3f} "
+            f"{figures['fully_contained']:6.3f} {figures['fn_tokens']:5d}  (in no mixture)",
+            flush=True,
+        )
     if args.json:  # merged into what an earlier run (other styles left out) wrote there
         args.json.parent.mkdir(parents=True, exist_ok=True)
         earlier = json.loads(args.json.read_text()) if args.json.exists() else {}
