@@ -80,6 +80,9 @@ POSITIVES: list[Case] = [
     # A poster signing a post: a dash, a first name (an everyday word too), the handle in brackets ending the line.
     ("any advice appreciated\n-- rich (wrongsometimes)", "rich", PT),
     ("-- Tomasz (tk77)", "Tomasz", PT),
+    # Someone's relative, named by the person's name in the possessive (invented names).
+    ("Quorvane's daughter in to visit", "Quorvane", PT),
+    ("Ellarie Quorvane's husband called", "Ellarie Quorvane", PT),
     # a surname before "family" (invented)
     ("Castellano family in to visit.", "Castellano", PT),
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
@@ -92,6 +95,12 @@ NEGATIVES: list[Case] = [
     # a dash, words and a bracket ending the line that are no signature
     ("-- pt stable (see note)", None, None),
     ("-- call me (555)", None, None),
+    # a possessive before a kinship word that is no name
+    ("pt's wife in to visit", None, None),
+    ("Patient's son called twice", None, None),
+    ("Today's family meeting at 2", None, None),
+    ("Mother's sister called", None, None),
+    ("the nurse's husband", None, None),
     # A title-like word before a known clinical term or a score: no surname, whatever a strong title allows
     ("MRS score 3 on discharge", None, None),
     ("MR angiography of the neck booked", None, None),

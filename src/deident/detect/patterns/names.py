@@ -785,6 +785,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as for name.family
         ),
         Pattern(
+            # Someone's relative, named by the person's name in the possessive: "Quorvane's daughter in to visit",
+            # "MR SMITH'S WIFE CALLED" (not "pt's wife" or "Patient's son": no name).
+            "name.possessive_family",
+            Label.PATIENT,
+            r"\b" + FAMILY + r"\b",
+            0.5,
+            _names_before(Label.PATIENT, False, r"['’][sS][ \t]{1,2}"),
+            hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as for name.family
+        ),
+        Pattern(
             # A list of people with their roles: "- Ann Smith (patient)", "Ann Smith (pt)".
             "name.patient_after",
             Label.PATIENT,
