@@ -83,6 +83,9 @@ POSITIVES: list[Case] = [
     # Someone's relative, named by the person's name in the possessive (invented names).
     ("Quorvane's daughter in to visit", "Quorvane", PT),
     ("Ellarie Quorvane's husband called", "Ellarie Quorvane", PT),
+    # clinical shorthand after a name is no initial of it ("c/o", "s/p")
+    ("Mrs. Quorvane-Lindt c/o nausea", "Quorvane-Lindt", PT),
+    ("Mr. Okafor s/p CABG x3", "Okafor", PT),
     # a surname before "family" (invented)
     ("Castellano family in to visit.", "Castellano", PT),
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),

@@ -23,7 +23,8 @@ from deident.text.wordfrequency import zipf as _zipf
 
 # One name word: letters with inner apostrophes or hyphens (O'Brien, Smith-Jones), or an initial.
 # A name word: letters of any script ("José", "Łukasz", "Ní"), inner apostrophes and hyphens ("O'Brien-Walsh").
-TOKEN = r"[^\W\d_](?:(?:[^\W\d_]|['’\-]){0,24}[^\W\d_])?\.?"
+# Not a letter before a slash: "c/o", "s/p", "h/o" after a name are clinical shorthand ("Mr. Smith c/o pain").
+TOKEN = r"(?![^\W\d_]/)[^\W\d_](?:(?:[^\W\d_]|['’\-]){0,24}[^\W\d_])?\.?"
 CHAIN = TOKEN + r"(?:[ \t]{1,2}" + TOKEN + r"){0,2}"
 # Up to five chains joined by commas or "and": "Sons Smokey, Morris and Roger".
 NAME_LIST = CHAIN + r"(?:(?:[ \t]{0,2},[ \t]{0,2}(?:and[ \t]{1,2})?|[ \t]{1,2}(?:and|&)[ \t]{1,2})" + CHAIN + r"){0,4}"
