@@ -13,9 +13,11 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.errors import ConfigurationError, NoteTooLargeError
 from deident.core.labels import Label
 from deident.core.pipeline import Pipeline
+from deident.core.provenance import Confirmation
 from deident.core.span import Span
 from deident.replace import Mode, ReplaceOptions, SecretKey
 from deident.stage2.reconcile import ReconcileStage
+from deident.synth.generate import generate_corpus
 
 KEY = SecretKey.from_text("api-test-key-0000001")
 
@@ -347,6 +349,33 @@ def test_invisible_characters_outside_values_are_kept(default_deid: Deidentifier
     # Detection alone gives the same offsets, into the original note.
     assert [(s.start, s.end) for s in default_deid.detect(note)] == [(s.start, s.end) for s in result.detected]
     assert [note[s.start : s.end] for s in result.detected] == ["617-555-01\u200b99", "5550\u00ad1234"]
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_a_span_sticking_out_of_another_is_replaced_too(deid: Deidentifier, mode: Mode) -> None:
+    # A name that runs into a date (a CRF's extension) beside the date itself: both are replaced, the date whole.
+    note = "RE: Mrs Wilkinson - D.O.B. 18-Dec-1977 - NHS"
+    name = Span(8, 33, Label.PATIENT, "crf")
+    date = Span(27, 38, Label.DATE, "patterns.date", confirmed=Confirmation.FULL_DATE)
+    result = deid.deidentify(note, spans=[name, date], mode=mode, key=KEY)
+    assert "Wilkinson" not in result.text and "18-Dec" not in result.text
+    if mode in (Mode.TAG, Mode.REDACT, Mode.MASK):  # a shifted date may keep its year, Safe Harbor keeps it
+        assert "1977" not in result.text
+    assert [(s.start, s.end, s.label) for s in result.detected] == [(8, 25, Label.PATIENT), (27, 38, Label.DATE)]
+
+
+def test_no_letter_or_digit_of_a_detected_span_is_left(default_deid: Deidentifier) -> None:
+    # UK letters, where a name field runs into a date of birth ("Mrs X - D.O.B. 18-Dec-1977") or a signature into the
+    # date after it: about half of these notes had a name and a date overlapping in part.
+    notes = [item.document for item in generate_corpus(40, 5, ["uk_letter"])]
+    found = default_deid.detect_many(notes)
+    results = default_deid.deidentify_many(notes, found)
+    for note, spans, result in zip(notes, found, results, strict=True):
+        replaced = bytearray(len(note.text))
+        for span in result.detected:
+            replaced[span.start : span.end] = b"\x01" * span.length
+        left = [i for s in spans for i in range(s.start, s.end) if note.text[i].isalnum() and not replaced[i]]
+        assert left == [], note.id
 
 
 def test_notes_over_the_size_limit_are_refused_by_id(deid: Deidentifier) -> None:

@@ -6,9 +6,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from deident.core import Label, Span, merge_adjacent, remove_overlaps, sort_spans
+from deident.core import Label, Span, disjoint_spans, merge_adjacent, remove_overlaps, sort_spans
 from deident.core.labels import PHYSIONET_TO_LABEL, Category, SafeHarbor
-from deident.core.provenance import Part
+from deident.core.provenance import Confirmation, Part
 
 
 def test_span_is_immutable_and_holds_no_text():
@@ -184,3 +184,83 @@ def test_span_fields_of_other_types_are_refused(fields, message):
 def test_span_sequences_are_tuples():
     span = Span(0, 4, Label.DATE, evidence=["a", "b"], parts=[Part("x", Label.DATE, 0, 4, 0.5)])  # type: ignore[arg-type]
     assert span.evidence == ("a", "b") and type(span.parts) is tuple and hash(span) == hash(Span(0, 4, Label.DATE))
+
+
+# disjoint_spans: (text, spans as (start, end, label), expected kept spans as (covered text, label)).
+_DATE, _NAME, _PLACE = Label.DATE, Label.PATIENT, Label.HOSPITAL
+_DISJOINT_CASES = [
+    # no overlap: every span kept as it is
+    ("Mr Okafor seen 3/4/21.", [(3, 9, _NAME), (15, 21, _DATE)], [("Okafor", _NAME), ("3/4/21", _DATE)]),
+    # one inside another: the longer alone, as remove_overlaps keeps it
+    ("pgr 23456 ok", [(0, 9, _PLACE), (4, 9, Label.PHONE)], [("pgr 23456", _PLACE)]),
+    # sticking out of a longer span: the part beyond it, trimmed to its letters and digits
+    (
+        "RE: Mrs Wilkinson - D.O.B. 18-Dec-1977 - NHS",
+        [(8, 33, _NAME), (27, 38, _DATE)],
+        [("Wilkinson - D.O.B. 18-Dec", _NAME), ("1977", _DATE)],
+    ),
+    (
+        "Dr Simon Ford  13-May-2022",
+        [(3, 16, Label.DOCTOR), (15, 26, _DATE)],
+        [("Simon Ford  1", Label.DOCTOR), ("3-May-2022", _DATE)],
+    ),
+    # a span a validator confirmed keeps its extent, shorter or not; the other keeps what lies beyond it
+    (
+        "Dr Simon Ford  13-May-2022",
+        [(3, 16, Label.DOCTOR), (15, 26, _DATE, Confirmation.FULL_DATE)],
+        [("Simon Ford", Label.DOCTOR), ("13-May-2022", _DATE)],
+    ),
+    (
+        "full number 4111 1111 1111 1111, exp",
+        [(5, 31, Label.PHONE), (12, 31, Label.ACCOUNT, Confirmation.CHECKSUM)],
+        [("number", Label.PHONE), ("4111 1111 1111 1111", Label.ACCOUNT)],
+    ),
+    # a shorter span across two kept ones: what lies between them, if it holds a letter or digit
+    ("aaaaa bb cc ddddd", [(0, 8, _NAME), (9, 17, _NAME), (6, 11, _PLACE)], [("aaaaa bb", _NAME), ("cc ddddd", _NAME)]),
+    (
+        "aaaaa bb x cc ddddd",
+        [(0, 8, _NAME), (11, 19, _NAME), (6, 13, _PLACE)],
+        [("aaaaa bb", _NAME), ("x", _PLACE), ("cc ddddd", _NAME)],
+    ),
+    # a span on both sides of a shorter one kept before it is not possible (longer first), but one kept span inside
+    # two losers' union is: each loser keeps its own side
+    (
+        "xx Okafor yy",
+        [(3, 9, _NAME), (0, 5, _PLACE), (7, 12, _DATE)],
+        [("xx", _PLACE), ("Okafor", _NAME), ("yy", _DATE)],
+    ),
+    # what sticks out holds no letter or digit: dropped
+    ("Smith, 3/4", [(0, 6, _NAME), (0, 5, _PLACE), (3, 7, _DATE)], [("Smith,", _NAME)]),
+]
+
+
+@pytest.mark.parametrize(("text", "given", "expected"), _DISJOINT_CASES)
+def test_disjoint_spans_keep_what_sticks_out(text, given, expected):
+    kept = disjoint_spans([Span(s, e, label, "src", confirmed=(*rest, None)[0]) for s, e, label, *rest in given], text)
+    assert [(span.text_of(text), span.label) for span in kept] == expected
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_disjoint_spans_cover_every_letter_and_digit(seed):
+    rng = random.Random(seed)
+    text = "".join(rng.choice("ab1 ,-.") for _ in range(200))
+    labels = [Label.DATE, Label.DOCTOR, Label.PHONE]
+    spans = []
+    for i in range(rng.randint(0, 60)):
+        start = rng.randint(0, 180)
+        confirmed = Confirmation.FULL_DATE if rng.random() < 0.1 else None
+        end = start + rng.choice([1, 2, 3, 5, 8, 20])
+        spans.append(Span(start, end, rng.choice(labels), f"s{i}", rng.random(), confirmed=confirmed))
+    kept = disjoint_spans(spans, text)
+    covered = [0] * len(text)
+    for span in kept:
+        assert any(s.contains(span) and s.label is span.label for s in spans)  # a part of a given span, its label
+        for i in range(span.start, span.end):
+            covered[i] += 1
+    assert max(covered, default=0) <= 1  # disjoint
+    assert all(covered[i] for s in spans for i in range(s.start, s.end) if text[i].isalnum())
+    alone = [s for s in spans if s.confirmed and not any(o.confirmed and o.overlaps(s) for o in spans if o is not s)]
+    assert all((s.start, s.end, s.label) in {(k.start, k.end, k.label) for k in kept} for s in alone)  # kept whole
+    partial = any(a.overlaps(b) and not (a.contains(b) or b.contains(a)) for a in spans for b in spans)
+    if not partial and all(s.confirmed is None for s in spans):  # what remove_overlaps keeps
+        assert _identity(kept) == _identity(remove_overlaps(spans))

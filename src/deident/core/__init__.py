@@ -10,7 +10,7 @@ from deident.core.errors import (
 )
 from deident.core.labels import Category, Label, SafeHarbor
 from deident.core.pipeline import Detector, DetectorStage, FunctionStage, Pipeline, Stage
-from deident.core.span import Span, merge_adjacent, remove_overlaps, sort_spans
+from deident.core.span import Span, disjoint_spans, merge_adjacent, remove_overlaps, sort_spans
 
 __all__ = [
     "AnnotatedDocument",
@@ -31,6 +31,7 @@ __all__ = [
     "Span",
     "SpanAlignmentError",
     "Stage",
+    "disjoint_spans",
     "merge_adjacent",
     "remove_overlaps",
     "sort_spans",

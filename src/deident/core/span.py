@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from deident.core.labels import Category, Label
-from deident.core.provenance import Confirmation, Part
+from deident.core.provenance import Confirmation, Part, confirmation_of
 from deident.core.values import make_plain
 
 
@@ -109,6 +109,51 @@ def remove_overlaps(spans: Iterable[Span]) -> tuple[Span, ...]:
             covered[span.start : span.end] = b"\x01" * span.length
             kept.append(span)
     return sort_spans(kept)
+
+
+def disjoint_spans(spans: Iterable[Span], text: str) -> tuple[Span, ...]:
+    """Disjoint spans that leave no letter or digit of ``spans`` uncovered, for replacement. Spans whose structure a
+    validator confirmed come first (the validator knows where a date or a number ends), then :func:`remove_overlaps`'s
+    order (longer, higher score, earlier); a span that overlaps one kept before keeps, with its own label, each part
+    it covers beyond the kept spans, trimmed to its first and last letter or digit (a part with none is dropped).
+
+    Stage 2 keeps a candidate of another category that sticks out of a merged one (a name "Wilkinson - D.O.B. 18-Dec"
+    beside the date "18-Dec-1977"); dropping the shorter one whole, as :func:`remove_overlaps` does, left "-1977" in
+    the output."""
+    ordered = sorted(spans, key=_confirmed_first)
+    covered = bytearray(max((span.end for span in ordered), default=0))
+    kept: list[Span] = []
+    for span in ordered:
+        start, end = span.start, span.end
+        if covered.find(1, start, end) < 0:
+            covered[start:end] = b"\x01" * span.length
+            kept.append(span)
+            continue
+        while start < end:
+            free = covered.find(0, start, end)  # the next part this span covers beyond the kept ones
+            if free < 0:
+                break
+            taken = covered.find(1, free, end)
+            part_end = end if taken < 0 else taken
+            first, last = _alnum_bounds(text, free, part_end)
+            if first < last:
+                covered[first:last] = b"\x01" * (last - first)
+                kept.append(span.moved(first, last))
+            start = part_end
+    return sort_spans(kept)
+
+
+def _confirmed_first(span: Span) -> tuple[bool, int, float, int]:
+    return (confirmation_of(span) is None, *_preference(span))
+
+
+def _alnum_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The offsets of the first letter or digit of ``text[start:end]`` and just after its last ((end, end): none)."""
+    while start < end and not text[start].isalnum():
+        start += 1
+    while end > start and not text[end - 1].isalnum():
+        end -= 1
+    return start, end
 
 
 def _preference(span: Span) -> tuple[int, float, int]:

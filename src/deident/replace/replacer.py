@@ -21,7 +21,7 @@ import regex
 from deident.core.document import Document
 from deident.core.errors import ConfigurationError
 from deident.core.labels import Label
-from deident.core.span import Span, remove_overlaps, sort_spans
+from deident.core.span import Span, disjoint_spans, sort_spans
 from deident.replace import modes
 from deident.replace.consistency import PatientSurrogates
 from deident.replace.dates import date_offset, shift_date_text
@@ -83,7 +83,7 @@ class Replacer:
 
     def replace_patient(self, items: Sequence[tuple[Document, Sequence[Span]]]) -> list[Replaced]:
         """Replace the spans of notes that belong to one patient (one surrogate table for all)."""
-        resolved = [(doc, remove_overlaps(spans)) for doc, spans in items]
+        resolved = [(doc, disjoint_spans(spans, doc.text)) for doc, spans in items]
         table: PatientSurrogates | None = None
         offset = 0
         aged = AgedYears()
