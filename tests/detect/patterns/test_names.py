@@ -122,6 +122,11 @@ NEGATIVES: list[Case] = [
     ("pt cont on mech vent as per Carevue. Lung sounds coarse", None, None),
     ("morphine given; ms contin 30 mg bid", None, None),
     ("monitor MS. Restart lopressor", None, None),
+    # "MS"/"ms" are also mental status and morphine: an unlisted word after them is no name
+    ("PT WITH ALTERED MS. TOLERATING PO WELL.", None, None),
+    ("pt with poor ms. replete with k.", None, None),
+    ("DECREASED MS. INTUBATED FOR AIRWAY PROTECTION.", None, None),
+    ("Ms changes noted overnight.", None, None),
     ("husband notified of reintubation", None, None),
     ("seen by renal team, MD will call son", None, None),
     ("no n/v. prefers no solid food", None, None),
@@ -183,6 +188,11 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # "Ms"/"Mx" written as a title (capital, then lower case) take any surname, listed or not, as "Mrs" does
+    ("Ms. Fairweather up to chair.", "Fairweather", PT),
+    ("Ms Quorvane is a 54 yo female", "Quorvane", PT),
+    ("Mx. Quorvane is stable", "Quorvane", PT),
+    ("Mx Okonkwo-Lindqvist seen in clinic", "Okonkwo-Lindqvist", PT),
     # After a strong title, a surname with a clinical ending that no dictionary or clinical lexicon knows; written
     # as a name (in an all-lower-case note the ending decides)
     ("Mrs Vantrelosis will continue metformin.", "Vantrelosis", PT),

@@ -545,9 +545,17 @@ def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
     return out
 
 
+_STRONG_PATIENT = _names(Label.PATIENT, strong=True)
+
+
 def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
-    """ "Ms" without a full stop, or "MS" among lower-case words, is usually mental status or morphine."""
-    if m[0][:2] == "MS" and window_case(text, m.start()) == "mixed":
+    """ "Ms"/"Mx" written as a title (capital, then lower case: "Ms. Fairweather", "Mx Quorvane") is one, as "Mrs" is;
+    "MS" or "ms" is also mental status, multiple sclerosis or morphine ("MS. TOLERATING", "ms. replete" ending a
+    sentence), so there only a listed name counts, and "MS" among mixed-case words not at all."""
+    title = m[0][:2]
+    if title in ("Ms", "Mx"):
+        return _STRONG_PATIENT(text, m)
+    if title == "MS" and window_case(text, m.start()) == "mixed":
         return []
     return [h for h in _names(Label.PATIENT, strong=False)(text, m) if text[h.start : h.end].lower() in known_names()]
 
@@ -760,12 +768,13 @@ def name_patterns() -> tuple[Pattern, ...]:
             _names(Label.PATIENT, strong=True),
         ),
         Pattern(
-            # "Ms" without a full stop is also "MS" (mental status, multiple sclerosis, morphine sulfate).
+            # "MS" is also mental status, multiple sclerosis or morphine sulfate; "Mx" is the title without a gender.
             "name.patient_title_ms",
             Label.PATIENT,
-            r"\bms\.?[ \t]{1,2}(?P<n>" + CHAIN + ")",
+            r"\b" + words("ms", "mx") + r"\.?[ \t]{1,2}(?P<n>" + CHAIN + ")",
             0.7,
             _ms_title,
+            hints=ScanHints(anchors=("ms", "mx")),  # by hand: the parser reads "ms|mx" as "m[sx]", which it cannot
         ),
         Pattern(
             "name.family",
