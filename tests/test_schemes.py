@@ -4,7 +4,7 @@ from deident.core import Document, Label, Span
 from deident.core.errors import ConfigurationError
 from deident.schemes import DEFAULT_SCHEME, SchemeStage, get_scheme, output_scheme
 
-TEXT = "58 yo man, 91 yo mother; seen Monday 3/4; nurse Anna; Christmas"
+TEXT = "58 yo man, 91 yo mother; seen Monday 3/4; nurse Anna; Christmas; a fifty-eight, a ninety-one year old"
 
 
 def _span(word: str, label: Label) -> Span:
@@ -29,6 +29,10 @@ def _span(word: str, label: Label) -> Span:
         ("hipaa-identifiers", "Anna", Label.RELATIVE, True),
         ("hipaa", "58 yo", Label.AGE, False),
         ("hipaa", "91 yo", Label.AGE, True),
+        ("hipaa", "fifty-eight", Label.AGE, False),  # ages written in words are compared with the limit too
+        ("hipaa", "ninety-one", Label.AGE, True),
+        ("physionet", "fifty-eight", Label.AGE, False),
+        ("i2b2-2014", "fifty-eight", Label.AGE, True),
         ("hipaa", "Monday", Label.DATE, True),
         ("hipaa", "nurse", Label.PROFESSION, True),
         ("hipaa", "Anna", Label.DOCTOR, True),
@@ -123,7 +127,7 @@ AGE_TEXT = "aged 89; age 90; a 45-year-old; 103 yo; 89.5 years; ninety-two; 0 mo
         ("age 90", True),  # 90 and over are identifiers
         ("103 yo", True),
         ("120 yo", True),
-        ("ninety-two", True),  # no digits: kept, the safe side
+        ("ninety-two", True),  # written in words: read as the number it spells
     ],
 )
 def test_hipaa_scheme_keeps_ages_of_90_and_over_only(piece: str, kept: bool) -> None:

@@ -40,6 +40,7 @@ from deident.core.document import Document
 from deident.core.errors import ConfigurationError
 from deident.core.labels import Label, SafeHarbor
 from deident.core.span import Span
+from deident.text.number_words import number_value
 
 _NUMBER = regex.compile(r"\d+")
 _WEEKDAY_OR_HOLIDAY = regex.compile(
@@ -106,6 +107,8 @@ class Scheme:
         covered = text[span.start : span.end]
         if span.label is Label.AGE and self.max_unreported_age is not None:
             numbers = [int(n) for n in _NUMBER.findall(covered)]
+            if not numbers and (written := number_value(covered)) is not None:
+                numbers = [written]  # "fifty-eight"
             if numbers and max(numbers) <= self.max_unreported_age:
                 return False
         return not (

@@ -17,6 +17,7 @@ from deident.core.labels import Category, Label
 from deident.core.span import Span, disjoint_spans
 from deident.io import read_corpus
 from deident.replace import Mode, Replaced, ReplaceOptions, Replacer, SecretKey
+from deident.text.number_words import number_value
 
 KEY = SecretKey.from_text("replacer-test-key-0001")
 OTHER_KEY = SecretKey.from_text("replacer-test-key-0002")
@@ -273,6 +274,16 @@ def test_surrogate_mode_shifts_dates_and_ages() -> None:
     assert age != "93" and int(age) > 89
     assert _FULL_DATE.fullmatch(surrogate.spans[1].text_of(surrogate.text))
     assert "1992" not in surrogate.text
+
+
+@pytest.mark.parametrize(
+    ("written", "over_89"), [("Ninety-two", True), ("one hundred and one", True), ("sixty", False)]
+)
+def test_surrogate_ages_written_in_words_keep_their_band(written: str, over_89: bool) -> None:
+    doc = Document("d", f"{written} year old man", DocumentMetadata(patient_id="p"))
+    surrogate = Replacer(ReplaceOptions(Mode.SURROGATE, KEY)).replace(doc, [Span(0, len(written), Label.AGE)])
+    age = surrogate.spans[0].text_of(surrogate.text)
+    assert age.isdigit() and (int(age) > 89) is over_89 and age != str(number_value(written))
 
 
 def test_names_keep_shape() -> None:

@@ -68,7 +68,15 @@ def test_restricted_zip3_is_the_hhs_list() -> None:
 
 @pytest.mark.parametrize(
     ("age", "old", "written"),
-    [("93", True, "90+"), ("90 yo", True, "90+ yo"), ("89", False, "89"), ("ninety", True, "90+"), ("5", False, "5")],
+    [
+        ("93", True, "90+"),
+        ("90 yo", True, "90+ yo"),
+        ("89", False, "89"),
+        ("ninety", True, "90+"),
+        ("5", False, "5"),
+        ("eighty-nine", False, "eighty-nine"),
+        ("one hundred", True, "90+"),
+    ],
 )
 def test_ages_over_89(age: str, old: bool, written: str) -> None:
     assert over_89(age) is old

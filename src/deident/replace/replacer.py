@@ -29,6 +29,7 @@ from deident.replace.keys import SecretKey
 from deident.replace.modes import Mode
 from deident.replace.safe_harbor import AgedYears, bare_zip_spans, safe_harbor_age, safe_harbor_date, safe_harbor_zip
 from deident.replace.shape import apply_case, reshape
+from deident.text.number_words import number_value
 
 _NUMBER = regex.compile(r"\d+")
 _DATE_FALLBACK_MONTHS = ("January", "March", "May", "July", "September", "November")
@@ -170,14 +171,16 @@ def _age(original: str, offset: int) -> str:
     """Ages move by a small per-patient amount (so a patient's ages stay consistent); over 89 they
     stay over 89."""
     match = _NUMBER.search(original)
+    value = int(match.group(0)) if match is not None else number_value(original)  # "92", "ninety-two"
     delta = 1 + abs(offset) % 3
-    if match is None:
+    if value is None:
         return str(40 + abs(offset) % 40)
-    value = int(match.group(0))
     if value > 89:
         new = str(value + delta)
     else:
         new = str(value + delta if value + delta <= 89 and value < 80 else max(value - delta, 0))
+    if match is None:
+        return new  # the number words were the whole age
     return original[: match.start()] + new + original[match.end() :]
 
 

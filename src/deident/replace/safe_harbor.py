@@ -21,6 +21,7 @@ from deident.core.document import Document
 from deident.core.labels import Category, Label
 from deident.core.span import Span
 from deident.replace.dates import AGED_90_PLUS, date_years, shift_date_text
+from deident.text.number_words import number_value
 
 SAFE_HARBOR_AGE = "90+"
 # Three-digit ZIP prefixes whose areas held 20,000 people or fewer in the 2000 census (HHS
@@ -29,7 +30,6 @@ RESTRICTED_ZIP3 = frozenset("036 059 063 102 203 556 692 790 821 823 830 831 878
 BARE_ZIP_SOURCE = "safe-harbor.zip"
 
 _NUMBER = regex.compile(r"\d+")
-_NINETY_PLUS_WORDS = regex.compile(r"ninety|hundred", regex.IGNORECASE)
 # A date right after one of these is a date of birth ("DOB: 1/2/1930", "born in 1930").
 _BIRTH_CONTEXT = regex.compile(
     r"(?:\bd\.?\s?o\.?\s?b\.?|\bdate\s+of\s+birth|\bbirth\s*(?:date|day)|\bborn(?:\s+(?:on|in))?)[\s:#=(-]*\Z",
@@ -102,7 +102,8 @@ class AgedYears:
 def over_89(age: str) -> bool:
     """Whether an age as written is over 89 ("91", "ninety-two")."""
     match = _NUMBER.search(age)
-    return int(match.group(0)) > 89 if match is not None else _NINETY_PLUS_WORDS.search(age) is not None
+    value = int(match.group(0)) if match is not None else number_value(age)
+    return value is not None and value > 89
 
 
 def safe_harbor_date(text: str, span: Span, aged: AgedYears) -> str | None:

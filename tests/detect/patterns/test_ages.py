@@ -34,6 +34,11 @@ POSITIVES: list[Case] = [
     ("she turned 70 and moved", "70", A),
     ("she turned 28 on november 25th", "28", A),
     ("my grandpa is 97 and has been on warfarin", "97", A),
+    # written in words (HIPAA: ages over 89 whatever their spelling)
+    ("Ninety-two year old man with CHF", "Ninety-two", A),
+    ("a ninety two year-old woman", "ninety two", A),
+    ("she is one hundred and one years of age", "one hundred and one", A),
+    ("Forty-five year old female, G2P2", "Forty-five", A),
 ]
 NEGATIVES: list[Case] = [
     ("temp 98.6 F orally", None, None),
@@ -50,6 +55,9 @@ NEGATIVES: list[Case] = [
     ("son (see note) called", None, None),
     ("wife was 20 minutes late", None, None),
     ("daughter is 2 hours away", None, None),
+    ("seventeen years ago she fell", None, None),
+    ("ninety-two percent of the time", None, None),
+    ("one hundred years of history", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES
@@ -66,7 +74,16 @@ def test_ignores_other_numbers(text: str, forbidden: str | None, label: Label | 
     check_negative(age_detector(), text, forbidden, label)
 
 
-@pytest.mark.parametrize(("text", "over_89"), [("93 yo woman", True), ("89 yo woman", False), ("aged 104", True)])
+@pytest.mark.parametrize(
+    ("text", "over_89"),
+    [
+        ("93 yo woman", True),
+        ("89 yo woman", False),
+        ("aged 104", True),
+        ("ninety-one year old", True),
+        ("Eighty-nine year old", False),
+    ],
+)
 def test_flags_ages_over_89(text: str, over_89: bool) -> None:
     (span,) = age_detector().detect(Document("t", text))
     assert ("age>89" in span.evidence) is over_89

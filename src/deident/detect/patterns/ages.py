@@ -12,6 +12,7 @@ import regex
 from deident.core.labels import Label
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, search_before, unit_follows, words
+from deident.text.number_words import TEENS, TENS, UNITS, number_value
 
 MAX_AGE = 125
 HIPAA_AGE_LIMIT = 89
@@ -149,10 +150,38 @@ _STATED_AGE = (
 _FAMILY_AGE = r"\b" + words(*_FAMILY_AGE_WORDS) + r"[ \t]{0,2}\([ \t]{0,2}(?P<a>\d{1,3})[ \t]{0,2}\)"
 
 
+# Ages written in words ("Ninety-two year old", "one hundred and one years of age"): HIPAA names ages over 89 whatever
+# their spelling. A number of one to five words.
+_WORD_GAP = r"(?:[ \t]{1,2}|[ \t]{0,2}-[ \t]{0,2})"
+_BELOW_HUNDRED = r"(?:" + words(*TENS) + r"(?:" + _WORD_GAP + words(*UNITS) + r")?|" + words(*TEENS, *UNITS) + r")"
+_WORD_NUMBER = (
+    r"(?:one" + _WORD_GAP + r"hundred(?:" + _WORD_GAP + r"(?:and" + _WORD_GAP + r")?" + _BELOW_HUNDRED + r")?"
+    r"|" + _BELOW_HUNDRED + r")"
+)
+_WORD_AGE = (
+    r"\b(?P<a>" + _WORD_NUMBER + r")" + _WORD_GAP
+    + r"(?:years?|yrs?)(?:" + _WORD_GAP + r"old\b|[ \t]{1,2}of[ \t]{1,2}age\b)"
+)  # fmt: skip
+
+
+def _word_age(text: str, m: regex.Match[str]) -> list[Hit]:
+    value = number_value(m["a"]) or 0
+    evidence = ("age>89",) if value > HIPAA_AGE_LIMIT else ()
+    return [Hit(m.start("a"), m.end("a"), evidence=evidence)] if 0 < value <= MAX_AGE else []
+
+
 def stated_age_patterns() -> tuple[Pattern, ...]:
     return (
         Pattern("age.stated", Label.AGE, _STATED_AGE, 0.6, _age, hints=ScanHints(anchors=STATED_AGE_WORDS)),
         Pattern("age.family_parenthesis", Label.AGE, _FAMILY_AGE, 0.7, _age),
+        Pattern(
+            "age.words",
+            Label.AGE,
+            _WORD_AGE,
+            0.9,
+            _word_age,
+            hints=ScanHints(anchors=(*UNITS, *TEENS, *TENS)),  # by hand: the first number word
+        ),
     )
 
 
