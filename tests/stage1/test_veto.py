@@ -88,6 +88,9 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("seen by Nguyen", "Nguyen", Label.DOCTOR, ()),
         ("Dr. Brady paged", "Brady", Label.DOCTOR, ()),  # a listed shorthand after an honorific stays a name
         ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
+        ("meeting with daughters Ama and Efua", "Ama", Label.RELATIVE, ()),  # a plural kin word, a clinical shorthand
+        ("his sons Foley and Brady", "Foley", Label.RELATIVE, ()),
+        ("Mx. Foley at bedside", "Foley", Label.PATIENT, ()),
         ("Dr. Anderson cath lab at 3", "Anderson", Label.DOCTOR, ()),  # after an honorific, a name
         ("Vesta Smith visited", "Vesta", Label.PATIENT, ()),
         # "and" between two people, or no grade/scale word after them: names.
