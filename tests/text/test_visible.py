@@ -7,6 +7,7 @@ import unicodedata
 
 import pytest
 
+from deident.api import Deidentifier
 from deident.text.visible import visible_view
 
 # (character, what it is): each is skipped wherever it stands.
@@ -32,7 +33,7 @@ ORDINARY = [
     "",
     "Seen by Dr. Wobblestone on 3/14/2019.\n\tPlan:\r\nfollow up",
     "page one\x0cpage two\x0bthree\x1cfour",  # white-space controls separate as newlines do: kept
-    "Temp 38\u00b0 \u2013 pt\u2019s wife Ren\u00e9e called \u03c0\u03cc\u03bd\u03bf\u03c2",
+    "Temp 38\u00b0 \u2022 pt\u2019s wife Ren\u00e9e called \u03c0\u03cc\u03bd\u03bf\u03c2 \u00b2",
     "Rene\u0301e (an accent as a combining mark on a letter)",
     "\u00e9\u00e8 \u4e2d\u6587 \U0001f600",
 ]
@@ -113,3 +114,47 @@ def test_a_name_written_with_no_break_spaces_is_found_whole() -> None:
     text = "Her husband Stestundek\u00a0Thunaindski attended; Dr\u00a0Cojogrerek\u00a0Aetreane saw her."
     found = [text[s.start : s.end] for s in Deidentifier.load(scheme="i2b2-2014").detect(text)]
     assert "Stestundek\u00a0Thunaindski" in found and "Cojogrerek\u00a0Aetreane" in found
+
+
+# (character, the ASCII character the view reads it as)
+LOOKALIKES = [
+    ("\u2010", "-"),  # hyphen
+    ("\u2011", "-"),  # non-breaking hyphen
+    ("\u2012", "-"),  # figure dash
+    ("\u2013", "-"),  # en dash
+    ("\u2014", "-"),  # em dash
+    ("\u2212", "-"),  # minus sign
+    ("\uff0d", "-"),  # full-width hyphen-minus
+    ("\ufe63", "-"),  # small hyphen-minus
+    ("\u2044", "/"),  # fraction slash
+    ("\u2215", "/"),  # division slash
+    ("\uff0f", "/"),  # full-width solidus
+    ("\uff20", "@"),  # full-width commercial at
+    ("\uff0e", "."),  # full-width full stop
+    ("\uff08", "("),  # full-width parenthesis
+    ("\uff21", "A"),  # full-width letter
+]
+
+
+@pytest.mark.parametrize(("char", "ascii"), LOOKALIKES)
+def test_lookalikes_are_read_as_ascii_in_place(char: str, ascii: str) -> None:
+    text = f"DOB 3{char}4{char}1950, call 617{char}555{char}0199"
+    view = visible_view(text)
+    assert view is not None and view.text == text.replace(char, ascii)
+    assert view.original(4, 14) == (4, 14)
+
+
+@pytest.fixture(scope="module")
+def default_deid() -> Deidentifier:
+    return Deidentifier.load()
+
+
+@pytest.mark.parametrize(("char", "ascii"), [c for c in LOOKALIKES if c[1] in "-/"])
+def test_dates_and_phones_written_with_lookalikes_are_replaced(
+    default_deid: Deidentifier, char: str, ascii: str
+) -> None:
+    text = f"DOB: 3{char}4{char}1950. Call 617{char}555{char}0199 or SSN 212{char}67{char}4431."
+    if ascii == "/":
+        text = text.replace(f"212{char}67{char}4431", "212-67-4431")
+    result = default_deid.deidentify(text)
+    assert not any(piece in result.text for piece in ("1950", "0199", "4431")), ascii

@@ -10,7 +10,11 @@ such characters, and so does anyone who wants PHI to slip through. The view:
 - skips combining marks on a digit (``5\u0301``);
 - reads every Unicode decimal digit (full-width ``\uff15``, Arabic-Indic, Devanagari, ...) as its ASCII digit;
 - reads every other space character (Unicode category Zs: no-break, thin, en and em spaces, ...) as a plain space,
-  so that "Dr\u00a0Ann\u00a0Smith" is the name the trigger patterns know.
+  so that "Dr\u00a0Ann\u00a0Smith" is the name the trigger patterns know;
+- reads look-alikes of ASCII punctuation as the ASCII character: every dash (Unicode category Pd: hyphen, en and em
+  dash, ...) and the minus sign as "-", the fraction and division slashes as "/", and the full-width and small forms
+  (``\uff0f``, ``\uff20``, ``\ufe63``) as what they are the wide or small form of, so that "3\u20134\u20131950" (en
+  dashes, as a word processor writes them) is a date and "617\uff0d555\uff0d0199" a phone number.
 
 A span found in the view maps back to the original (:meth:`VisibleText.original`) so that it covers the whole original
 value, the invisible characters inside it included. A note with none of these characters has no view
@@ -32,17 +36,23 @@ _ASCII_HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _HIDDEN = r"[\p{Cf}\p{Cc}--[\t\n\x0b\x0c\r\x1c-\x1f\x85]]"
 _OTHER_DIGIT = r"[\p{Nd}--[0-9]]"
 _OTHER_SPACE = r"[\p{Zs}--[ ]]"
+# Look-alikes of ASCII punctuation and the full-width and small forms of ASCII characters (digits are read above).
+_LOOKALIKE = r"[\p{Pd}\u2212\u2044\u2215\uff01-\uff5e\ufe50-\ufe6b--[\-0-9\uff10-\uff19]]"
+_LOOKALIKE_DASHES = {"\u2212": "-", "\u2044": "/", "\u2215": "/"}
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
-# The categories of the non-ASCII characters that may change: format, control, decimal digit, combining marks.
-_CHANGED_CATEGORIES = frozenset(("Cf", "Cc", "Nd", "Mn", "Mc", "Me", "Zs"))
+# The categories of the non-ASCII characters that may change: format, control, decimal digit, combining marks, spaces,
+# dashes; and the look-alikes of other categories (slashes, the minus sign, full-width and small forms).
+_CHANGED_CATEGORIES = frozenset(("Cf", "Cc", "Nd", "Mn", "Mc", "Me", "Zs", "Pd"))
+_CHANGED_LOOKALIKE = regex.compile(_LOOKALIKE, regex.V1)
 # _maybe_changed's answers, memoised (a pure function of one character; few distinct ones occur).
 _maybe: dict[str, bool] = {}
 # Whether a text needs a view: a character to skip, a non-ASCII digit, or a combining mark on a digit.
-_NEEDS_VIEW = regex.compile(rf"(?V1){_HIDDEN}|{_OTHER_DIGIT}|{_OTHER_SPACE}|\p{{Nd}}\p{{M}}")
+_NEEDS_VIEW = regex.compile(rf"(?V1){_HIDDEN}|{_OTHER_DIGIT}|{_OTHER_SPACE}|{_LOOKALIKE}|\p{{Nd}}\p{{M}}")
 # What the view changes, left to right: after a digit, a run of hidden characters and marks (skipped); elsewhere a
 # run of hidden characters (skipped); a non-ASCII digit (read as its ASCII digit); another space (read as " ").
 _CHANGE = regex.compile(
     rf"(?V1)(?P<skip>(?<=\p{{Nd}})(?:{_HIDDEN}|\p{{M}})+|{_HIDDEN}+)|(?P<digit>{_OTHER_DIGIT})|(?P<space>{_OTHER_SPACE})"
+    rf"|(?P<lookalike>{_LOOKALIKE})"
 )
 
 
@@ -77,18 +87,32 @@ def _maybe_changed(char: str) -> bool:
     """Whether a non-ASCII character may be skipped or read as a digit (a mark only when it is on a digit)."""
     known = _maybe.get(char)
     if known is None:
-        known = _maybe[char] = unicodedata.category(char) in _CHANGED_CATEGORIES
+        known = _maybe[char] = (
+            unicodedata.category(char) in _CHANGED_CATEGORIES or _CHANGED_LOOKALIKE.fullmatch(char) is not None
+        )
     return known
 
 
 def _needs_view(text: str) -> bool:
-    """Whether ``text`` has a character to skip or read as a digit: a search in C for ASCII text, else a look at the
+    """Whether ``text`` has a character to skip or read otherwise: a search in C for ASCII text, else a look at the
     few distinct non-ASCII characters of a note first (the regex module's search is ten times slower)."""
     if _ASCII_HIDDEN.search(text) is not None:
         return True
     if text.isascii() or not any(map(_maybe_changed, set(_NON_ASCII.findall(text)))):
         return False
     return _NEEDS_VIEW.search(text) is not None
+
+
+def _ascii_lookalike(char: str) -> str:
+    """The ASCII character that ``char`` (a match of _LOOKALIKE) stands for: "-" for a dash or the minus sign, "/" for
+    a slash, else its compatibility form (full-width and small forms), or the character itself where that is not one
+    ASCII character."""
+    if char in _LOOKALIKE_DASHES:
+        return _LOOKALIKE_DASHES[char]
+    if unicodedata.category(char) == "Pd":
+        return "-"
+    plain = unicodedata.normalize("NFKC", char)
+    return plain if len(plain) == 1 and plain.isascii() else char
 
 
 def visible_view(text: str) -> VisibleText | None:
@@ -109,6 +133,8 @@ def visible_view(text: str) -> VisibleText | None:
             shifts.append(skipped)
         elif match.group("space") is not None:
             pieces.append(" ")
+        elif match.group("lookalike") is not None:
+            pieces.append(_ascii_lookalike(match.group()))
         else:
             digit = match.group()
             # A digit of a Unicode version newer than Python's (the regex module's tables may be) stays as it is.
