@@ -17,6 +17,12 @@ D = Label.DATE
 
 POSITIVES: list[Case] = [
     ("Cath 3/15 revealed EF 50%", "3/15", D),
+    # ISO 8601 with a time: the date part
+    ("Seen 2019-03-04T10:00:00Z in clinic", "2019-03-04", D),
+    ("ts 2019-03-04T1000", "2019-03-04", D),
+    # day, month and year run together (DDMMMYYYY)
+    ("Admitted 04MAR1950 via ED", "04MAR1950", D),
+    ("seen 12jun2019 and discharged", "12jun2019", D),
     ("seen on 7/22/05 in clinic", "7/22/05", D),
     # a month and a four-digit year
     ("s/p CABG 9/2002, PCI 11/2004", "9/2002", D),
@@ -82,6 +88,7 @@ POSITIVES: list[Case] = [
     ("seen 3/6 and 4/6 for wound care", "3/6", D),
 ]
 NEGATIVES: list[Case] = [
+    ("lot 2019-03-04T7 expired", "2019-03-04", D),  # a "T" not followed by a time: a code, not a timestamp
     # month/year shapes that are dilutions, ranges, measurements or quantities
     ("epi 1/2000 dilution prepared", "1/2000", D),
     ("dilution of 1/2000 used", "1/2000", D),

@@ -12,6 +12,7 @@ from .helpers import Case, check_negative, check_positive, params
 
 POSITIVES: list[Case] = [
     ("SSN 123-45-6789 on file", "123-45-6789", Label.SSN),
+    ("SSN 123.45.6789 on file", "123.45.6789", Label.SSN),
     ("social security number: 123456789.", "123456789", Label.SSN),
     ("MRN: 1234567 confirmed", "1234567", Label.MEDICALRECORD),
     ("medical record # A-2034981", "A-2034981", Label.MEDICALRECORD),

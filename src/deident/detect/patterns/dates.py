@@ -548,7 +548,9 @@ def date_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "date.iso",
             D,
-            r"(?P<y>" + _FIRST_DIGIT + r"\d{3})(?P<sep>[/.-])(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})" + _NA,
+            # ISO 8601, a time after "T" too ("2019-03-04T10:00:00Z": the date alone is the span)
+            r"(?P<y>" + _FIRST_DIGIT + r"\d{3})(?P<sep>[/.-])(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})"
+            r"(?:(?=T\d{2}:?\d{2})|" + _NA + ")",
             0.95,
             _iso,
             hints=ScanHints(digit_run=(4, 4), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_PREV),
@@ -568,7 +570,8 @@ def date_patterns() -> tuple[Pattern, ...]:
             + r"\d?)(?:st|nd|rd|th)?"
             + r"[ \t-]{0,2}(?:of[ \t]{1,2})?(?P<mon>"
             + MONTH
-            + r")\b\.?(?:[,-]?[ \t]{0,2}"
+            # the month may run into the year: "04MAR1950", "4Mar19" (DDMMMYYYY, as lab and military systems write)
+            + r")(?:\b\.?|(?=\d))(?:[,-]?[ \t]{0,2}"
             + _YEAR
             + r")?"
             + _NA,

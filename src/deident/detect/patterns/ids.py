@@ -200,7 +200,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             "id.ssn_trigger",
             Label.SSN,
             r"\b(?:ssn|ss#|ss no|social security(?:[ \t]{1,2}(?:number|no|#))?)[ \t]{0,2}[:#]?[ \t]{0,2}"
-            r"(?P<p>\d{3}[ -]?\d{2}[ -]?\d{4})\b",
+            r"(?P<p>\d{3}[ .-]?\d{2}[ .-]?\d{4})\b",
             0.95,
             None,
             group="p",
