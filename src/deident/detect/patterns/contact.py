@@ -193,6 +193,22 @@ def _extension(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start(), m.end())]
 
 
+# An address written out so that harvesters miss it: the "at" in brackets ("jo [at] example [dot] com", "jo (at)
+# gmail.com"), or a plain "at" with every "dot" spelled out ("jo at example dot com"); a plain " at " before a dotted
+# domain ("meet jo at example.com") is not one.
+_BRACKETED_AT = r"[ \t]{0,2}[\[(<{][ \t]{0,2}at[ \t]{0,2}[\])>}][ \t]{0,2}"
+_WORD_DOT = r"(?:[ \t]{0,2}[\[(<{][ \t]{0,2}dot[ \t]{0,2}[\])>}][ \t]{0,2}|[ \t]{1,2}dot[ \t]{1,2})"
+_ANY_DOT = r"(?:" + _WORD_DOT + r"|\.)"
+_DOMAIN_LABEL = r"[a-z0-9][a-z0-9-]{0,62}"
+_EMAIL_DOMAINS = r"(?:com|org|net|edu|gov|mil|info|biz|io|us|uk|ca|de|au|nz|ie|fr|co)\b"
+_SPELLED_EMAIL = (
+    r"(?<![\w.+-])[a-z0-9][a-z0-9._%+-]{0,63}(?:"
+    + _BRACKETED_AT + _DOMAIN_LABEL + r"(?:" + _ANY_DOT + _DOMAIN_LABEL + r"){0,3}" + _ANY_DOT
+    + r"|[ \t]{1,2}at[ \t]{1,2}" + _DOMAIN_LABEL + r"(?:" + _WORD_DOT + _DOMAIN_LABEL + r"){0,3}" + _WORD_DOT
+    + r")" + _EMAIL_DOMAINS
+)  # fmt: skip
+
+
 def _email(text: str, m: regex.Match[str]) -> list[Hit]:
     local = search_before(r"(?r)(?<![\w.+-])[a-z0-9][a-z0-9._%+-]{0,63}\Z", text, m.start(), 64)
     return [] if local is None else [Hit(local.start(), m.end(), confirmed=Confirmation.EMAIL)]
@@ -348,6 +364,14 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             0.95,
             _email,
             ignore_case=False,
+        ),
+        Pattern(
+            "email.spelled_out",
+            Label.EMAIL,
+            _SPELLED_EMAIL,
+            0.85,
+            # Scanned only in notes that hold a bracketed "at" or "dot", or a "dot" between blanks, at all.
+            hints=ScanHints(lower_gate=r"[\[(<{][ \t]{0,2}(?:at|dot)[ \t]{0,2}[\])>}]|[ \t]dot[ \t]"),
         ),
         Pattern(
             "url.web",
