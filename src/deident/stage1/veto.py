@@ -46,8 +46,8 @@ VETOABLE_LABELS: frozenset[Label] = frozenset(
 )
 # A candidate right after one of these keeps its name reading ("Dr. Foley", "Mrs. Parkinson").
 STRONG_NAME_TRIGGERS: frozenset[str] = frozenset(
-    "dr drs doctor mr mrs ms mx miss mister prof professor wife husband daughter daughters son sons mother father sister"
-    " sisters brother brothers".split()
+    "dr drs doctor mr mrs ms mx miss mister prof professor wife husband daughter daughters son sons mother father"
+    " sister sisters brother brothers".split()
 )
 # Honorifics, which no convention counts as part of a name: a span of these alone names nobody ("Dr." is also a
 # street suffix, but only with the street's name before it).

@@ -69,6 +69,9 @@ POSITIVES: list[Case] = [
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
+    # an ordinal before a clinical "st" not written as a street ("ST segment", "st" for a dose)
+    ("gave 2 3rd st dose at noon", "3rd st", Label.STREET),
+    ("HR 2 3RD ST DEPRESSION NOTED", "3RD ST", Label.STREET),
     # Type words alone before the suffix name no facility.
     ("sent to the county hospital for films", None, None),
     ("she prefers a community hospital near home", None, None),
@@ -154,6 +157,10 @@ NATURAL_PLACE_NEGATIVES: list[Case] = [
     ("plan: OR in am. Fort to follow", None, None),
 ]
 HARD: list[Case] = [
+    # a two-letter direction and an ordinal street name, as US grids number their streets
+    ("Moved to 4417 NW 23rd Ave, Gainesville FL", "4417 NW 23rd Ave", Label.STREET),
+    ("lives in apt 12 at 55 W 46th St", "55 W 46th St", Label.STREET),
+    ("Address: 12 SE 1st St, Miami", "12 SE 1st St", Label.STREET),
     # Quebec's street order: number, type, name (issue 17); the name's capitals tell it from "2 avenue of approach"
     ("Address: 1176, chemin Thibault, Granby", "1176, chemin Thibault", Label.STREET),
     ("Home: 7678, avenue Smith, Saint-Georges", "7678, avenue Smith", Label.STREET),

@@ -109,20 +109,25 @@ def _street(text: str, m: regex.Match[str]) -> list[Hit]:
     if (
         suffix
         and suffix[0].lower().rstrip(".") in _CLINICAL_SUFFIXES
-        and not all(w[:1].isupper() and not w.isupper() for w in name_words)
+        and not all(_capitalised(w) or (w[:1].isdigit() and _capitalised(suffix[0])) for w in name_words)
     ):
         return []  # "2 mediastinal CT", "6u reg insulin SQ", "2 HR ST": street suffixes that are clinical words
     return [Hit(m.start(), m.end())]
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper() and not word.isupper()
 
 
 # The street rule's words part (letters, ' . - and blanks) reaches its suffix within this many characters of the
 # house number's end: a letter, two blanks, "N. " and four words of 25 characters with their blanks, then the suffix.
 _STREET_REACH = 1 + 2 + 4 + 4 * 25 + 4 * 2 + max(map(len, STREET_SUFFIX_WORDS))
 _STREET_SUFFIX_BYTES = frozenset(w.encode("ascii") for w in STREET_SUFFIX_WORDS)
-# Lower-cases letters, makes ' . - blanks (a suffix ends at them: \b) and every character that the words part cannot
-# hold a newline (the words part ends before it).
+# Lower-cases letters, keeps digits (an ordinal street name: "23rd"), makes ' . - blanks (a suffix ends at them: \b)
+# and every character that the words part cannot hold a newline (the words part ends before it).
 _STREET_TABLE = bytes(
-    c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or c in b" \t" else 32 if c in b"'.-" else 10 for c in range(256)
+    c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or 48 <= c <= 57 or c in b" \t" else 32 if c in b"'.-" else 10
+    for c in range(256)
 )
 
 
@@ -168,9 +173,11 @@ def usps_suffix_words() -> tuple[str, ...]:
 _UNIT = r"(?:,?[ \t]{0,2}(?P<unit>apt|apartment|unit|suite|ste|#)\.?[ \t]{0,2}#?[ \t]{0,2}[A-Za-z0-9-]{1,6}\b)"
 # The house number both street rules start with ("12", "12B", "12 N."), what follows it for the digit-run dispatch, and
 # the characters that may follow its digits.
-_HOUSE_NUMBER = r"\d(?<![\w./-]\d)\d{0,4}[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?"
+_HOUSE_NUMBER = r"\d(?<![\w./-]\d)\d{0,4}[A-Za-z]?[ \t]{1,2}(?:(?:[NS][EW]|[NSEW])\.?[ \t]{1,2})?"
 _HOUSE_NUMBER_FRENCH = r"\d(?<![\w./-]\d)\d{0,4},?[ \t]{1,2}"
-_HOUSE_NUMBER_NEXT = r"[A-Za-z]?[ \t]{1,2}(?:[NSEW]\.?[ \t]{1,2})?"
+_HOUSE_NUMBER_NEXT = r"[A-Za-z]?[ \t]{1,2}(?:(?:[NS][EW]|[NSEW])\.?[ \t]{1,2})?"
+# A street's first name word: a word, or an ordinal ("55 W 46th St", "4417 NW 23rd Ave").
+_STREET_FIRST_WORD = r"(?:[A-Za-z][A-Za-z'.\-]{0,24}|\d{1,3}(?i:st|nd|rd|th))"
 _HOUSE_NUMBER_FOLLOWERS = " \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ZIP_AHEAD = regex.compile(r"[^\n]{0,60}\n?[^\n]{0,60}?\b\d{5}(?:-\d{4})?\b")
 
@@ -488,13 +495,19 @@ def location_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "location.street_address",
             Label.STREET,
-            _HOUSE_NUMBER + r"(?P<w>[A-Za-z][A-Za-z'.\-]{0,24}"
-            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'.\-]{0,24}){0,3})[ \t]{1,2}" + STREET_SUFFIXES + r"\b\.?" + _UNIT + "?",
+            _HOUSE_NUMBER
+            + r"(?P<w>"
+            + _STREET_FIRST_WORD
+            + r"(?:[ \t]{1,2}[A-Za-z][A-Za-z'.\-]{0,24}){0,3})[ \t]{1,2}"
+            + STREET_SUFFIXES
+            + r"\b\.?"
+            + _UNIT
+            + "?",
             0.8,
             _street,
             hints=ScanHints(
                 digit_run=(1, 5),
-                run_next=_HOUSE_NUMBER_NEXT + r"[A-Za-z][A-Za-z'.\-]{0,24}[ \t]",
+                run_next=_HOUSE_NUMBER_NEXT + _STREET_FIRST_WORD + r"[ \t]",
                 run_prev=r"[^\w./-]",
                 run_check=_street_may_start,
             ),
