@@ -12,6 +12,10 @@ from .helpers import Case, check_positive, found, params
 
 Z = Label.ZIP
 POSITIVES: list[Case] = [
+    # after their label, in any case
+    ("Postcode: sw1a 1aa", "sw1a 1aa", Label.ZIP),
+    ("post code ls1 4ap, Leeds", "ls1 4ap", Label.ZIP),
+    ("Postal code: k1a 0b6", "k1a 0b6", Label.ZIP),
     ("Flat 3, 12 High Street, Leeds LS1 4AP", "Flat 3, 12 High Street", Label.STREET),
     ("Flat 3, 12 High Street, Leeds LS1 4AP", "LS1 4AP", Z),
     ("Flat 3, 12 High Street, Leeds LS1 4AP", "Leeds", Label.CITY),
@@ -40,6 +44,8 @@ POSITIVES: list[Case] = [
 ]
 # (text, a piece that must not be tagged with the label)
 NEGATIVES: list[tuple[str, str, Label]] = [
+    ("postcode unknown, will ask", "unknown", Label.ZIP),
+    ("postcode: qq1 1aa", "qq1 1aa", Label.ZIP),  # no UK area starts with Q
     ("L4 5 disc bulge, C5 6 fusion", "L4 5", Z),
     ("4/5 strength, 3/6 murmur", "4/5", Z),
     ("G2 P1 at 38 weeks", "G2 P1", Z),

@@ -25,6 +25,13 @@ UK_POSTCODE = (
 # Canadian postal code ("K1A 0B1"): forward sortation area (a letter of ABCEGHJ-NPRSTVXY, a digit, a letter) and local
 # delivery unit (digit, letter, digit); D, F, I, O, Q and U are never used, W and Z never first.
 CA_POSTAL_CODE = r"\d(?<=(?<![\w])[ABCEGHJ-NPRSTVXY]\d)[ABCEGHJ-NPRSTV-Z](?:[ \t-]{1,2})?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w])"
+# A UK postcode or Canadian postal code after its label, in any case ("Postcode: sw1a 1aa", "postal code k1a 0b6"):
+# the same letters and digits as above, where the label, not the capitals, says what it is.
+_LABELLED_POSTCODE = (
+    r"\b(?:post[ \t]?code|postal[ \t]{1,2}code)[ \t]{0,2}[:#-]?[ \t]{0,2}(?P<p>"
+    r"[A-PR-UWYZ][A-HK-Y]?\d(?:\d|[A-HJKPSTUW]|[ABEHMNPRVWXY])?[ \t]{0,2}\d[ABD-HJLNP-UW-Z]{2}"
+    r"|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]{0,2}\d[ABCEGHJ-NPRSTV-Z]\d)(?![\w])"
+)
 # A ZIP+4 on its own ("21201-3456"): five digits, a hyphen, four digits.
 ZIP_PLUS4 = r"\d(?<![\w.,/-]\d)\d{4}-\d{4}(?![\w]|[.,/-]\d)"
 
@@ -116,6 +123,15 @@ def postcode_patterns(street_rules: Callable[[], tuple[Pattern, ...]]) -> tuple[
             _letters_before(1),
             ignore_case=False,
             hints=ScanHints(digit_run=(1, 1), run_prev="[A-Z]"),
+        ),
+        Pattern(
+            "location.postcode_labelled",
+            Label.ZIP,
+            _LABELLED_POSTCODE,
+            0.9,
+            None,
+            group="p",
+            hints=ScanHints(anchors=("postcode", "post code", "postal code")),
         ),
         Pattern(
             "location.zip_plus4",
