@@ -37,6 +37,10 @@ POSITIVES: list[Case] = [
     ("mrs. powers arrived from cath lab", "powers", PT),
     ("Ms. Manning slept well", "Manning", PT),
     ("wife anna called twice", "anna", REL),
+    # kin words as posts and letters write them
+    ("my hubby Dale took me to the ER", "Dale", REL),
+    ("My mum Pauline is 82.", "Pauline", REL),
+    ("stepdad Rory visited today", "Rory", REL),
     ("NEPHEW, NEIL MEITZ VISITED", "NEIL MEITZ", REL),
     ("The pts wife, Tomasa Sandberg called.", "Tomasa Sandberg", REL),
     ("DENTURES TAKEN HOME BY DAUGHTER LISA ROSSETTI.", "LISA ROSSETTI", REL),

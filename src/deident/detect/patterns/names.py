@@ -57,6 +57,9 @@ FAMILY_WORDS = (
     "step daughter", "step son", "son-in-law", "daughter-in-law", "sister-in-law", "brother-in-law", "hcp", "proxy",
     "health care proxy", "poa", "guardian", "companion", "significant other", "s.o.", "children", "child",
     "lawyer", "attorney", "caregiver", "roommate", "spokesperson",
+    # as posts and letters write them
+    "hubby", "hubbie", "wifey", "mum", "mummy", "mommy", "daddy", "granny", "grandad", "granddad", "stepmom",
+    "stepmother", "stepdad", "stepfather",
 )  # fmt: skip
 CONTACT_VERBS_FAMILY_WORDS = (
     "spoke with", "spoke to", "talked with", "talked to", "called", "phoned", "reach", "reached", "met with",
