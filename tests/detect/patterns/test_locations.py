@@ -69,6 +69,9 @@ POSITIVES: list[Case] = [
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
+    ("K 3.4567, Na 140.1234 mmol/L", "3.4567", Label.LOCATION_OTHER),  # a word between the numbers: no pair
+    ("INR 1.2, 3.4 today", "1.2, 3.4", Label.LOCATION_OTHER),  # coordinates have four decimals or more
+    ("values 95.1234, 20.1234 noted", "95.1234", Label.LOCATION_OTHER),  # past 90 degrees of latitude
     # an ordinal before a clinical "st" not written as a street ("ST segment", "st" for a dose)
     ("gave 2 3rd st dose at noon", "3rd st", Label.STREET),
     ("HR 2 3RD ST DEPRESSION NOTED", "3RD ST", Label.STREET),
@@ -157,6 +160,10 @@ NATURAL_PLACE_NEGATIVES: list[Case] = [
     ("plan: OR in am. Fort to follow", None, None),
 ]
 HARD: list[Case] = [
+    # geographic coordinates, decimal or in degrees, minutes and seconds
+    ("found at 42.3601, -71.0589 by EMS", "42.3601, -71.0589", Label.LOCATION_OTHER),
+    ("lat/long 51.5072, -0.1276.", "51.5072, -0.1276", Label.LOCATION_OTHER),
+    ("GPS: 42°21′36″N 71°03′34″W", "42°21′36″N 71°03′34″W", Label.LOCATION_OTHER),
     # a two-letter direction and an ordinal street name, as US grids number their streets
     ("Moved to 4417 NW 23rd Ave, Gainesville FL", "4417 NW 23rd Ave", Label.STREET),
     ("lives in apt 12 at 55 W 46th St", "55 W 46th St", Label.STREET),

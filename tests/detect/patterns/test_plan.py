@@ -624,13 +624,20 @@ _GATE_PIECES = (
     "J", "e", "Z.", "  ", "\t", "Yi", "MILLER", "o'brien", "&", "'", "/", "_",
     # addresses written out: "jo [at] example [dot] com", "jo at example dot com"
     "jo", " at ", "[at]", " (AT) ", "<at>", " dot ", "[dot]", " DOT ", "{dot}", "[ at ]", "(\tat)",
+    # coordinates: "42.3601, -71.0589", "42°21′36″N 71°03′34″W"
+    "42.3601", "-71.0589", ", ", "°", "21′", "36″", "N", "W", "0.1276", "7.5",
 )  # fmt: skip
 
 
 def test_lower_gates_never_skip_a_text_with_a_match() -> None:
     """A scanned rule's ``lower_gate`` finds something in the lower-cased text wherever the rule matches (ASCII)."""
     gated = [p for p in all_patterns() if p.hints.lower_gate]
-    assert sorted(p.name for p in gated) == ["email.spelled_out", "name.initial_surname", "url.domain"]
+    assert sorted(p.name for p in gated) == [
+        "email.spelled_out",
+        "location.coordinates",
+        "name.initial_surname",
+        "url.domain",
+    ]
     rng = random.Random(31)
     texts = [*_REQUIRED_CHAR_TEXTS, "see WWW.EXAMPLE.ORG/Path and foo.Co.UK."]
     texts += random_texts(rng, _GATE_PIECES, 4000, 1, 10)

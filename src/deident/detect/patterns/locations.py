@@ -461,6 +461,23 @@ def _university(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start(), m.end("c"), Label.HOSPITAL)]
 
 
+# Geographic coordinates (HIPAA: a geographic subdivision smaller than a state, "and their equivalent geocodes"):
+# decimal degrees with four or more decimals ("42.3601, -71.0589") or degrees, minutes and seconds with hemispheres
+# ("42°21'36\"N 71°03'34\"W").
+_DECIMAL_COORDINATES = (
+    r"(?<![\w.+-])(?P<lat>[-+]?\d{1,2}\.\d{4,8})°?(?:[ \t]{0,2}[NS]\b)?[ \t]{0,2},[ \t]{0,2}"
+    r"(?P<lon>[-+]?\d{1,3}\.\d{4,8})°?(?:[ \t]{0,2}[EW]\b)?(?![\w]|[.,]\d)"
+)
+_DMS = r"\d{1,3}°[ \t]{0,2}\d{1,2}['′][ \t]{0,2}(?:\d{1,2}(?:\.\d{1,4})?[\"″][ \t]{0,2})?"
+_DMS_COORDINATES = r"(?<![\w.])" + _DMS + r"[NS][ \t]{0,2},?[ \t]{0,2}" + _DMS + r"[EW]\b"
+
+
+def _coordinates(text: str, m: regex.Match[str]) -> list[Hit]:
+    if m["lat"] is not None and (abs(float(m["lat"])) > 90 or abs(float(m["lon"])) > 180):
+        return []
+    return [Hit(m.start(), m.end())]
+
+
 @lru_cache(maxsize=1)
 def location_patterns() -> tuple[Pattern, ...]:
     return (
@@ -492,6 +509,16 @@ def location_patterns() -> tuple[Pattern, ...]:
             ignore_case=False,
         ),
         Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6),
+        Pattern(
+            "location.coordinates",
+            Label.LOCATION_OTHER,
+            r"(?:" + _DECIMAL_COORDINATES + "|" + _DMS_COORDINATES + ")",
+            0.9,
+            _coordinates,
+            ignore_case=False,
+            # Scanned only in notes with a number of four or more decimals, or a degree sign, at all.
+            hints=ScanHints(lower_gate=r"\.\d\d\d\d|°"),
+        ),
         Pattern(
             "location.street_address",
             Label.STREET,
