@@ -17,6 +17,9 @@ D = Label.DATE
 
 POSITIVES: list[Case] = [
     ("Cath 3/15 revealed EF 50%", "3/15", D),
+    # a day and month that is also a fraction, as the date of a note before its heading
+    ("1/4 npn nights neuro: no sz", "1/4", D),
+    ("3/4 Nursing Progress Note\nNeuro: alert", "3/4", D),
     # ISO 8601 with a time: the date part
     ("Seen 2019-03-04T10:00:00Z in clinic", "2019-03-04", D),
     ("ts 2019-03-04T1000", "2019-03-04", D),
@@ -88,7 +91,9 @@ POSITIVES: list[Case] = [
     ("seen 3/6 and 4/6 for wound care", "3/6", D),
 ]
 NEGATIVES: list[Case] = [
-    ("lot 2019-03-04T7 expired", "2019-03-04", D),  # a "T" not followed by a time: a code, not a timestamp
+    ("lot 2019-03-04T7 expired", "2019-03-04", D),
+    ("1/2 NS at 200cc/hr for 2 liters", "1/2", D),  # half-normal saline: a fraction before no heading
+    ("gave 1/4 tab nightly", "1/4", D),  # a "T" not followed by a time: a code, not a timestamp
     # month/year shapes that are dilutions, ranges, measurements or quantities
     ("epi 1/2000 dilution prepared", "1/2000", D),
     ("dilution of 1/2000 used", "1/2000", D),

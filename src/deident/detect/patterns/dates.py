@@ -56,6 +56,10 @@ _DATE_CONTEXT_BEFORE = (
     r"|intubated|extubated|extubation|intubation|weaned|weaned off|wened|arrest|mi|cabg|ptca|cva|born|dob|tx"
     r"|treated)[ \t:,]{1,3}\Z"
 )
+# A note's heading right after a day and month ("1/4 npn nights", "3/4 Nursing Progress Note"): the date of the note.
+_NOTE_HEADING_AFTER = (
+    r"[ \t]{1,3}(?:npn|nsg|nursing|addendum|(?:progress|admission|admit|transfer|event|shift)[ \t]{1,2}note)\b"
+)
 _PAIN_NEAR = r"\b(?:pain|cp|c/p|discomfort|ha|headache|angina|scale|rates?|rated|c/o)\b"
 # Ventilator context earlier on the same line: settings come in runs ("IMV 700x10, 50% 8/5"); "in the setting of"
 # and an ejection fraction or saturation in per cent are not.
@@ -199,7 +203,7 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         if _ends_with(_CLINICAL_BEFORE, before):
             return []
         return [Hit(m.start(), m.end(), evidence=("month/year",))]
-    date_context = _ends_with(_DATE_CONTEXT_BEFORE, before)
+    date_context = _ends_with(_DATE_CONTEXT_BEFORE, before) or rx(_NOTE_HEADING_AFTER).match(text, m.end()) is not None
     # "at 0630 2/31": after a date word or a clock time, a day up to 31 is still a date as written.
     if not (_valid_day(month, day) or (1 <= month <= 12 and 1 <= day <= 31 and _written_as_date(before, date_context))):
         return []
