@@ -13,6 +13,11 @@ from .helpers import Case, check_negative, check_positive, params
 POSITIVES: list[Case] = [
     ("SSN 123-45-6789 on file", "123-45-6789", Label.SSN),
     ("SSN 123.45.6789 on file", "123.45.6789", Label.SSN),
+    # UK National Insurance number, in pairs or together; a MAC address of a device
+    ("My National Insurance number is AB 12 34 56 C.", "AB 12 34 56 C", Label.SSN),
+    ("NI no JG103759A on the claim", "JG103759A", Label.SSN),
+    ("pump MAC 00:1A:2B:3C:4D:5E logged", "00:1A:2B:3C:4D:5E", Label.DEVICE),
+    ("mac 00-1a-2b-3c-4d-5e", "00-1a-2b-3c-4d-5e", Label.DEVICE),
     ("social security number: 123456789.", "123456789", Label.SSN),
     ("MRN: 1234567 confirmed", "1234567", Label.MEDICALRECORD),
     ("medical record # A-2034981", "A-2034981", Label.MEDICALRECORD),
@@ -37,6 +42,9 @@ POSITIVES: list[Case] = [
     ("T: 7/16/14  D: 7/16/14 / Job: M00760  Doc: 949630", "949630", Label.IDNUM),
 ]
 NEGATIVES: list[Case] = [
+    ("levels L4 12 34 56 A noted", "12 34 56", Label.SSN),  # no National Insurance prefix starts with a digit
+    ("GB 12 34 56 A", "12 34 56", Label.SSN),  # a prefix HMRC never allocates
+    ("ratio 10:42:33:12:01 ok", "10:42:33", Label.DEVICE),  # five pairs: no MAC address
     # "plate" in the laboratory, or followed by a number and a word
     ("blood agar plate 2 days old, plate count 24 hrs, plates 3 and 4 grew", None, None),
     ("HEPARIN INCREASED TO 1000U/HR, NEG BY 1500CC", None, None),

@@ -639,6 +639,8 @@ _GATE_PIECES = (
     "J", "e", "Z.", "  ", "\t", "Yi", "MILLER", "o'brien", "&", "'", "/", "_",
     # addresses written out: "jo [at] example [dot] com", "jo at example dot com"
     "jo", " at ", "[at]", " (AT) ", "<at>", " dot ", "[dot]", " DOT ", "{dot}", "[ at ]", "(\tat)",
+    # MAC addresses: "00:1A:2B:3C:4D:5E", "00-1a-2b-3c-4d-5e"
+    "00:1A:2B:", "3C:4D:5E", "00-1a-", "2b-3c-4d-5e", "ff", ":", "-",
     # coordinates: "42.3601, -71.0589", "42°21′36″N 71°03′34″W"
     "42.3601", "-71.0589", ", ", "°", "21′", "36″", "N", "W", "0.1276", "7.5",
 )  # fmt: skip
@@ -649,6 +651,7 @@ def test_lower_gates_never_skip_a_text_with_a_match() -> None:
     gated = [p for p in all_patterns() if p.hints.lower_gate]
     assert sorted(p.name for p in gated) == [
         "email.spelled_out",
+        "id.mac_address",
         "location.coordinates",
         "name.initial_surname",
         "url.domain",

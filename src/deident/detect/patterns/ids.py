@@ -93,6 +93,22 @@ def _ssn(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("p"), m.end("p"), score=0.6, evidence=("ssn-invalid",))]
 
 
+# UK National Insurance number (HMRC): two prefix letters (D, F, I, Q, U and V never; O never second), six digits in
+# pairs written together or apart, a suffix letter A-D ("AB 12 34 56 C", "JG103759A"). Matched from the first digit
+# pair; the validator adds the prefix and refuses the prefixes HMRC never allocates.
+NINO = (
+    r"\d\d(?<=(?<![\w])(?P<pre>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z])(?P<s>[ ]?)\d\d)"
+    r"(?P=s)\d\d(?P=s)\d\d(?P=s)[A-D](?![\w])"
+)
+_NINO_NEVER = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
+# A MAC address (IEEE 802): six pairs of hexadecimal digits, one separator throughout ("00:1A:2B:3C:4D:5E").
+MAC_ADDRESS = r"(?<![\w:.-])[0-9A-Fa-f]{2}(?P<s>[:-])(?:[0-9A-Fa-f]{2}(?P=s)){4}[0-9A-Fa-f]{2}(?![\w:.-])"
+
+
+def _nino(text: str, m: regex.Match[str]) -> list[Hit]:
+    return [] if m["pre"] in _NINO_NEVER else [Hit(m.start("pre"), m.end())]
+
+
 # Payment card numbers (ISO/IEC 7812): the issuer prefixes and lengths of the major networks, then the Luhn digit.
 # (prefix range low, high, number of prefix digits, allowed lengths)
 _CARD_ISSUERS: tuple[tuple[int, int, int, frozenset[int]], ...] = (
@@ -208,6 +224,24 @@ def id_patterns() -> tuple[Pattern, ...]:
         ),
         *triggered,
         *checked_id_patterns(),
+        Pattern(
+            "id.uk_national_insurance",
+            Label.SSN,
+            NINO,
+            0.85,
+            _nino,
+            ignore_case=False,
+            hints=ScanHints(digit_run=(2, 6), run_prev="[A-Z ]"),
+        ),
+        Pattern(
+            "id.mac_address",
+            Label.DEVICE,
+            MAC_ADDRESS,
+            0.9,
+            None,
+            # Scanned only in notes with three hexadecimal pairs joined by colons or hyphens.
+            hints=ScanHints(lower_gate=r"[0-9a-f][0-9a-f][:-][0-9a-f][0-9a-f][:-][0-9a-f][0-9a-f][:-]"),
+        ),
         Pattern(
             "id.vin",
             Label.VEHICLE,
