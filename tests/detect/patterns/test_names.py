@@ -37,6 +37,9 @@ POSITIVES: list[Case] = [
     ("mrs. powers arrived from cath lab", "powers", PT),
     ("Ms. Manning slept well", "Manning", PT),
     ("wife anna called twice", "anna", REL),
+    # a clinician's role in brackets after the name
+    ("micu team: Quorvane (fellow), Fairweather (resident)", "Fairweather", DR),
+    ("Okonkwo (NP) aware of K 3.1", "Okonkwo", DR),
     # kin words as posts and letters write them
     ("my hubby Dale took me to the ER", "Dale", REL),
     ("My mum Pauline is 82.", "Pauline", REL),
@@ -126,6 +129,8 @@ NEGATIVES: list[Case] = [
     ("pt cont on mech vent as per Carevue. Lung sounds coarse", None, None),
     ("morphine given; ms contin 30 mg bid", None, None),
     ("monitor MS. Restart lopressor", None, None),
+    ("renal (fellow) following", None, None),
+    ("c/o pain (md aware)", None, None),
     # "MS"/"ms" are also mental status and morphine: an unlisted word after them is no name
     ("PT WITH ALTERED MS. TOLERATING PO WELL.", None, None),
     ("pt with poor ms. replete with k.", None, None),

@@ -655,6 +655,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             _names(Label.DOCTOR, strong=False),
         ),
         Pattern(
+            # A clinician's role in brackets after the name: "quorvane (fellow)", "Fairweather (NP)".
+            "name.role_in_parentheses",
+            Label.DOCTOR,
+            r"\b" + DOCTOR_ROLES + r"[ \t]{0,2}\)",
+            0.7,
+            _names_before(Label.DOCTOR, False, r"[ \t]{0,2}\([ \t]{0,2}"),
+        ),
+        Pattern(
             "name.role_suffix",
             Label.DOCTOR,
             r"\b" + ROLE_SUFFIXES + r"(?![\w])",
