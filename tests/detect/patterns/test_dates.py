@@ -20,6 +20,9 @@ POSITIVES: list[Case] = [
     # a day and month that is also a fraction, as the date of a note before its heading
     ("1/4 npn nights neuro: no sz", "1/4", D),
     ("3/4 Nursing Progress Note\nNeuro: alert", "3/4", D),
+    # after "=" in a key=value export, where the three parts say it is a date
+    ("dob=03/04/1950&sex=F", "03/04/1950", D),
+    ("admit_date=2020-01-05T10:00", "2020-01-05", D),
     # ISO 8601 with a time: the date part
     ("Seen 2019-03-04T10:00:00Z in clinic", "2019-03-04", D),
     ("ts 2019-03-04T1000", "2019-03-04", D),
@@ -92,7 +95,9 @@ POSITIVES: list[Case] = [
 ]
 NEGATIVES: list[Case] = [
     ("lot 2019-03-04T7 expired", "2019-03-04", D),
-    ("1/2 NS at 200cc/hr for 2 liters", "1/2", D),  # half-normal saline: a fraction before no heading
+    ("1/2 NS at 200cc/hr for 2 liters", "1/2", D),
+    ("SIMV=12/5/10 then weaned", "12/5/10", D),  # after "=" a two-digit year is a setting
+    ("ratio x=3/4 noted", "3/4", D),  # half-normal saline: a fraction before no heading
     ("gave 1/4 tab nightly", "1/4", D),  # a "T" not followed by a time: a code, not a timestamp
     # month/year shapes that are dilutions, ranges, measurements or quantities
     ("epi 1/2000 dilution prepared", "1/2000", D),

@@ -95,6 +95,8 @@ def _before(text: str, start: int, width: int = 30) -> str:
 
 def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
     a, b, y = int(m["a"]), int(m["b"]), m["y"]
+    if len(y) != 4 and text[m.start() - 1 : m.start()] == "=":
+        return []  # "SIMV=12/5/10": after "=" only a four-digit year makes the triple a date
     year = _full_year(y)
     if not 1900 <= year <= 2099:
         return []
@@ -456,6 +458,10 @@ def _season_year(text: str, m: regex.Match[str]) -> list[Hit]:
 _FIRST_DIGIT = r"\d(?<!(?:[\w./%+#$=]|\d[-:])\d)"
 # What may stand before a digit run that _FIRST_DIGIT starts (its lookbehind keeps out the rest).
 _FIRST_DIGIT_PREV = r"[^\w./%+#$=]"
+# The same, with "=" allowed before it, for the dates whose three parts say what they are ("dob=1950-03-04",
+# "dob=03/04/1950" in a key=value export; "x=3/4" stays a ratio).
+_FIRST_DIGIT_AFTER_KEY = r"\d(?<!(?:[\w./%+#$]|\d[-:])\d)"
+_FIRST_DIGIT_AFTER_KEY_PREV = r"[^\w./%+#$]"
 _NA = r"(?![\w/%]|[.,:-]\d|'s\b)"  # not glued to a following number
 # Events written right after a two-digit year ("95 CABG").
 _EVENT_AFTER_YEAR = "ptca|pci|cabg|stent|stents|stented|mi|nstemi|stemi|cva|tia|avr|mvr|cath|turp|aicd|ppm"
@@ -499,10 +505,10 @@ def date_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "date.numeric_mdy",
             D,
-            r"(?P<a>" + _FIRST_DIGIT + r"\d?)(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})" + _NA,
+            r"(?P<a>" + _FIRST_DIGIT_AFTER_KEY + r"\d?)(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})" + _NA,
             0.95,
             _numeric_mdy,
-            hints=ScanHints(digit_run=(1, 2), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_PREV),
+            hints=ScanHints(digit_run=(1, 2), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_AFTER_KEY_PREV),
         ),
         Pattern(
             "date.numeric_md",
@@ -553,11 +559,11 @@ def date_patterns() -> tuple[Pattern, ...]:
             "date.iso",
             D,
             # ISO 8601, a time after "T" too ("2019-03-04T10:00:00Z": the date alone is the span)
-            r"(?P<y>" + _FIRST_DIGIT + r"\d{3})(?P<sep>[/.-])(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})"
+            r"(?P<y>" + _FIRST_DIGIT_AFTER_KEY + r"\d{3})(?P<sep>[/.-])(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})"
             r"(?:(?=T\d{2}:?\d{2})|" + _NA + ")",
             0.95,
             _iso,
-            hints=ScanHints(digit_run=(4, 4), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_PREV),
+            hints=ScanHints(digit_run=(4, 4), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_AFTER_KEY_PREV),
         ),
         Pattern(
             "date.month_day_year",
