@@ -36,6 +36,7 @@ ORDINARY = [
     "Temp 38\u00b0 \u2022 pt\u2019s wife Ren\u00e9e called \u03c0\u03cc\u03bd\u03bf\u03c2 \u00b2",
     "Rene\u0301e (an accent as a combining mark on a letter)",
     "\u00e9\u00e8 \u4e2d\u6587 \U0001f600",
+    "A&O x3, I&O even; AT&T; Q&A; a &foo; b &#x110000; c",  # no character reference among them
 ]
 
 
@@ -158,3 +159,34 @@ def test_dates_and_phones_written_with_lookalikes_are_replaced(
         text = text.replace(f"212{char}67{char}4431", "212-67-4431")
     result = default_deid.deidentify(text)
     assert not any(piece in result.text for piece in ("1950", "0199", "4431")), ascii
+
+
+# (note, the view's text): HTML character references read as their characters
+REFERENCES = [
+    ("Patient:&nbsp;Fairweather,&#160;Ann", "Patient: Fairweather, Ann"),
+    ("O&#39;Brien &amp; Ren&eacute;e", "O'Brien & Renée"),
+    ("Call 617&#8211;555&#x2013;0199", "Call 617-555-0199"),  # a dash, then read as "-"
+    ("MRN 5550&#8203;1234", "MRN 55501234"),  # an invisible character: skipped
+    ("&#49;&#50;/3", "12/3"),
+]
+
+
+@pytest.mark.parametrize(("text", "visible"), REFERENCES)
+def test_html_character_references_are_read_as_their_characters(text: str, visible: str) -> None:
+    view = visible_view(text)
+    assert view is not None and view.text == visible
+
+
+def test_a_span_ending_on_a_reference_covers_all_of_it() -> None:
+    text = "Dr. Ren&eacute; Quorvane"
+    view = visible_view(text)
+    assert view is not None and view.text == "Dr. René Quorvane"
+    assert view.original(4, 8) == (4, 15)  # "René": through the end of "&eacute;"
+    assert view.original(9, 17) == (16, 24)
+
+
+def test_a_name_between_references_is_replaced(default_deid: Deidentifier) -> None:
+    text = "Patient:&nbsp;Fairweather,&nbsp;Marguerite\nMr.&nbsp;Quorvane&nbsp;is stable"
+    result = default_deid.deidentify(text).text
+    assert not any(name in result for name in ("Fairweather", "Marguerite", "Quorvane"))
+    assert "&nbsp;is stable" in result

@@ -14,7 +14,10 @@ such characters, and so does anyone who wants PHI to slip through. The view:
 - reads look-alikes of ASCII punctuation as the ASCII character: every dash (Unicode category Pd: hyphen, en and em
   dash, ...) and the minus sign as "-", the fraction and division slashes as "/", and the full-width and small forms
   (``\uff0f``, ``\uff20``, ``\ufe63``) as what they are the wide or small form of, so that "3\u20134\u20131950" (en
-  dashes, as a word processor writes them) is a date and "617\uff0d555\uff0d0199" a phone number.
+  dashes, as a word processor writes them) is a date and "617\uff0d555\uff0d0199" a phone number;
+- reads an HTML character reference (``&nbsp;``, ``&#160;``, ``&eacute;``, ``&#39;``), as notes exported from web pages
+  and rich-text fields carry them, as the character it stands for (then as above: a no-break space as a space, an
+  invisible one skipped), so that "Patient:&nbsp;Fairweather" is the field and the name the patterns know.
 
 A span found in the view maps back to the original (:meth:`VisibleText.original`) so that it covers the whole original
 value, the invisible characters inside it included. A note with none of these characters has no view
@@ -23,9 +26,11 @@ value, the invisible characters inside it included. A note with none of these ch
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import regex
@@ -46,13 +51,16 @@ _CHANGED_CATEGORIES = frozenset(("Cf", "Cc", "Nd", "Mn", "Mc", "Me", "Zs", "Pd")
 _CHANGED_LOOKALIKE = regex.compile(_LOOKALIKE, regex.V1)
 # _maybe_changed's answers, memoised (a pure function of one character; few distinct ones occur).
 _maybe: dict[str, bool] = {}
+# An HTML character reference: numeric or named (html.unescape decides which names exist).
+_ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+_ENTITY_RE = re.compile(_ENTITY)
 # Whether a text needs a view: a character to skip, a non-ASCII digit, or a combining mark on a digit.
 _NEEDS_VIEW = regex.compile(rf"(?V1){_HIDDEN}|{_OTHER_DIGIT}|{_OTHER_SPACE}|{_LOOKALIKE}|\p{{Nd}}\p{{M}}")
 # What the view changes, left to right: after a digit, a run of hidden characters and marks (skipped); elsewhere a
 # run of hidden characters (skipped); a non-ASCII digit (read as its ASCII digit); another space (read as " ").
 _CHANGE = regex.compile(
     rf"(?V1)(?P<skip>(?<=\p{{Nd}})(?:{_HIDDEN}|\p{{M}})+|{_HIDDEN}+)|(?P<digit>{_OTHER_DIGIT})|(?P<space>{_OTHER_SPACE})"
-    rf"|(?P<lookalike>{_LOOKALIKE})"
+    rf"|(?P<lookalike>{_LOOKALIKE})|(?P<entity>{_ENTITY})"
 )
 
 
@@ -63,11 +71,14 @@ class VisibleText:
     ``breaks`` are the view positions before which characters were skipped, ascending; ``shifts[i]`` is how many
     characters were skipped before view position ``breaks[i]`` in all, so the view character at ``p`` is the original
     character at ``p + shifts[i]`` for the last ``breaks[i] <= p`` (``p`` itself before the first break).
+    ``references`` maps the original position of each HTML character reference read as a character to the
+    reference's end, so that a span ending on that character covers the whole reference.
     """
 
     text: str = field(repr=False)
     breaks: tuple[int, ...]
     shifts: tuple[int, ...]
+    references: Mapping[int, int] = field(default_factory=dict, repr=False)
 
     def __repr__(self) -> str:  # never the text (PHI)
         return f"VisibleText(chars={len(self.text)}, skipped={self.shifts[-1] if self.shifts else 0})"
@@ -80,7 +91,8 @@ class VisibleText:
     def original(self, start: int, end: int) -> tuple[int, int]:
         """The original offsets of the view's ``[start, end)`` (non-empty): from its first character to its last, the
         skipped characters between them included."""
-        return self._position(start), self._position(end - 1) + 1
+        last = self._position(end - 1)
+        return self._position(start), self.references.get(last, last + 1)
 
 
 def _maybe_changed(char: str) -> bool:
@@ -97,6 +109,8 @@ def _needs_view(text: str) -> bool:
     """Whether ``text`` has a character to skip or read otherwise: a search in C for ASCII text, else a look at the
     few distinct non-ASCII characters of a note first (the regex module's search is ten times slower)."""
     if _ASCII_HIDDEN.search(text) is not None:
+        return True
+    if "&" in text and any(_entity_char(m) is not None for m in _ENTITY_RE.findall(text)):
         return True
     if text.isascii() or not any(map(_maybe_changed, set(_NON_ASCII.findall(text)))):
         return False
@@ -115,6 +129,25 @@ def _ascii_lookalike(char: str) -> str:
     return plain if len(plain) == 1 and plain.isascii() else char
 
 
+def _entity_char(reference: str) -> str | None:
+    """What the view reads for an HTML character reference: its character as the view reads that character (a space,
+    an ASCII look-alike, an ASCII digit, or "" for one it skips), or None where ``reference`` names no single
+    character."""
+    char = html.unescape(reference)
+    if char == reference or len(char) != 1 or char == "\ufffd":  # no character, or one that is none ("&#x110000;")
+        return None
+    if char in " \t\n":
+        return char
+    if regex.fullmatch(rf"(?V1){_HIDDEN}|\p{{M}}", char):
+        return ""
+    if regex.fullmatch(_OTHER_SPACE, char, regex.V1):
+        return " "
+    if regex.fullmatch(_LOOKALIKE, char, regex.V1):
+        return _ascii_lookalike(char)
+    value = unicodedata.decimal(char, None)
+    return char if value is None else str(value)
+
+
 def visible_view(text: str) -> VisibleText | None:
     """The visible view of ``text``, or None when it has nothing to skip or read differently (the view would be the
     text itself)."""
@@ -123,6 +156,7 @@ def visible_view(text: str) -> VisibleText | None:
     pieces: list[str] = []
     breaks: list[int] = []
     shifts: list[int] = []
+    references: dict[int, int] = {}
     last = skipped = 0
     for match in _CHANGE.finditer(text):
         start, end = match.span()
@@ -135,6 +169,19 @@ def visible_view(text: str) -> VisibleText | None:
             pieces.append(" ")
         elif match.group("lookalike") is not None:
             pieces.append(_ascii_lookalike(match.group()))
+        elif match.group("entity") is not None:
+            read = _entity_char(match.group())
+            if read is None:  # no character reference after all ("&foo;"): as written
+                pieces.append(match.group())
+            else:
+                # The character stands where "&" stood; the rest of the reference is skipped (all of it where the view
+                # skips the character itself).
+                pieces.append(read)
+                breaks.append(start - skipped + len(read))
+                skipped += end - start - len(read)
+                shifts.append(skipped)
+                if read:
+                    references[start] = end
         else:
             digit = match.group()
             # A digit of a Unicode version newer than Python's (the regex module's tables may be) stays as it is.
@@ -142,7 +189,7 @@ def visible_view(text: str) -> VisibleText | None:
             pieces.append(digit if value is None else str(value))
         last = end
     pieces.append(text[last:])
-    return VisibleText("".join(pieces), tuple(breaks), tuple(shifts))
+    return VisibleText("".join(pieces), tuple(breaks), tuple(shifts), references)
 
 
 __all__ = ["VisibleText", "visible_view"]
