@@ -190,7 +190,7 @@ def _usps_street(text: str, m: regex.Match[str]) -> list[Hit]:
     if _has_non_street_word(name_words):
         return []
     if window_case(text, m.start()) == "mixed":
-        if not all(w[:1].isupper() and not w.isupper() for w in (*name_words, m["sfx"])):
+        if not all(map(_capitalised, (*name_words, m["sfx"]))):
             return []
     elif not m["unit"] and not _ZIP_AHEAD.match(text, m.end()):
         return []
