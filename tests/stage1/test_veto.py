@@ -29,6 +29,7 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("sjögren syndrome", "sjögren", Label.PATIENT, "veto:eponym"),
         ("neuro: MAE, PERRLA", "PERRLA", Label.PATIENT, "veto:abbreviation"),
         ("NPO after midnight", "NPO", Label.CITY, "veto:abbreviation"),
+        ("per tx team", "tx", Label.STATE, "veto:abbreviation"),  # a state code with no city or ZIP code beside it
         ("Crohn flare", "Crohn", Label.HOSPITAL, "veto:eponym"),
         # ICU shorthand, devices and descriptors that are also listed names or places.
         ("on passe muir valve this am", "muir", Label.PATIENT, "veto:device"),
@@ -88,6 +89,8 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("seen by Nguyen", "Nguyen", Label.DOCTOR, ()),
         ("Dr. Brady paged", "Brady", Label.DOCTOR, ()),  # a listed shorthand after an honorific stays a name
         ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
+        ("we live in Corinth, TX near the lake", "TX", Label.STATE, ("pattern:location.city_state",)),
+        ("Lives in Baltimore, MD 21201.", "MD", Label.STATE, ("pattern:location.state_zip",)),
         ("meeting with daughters Ama and Efua", "Ama", Label.RELATIVE, ()),  # a plural kin word, a clinical shorthand
         ("his sons Foley and Brady", "Foley", Label.RELATIVE, ()),
         ("Mx. Foley at bedside", "Foley", Label.PATIENT, ()),

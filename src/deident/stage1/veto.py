@@ -68,6 +68,8 @@ def _kin_words_only(key: str) -> bool:
     return bool(bare) and (bare in phrases or all(word in phrases for word in bare.split()))
 
 
+# The rules that find a state code by the city before it or the ZIP code after it.
+_STATE_IN_ADDRESS = frozenset({"pattern:location.city_state", "pattern:location.state_zip"})
 _TRIGGER_EVIDENCE = regex.compile(r"^(?:trigger|name_trigger|honorific|title)\b", regex.I)
 _WORD = regex.compile(r"[\p{L}\p{N}]+")
 
@@ -131,6 +133,8 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
         return ("veto:honorific_only",)  # a title with no name ("[Dr.] Faith Summers" as a place)
     if _has_strong_trigger(text, span):
         return ()
+    if span.label is Label.STATE and not _STATE_IN_ADDRESS.isdisjoint(span.evidence):
+        return ()  # "Corinth, TX", "MD 21201": the city or ZIP code beside it says it is a state, not a treatment
     if _kin_words_only(key):
         return ("veto:kin_word_only",)  # "[Wife's] cell 617 555 2213", "[Daughter] Suzette called"
     terms = load_veto_terms()
