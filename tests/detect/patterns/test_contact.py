@@ -38,6 +38,9 @@ POSITIVES: list[Case] = [
     ("+44 20 7946 0958 is the UK number", "+44 20 7946 0958", P),
     ("fax: 617-555-0100 to the office", "617-555-0100", Label.FAX),
     ("email jane.doe@example.org today", "jane.doe@example.org", Label.EMAIL),
+    # under a country's domain (or a newer generic one), with a path
+    ("link: bit.ly/3xQzK9 thx", "bit.ly/3xQzK9", Label.URL),
+    ("my blog quorvane.me/blog has it", "quorvane.me/blog", Label.URL),
     # written out so that harvesters miss it: the "at" in brackets, or the "dot" spelled out
     ("mail me jo [at] example [dot] com thx", "jo [at] example [dot] com", Label.EMAIL),
     ("email jo at example dot com please", "jo at example dot com", Label.EMAIL),
@@ -68,7 +71,9 @@ NEGATIVES: list[Case] = [
     ("WIDE COMPLEX TACHYCARDIA, WITH HR 100-1112. EKG DONE", None, None),
     ("CPAP/PS 16, PEEP VT 460. 2100 BECAME TACHYPNEIC", None, None),
     ("abg on these settings: 80/48/7.45.34.7. he", None, None),
-    ("meet jo at the clinic at 3", None, None),  # a plain "at" and no spelled-out "dot": no address
+    ("meet jo at the clinic at 3", None, None),
+    ("tylenol q.am/pm prn", None, None),  # a host of one letter: shorthand, not an address
+    ("pt.in/out of bed", None, None),  # a plain "at" and no spelled-out "dot": no address
     ("stopped at the store. dot to dot puzzle", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is P] + [

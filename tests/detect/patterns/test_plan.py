@@ -639,6 +639,8 @@ _GATE_PIECES = (
     "J", "e", "Z.", "  ", "\t", "Yi", "MILLER", "o'brien", "&", "'", "/", "_",
     # addresses written out: "jo [at] example [dot] com", "jo at example dot com"
     "jo", " at ", "[at]", " (AT) ", "<at>", " dot ", "[dot]", " DOT ", "{dot}", "[ at ]", "(\tat)",
+    # addresses under a country's domain with a path: "bit.ly/3xQzK9", "quorvane.me/blog"
+    "bit", ".ly/", "3xQzK9", ".ME/", "blog", ".app/", "q.am/pm",
     # MAC addresses: "00:1A:2B:3C:4D:5E", "00-1a-2b-3c-4d-5e"
     "00:1A:2B:", "3C:4D:5E", "00-1a-", "2b-3c-4d-5e", "ff", ":", "-",
     # coordinates: "42.3601, -71.0589", "42°21′36″N 71°03′34″W"
@@ -655,6 +657,7 @@ def test_lower_gates_never_skip_a_text_with_a_match() -> None:
         "location.coordinates",
         "name.initial_surname",
         "url.domain",
+        "url.domain_path",
     ]
     rng = random.Random(31)
     texts = [*_REQUIRED_CHAR_TEXTS, "see WWW.EXAMPLE.ORG/Path and foo.Co.UK."]

@@ -214,9 +214,35 @@ def _email(text: str, m: regex.Match[str]) -> list[Hit]:
     return [] if local is None else [Hit(local.start(), m.end(), confirmed=Confirmation.EMAIL)]
 
 
+# The host name before a domain, searched backwards from it ("www.quorvane", "bit").
+_HOST_BEFORE = r"(?r)(?<![\w@.-])(?:[a-z0-9-]{1,63}\.){0,3}[a-z0-9][a-z0-9-]{0,62}\Z"
+
+
 def _domain(text: str, m: regex.Match[str]) -> list[Hit]:
-    head = search_before(r"(?r)(?<![\w@.-])(?:[a-z0-9-]{1,63}\.){0,3}[a-z0-9][a-z0-9-]{0,62}\Z", text, m.start(), 260)
+    head = search_before(_HOST_BEFORE, text, m.start(), 260)
     if head is None or not any(c.isalpha() for c in head[0]):
+        return []
+    return [Hit(head.start(), m.end(), confirmed=Confirmation.URL)]
+
+
+# A host under any country's domain (ISO 3166 codes: "bit.ly", "quorvane.me") or a newer generic one, with a path after
+# it ("bit.ly/3xQzK9", "quorvane.me/blog"): the path says it is an address, where "pt.in" alone would be a typo.
+_NEWER_GENERIC_DOMAINS = frozenset({"app", "dev", "health", "online", "site", "xyz", "blog", "club", "link", "page"})
+
+
+@lru_cache(maxsize=1)
+def _address_domains() -> frozenset[str]:
+    import pycountry  # imported on first use: most notes hold no address with a path
+
+    return frozenset(country.alpha_2.lower() for country in pycountry.countries) | _NEWER_GENERIC_DOMAINS
+
+
+def _domain_with_path(text: str, m: regex.Match[str]) -> list[Hit]:
+    if m["tld"].lower() not in _address_domains():
+        return []
+    head = search_before(_HOST_BEFORE, text, m.start(), 260)
+    # A host name of three letters or more ("bit"; not "q.am/pm" or "pt.in/out") and a path with a letter or digit.
+    if head is None or sum(c.isalpha() for c in head[0]) < 3 or not any(c.isalnum() for c in m["path"]):
         return []
     return [Hit(head.start(), m.end(), confirmed=Confirmation.URL)]
 
@@ -390,6 +416,15 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             _domain,
             # The same domains, written as a tree (fewer tries after each full stop), on the lower-cased text.
             hints=ScanHints(lower_gate=r"\.(?:c(?:om|a)|org|net|edu|gov|mil|i(?:nfo|o)|biz|u[sk]|de)"),
+        ),
+        Pattern(
+            "url.domain_path",
+            Label.URL,
+            # Found from the domain and the path after it, then extended backwards to the host.
+            r"\.(?P<tld>[a-z]{2}|[a-z]{3,6})/(?P<path>[^\s<>\"'()]{2,2000})(?<![.,;:!?])",
+            0.8,
+            _domain_with_path,
+            hints=ScanHints(lower_gate=r"\.[a-z][a-z][a-z]{0,4}/[^ \t\n]"),
         ),
         Pattern(
             "ip.v4",
