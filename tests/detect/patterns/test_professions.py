@@ -13,6 +13,11 @@ from .helpers import Case, check_negative, check_positive, params
 
 P = Label.PROFESSION
 POSITIVES: list[Case] = [
+    # after the age (and sex) of a note's first line or a post's introduction
+    ("The patient is a 87 year old welder from Kent, WA with", "welder", Label.PROFESSION),
+    ("ID/CC: 82 years F, janitor, self-referred for", "janitor", Label.PROFESSION),
+    ("22y/o F, fisherman, self-referred", "fisherman", Label.PROFESSION),
+    ("i'm 48, a plumber from south portland", "plumber", Label.PROFESSION),
     # An occupation of the lexicon after "retired", "former", "formerly a", "previously a", "career as a", "job as a".
     ("Pt is a retired teacher, lives with wife", "teacher", P),
     ("RETIRED ARTS ADMINISTRATOR, LIVES ALONE", "ARTS ADMINISTRATOR", P),
@@ -49,6 +54,9 @@ POSITIVES: list[Case] = [
     ("works as a secretary/administrator at a school", "secretary/administrator", P),
 ]
 NEGATIVES: list[Case] = [
+    ("a 90 year old man admitted from home", None, None),
+    ("65 yo male smoker, 40 pack years", None, None),
+    ("smoked for 30 years teacher said", "teacher", Label.PROFESSION),  # "years" with neither "old" nor a sex
     # Clinical staff of the note itself: no occupation trigger.
     ("RN aware of pt status", None, None),
     ("nurse aware, will monitor", None, None),

@@ -130,6 +130,15 @@ _DURATION = r"(?:[ \t]{1,3}(?:for[ \t]{1,3})?\d{1,2}\+?[ \t]{1,3}(?:years|year|y
 FIELD_WORDS = ("occupation", "profession")
 JOB_AS_WORDS = ("job", "career", "position")
 FIRST_PERSON = ("i'm", "im", "i am", "i was")
+# A person's age (and sex) before the occupation, as a note's first line gives them: "a 87 year old welder from",
+# "60 yr old M, ergonomist,", "22y/o F, fisherman,", "82 years F, janitor,". Searched from the age's digits.
+_SEX = r"(?:male|female|man|woman|gentleman|lady|m|f)"
+_AGE_BEFORE = (
+    r"\d(?<![\w.]\d)\d{0,2}[ \t-]{0,2}(?:"
+    r"(?:(?:years?|yrs?|y)[ \t-]{0,2}(?:old|o)\b|y/o|yo\b|y\.o\.?)(?:[ \t]{0,2},?[ \t]{1,3}" + _SEX + r"\b)?"
+    r"|(?:years?|yrs?|y)[ \t]{0,2},?[ \t]{1,3}" + _SEX + r"\b)"  # "82 years F": without "old", the sex says it
+    r"[ \t]{0,2},?[ \t]{1,3}(?:(?:a|an)[ \t]{1,3})?(?:retired[ \t]{1,3})?"
+)
 
 
 def normalise_job(job: str) -> tuple[str, ...]:
@@ -366,9 +375,18 @@ def profession_patterns() -> tuple[Pattern, ...]:
             _after_copula,
         ),
         Pattern(
+            "profession.after_age",
+            Label.PROFESSION,
+            _AGE_BEFORE + CAPTURE,
+            0.6,
+            _lexicon_hits,
+            hints=ScanHints(digit_run=(1, 3), run_next=r"[ \t-]{0,2}[yY]", run_prev=r"[^\w.]"),
+        ),
+        Pattern(
             "profession.first_person",
             Label.PROFESSION,
-            r"\b" + words(*FIRST_PERSON) + r"[ \t]{1,3}" + _ARTICLE + CAPTURE,
+            # "i'm a welder", "i'm 48, a plumber from"
+            r"\b" + words(*FIRST_PERSON) + r"[ \t]{1,3}(?:\d{1,3}[ \t]{0,2},?[ \t]{1,3})?" + _ARTICLE + CAPTURE,
             0.6,
             _lexicon_hits,
             hints=ScanHints(anchors=anchor_words(*FIRST_PERSON)),
