@@ -34,6 +34,10 @@ POSITIVES: list[Case] = [
     ("she turned 70 and moved", "70", A),
     ("she turned 28 on november 25th", "28", A),
     ("my grandpa is 97 and has been on warfarin", "97", A),
+    # years and the sex without "old", or a number and the sex after "is a"
+    ("PT IS A 97 YEARS F ADM 8/22 FROM HOME", "97", A),
+    ("ID/CC: 82 years F, janitor, self-referred", "82", A),
+    ("Pt is a 87 F adm 1/12 from rehab", "87", A),
     # written in words (HIPAA: ages over 89 whatever their spelling)
     ("Ninety-two year old man with CHF", "Ninety-two", A),
     ("a ninety two year-old woman", "ninety two", A),
@@ -56,6 +60,8 @@ NEGATIVES: list[Case] = [
     ("wife was 20 minutes late", None, None),
     ("daughter is 2 hours away", None, None),
     ("seventeen years ago she fell", None, None),
+    ("placed 14 F foley, draining", None, None),  # a catheter size
+    ("back pain for 3 years f/u with pcp", None, None),
     ("ninety-two percent of the time", None, None),
     ("one hundred years of history", None, None),
 ]

@@ -90,6 +90,24 @@ def age_patterns() -> tuple[Pattern, ...]:
             hints=ScanHints(digit_run=(1, 3), run_next=_YEAR_WORD_NEXT, run_prev=_D1_PREV),
         ),
         Pattern(
+            # "PT IS A 97 YEARS F", "82 years F, janitor": years, then the sex, without "old"
+            "age.years_sex",
+            A,
+            r"(?P<a>" + _D1 + r"\d{0,2})[ \t]{0,2}(?:years?|yrs?)[ \t]{1,2}"
+            r"(?:m|f|male|female|man|woman|boy|girl)(?![\w/])",
+            0.9,
+            _age,
+            hints=ScanHints(digit_run=(1, 3), run_next=_YEAR_WORD_NEXT, run_prev=_D1_PREV),
+        ),
+        Pattern(
+            # "Pt is a 87 F adm 1/12": after "is a" a number and the sex is an age ("14 F" alone is a catheter size)
+            "age.article_sex",
+            A,
+            r"\b(?:is|was)[ \t]{1,2}an?[ \t]{1,2}(?P<a>\d{1,3})[ \t]{0,2}(?:m|f|male|female)(?![\w/])",
+            0.85,
+            _age,
+        ),
+        Pattern(
             "age.aged",
             A,
             r"\b(?:aged|age|ages|age[ \t]{0,2}[:=]|age[ \t]{1,2}of)"

@@ -175,7 +175,7 @@ _UNIT = r"(?:,?[ \t]{0,2}(?P<unit>apt|apartment|unit|suite|ste|#)\.?[ \t]{0,2}#?
 # the characters that may follow its digits.
 _HOUSE_NUMBER = r"\d(?<![\w./-]\d)\d{0,4}[A-Za-z]?[ \t]{1,2}(?:(?:[NS][EW]|[NSEW])\.?[ \t]{1,2})?"
 _HOUSE_NUMBER_FRENCH = r"\d(?<![\w./-]\d)\d{0,4},?[ \t]{1,2}"
-_HOUSE_NUMBER_NEXT = r"[A-Za-z]?[ \t]{1,2}(?:(?:[NS][EW]|[NSEW])\.?[ \t]{1,2})?"
+_HOUSE_NUMBER_NEXT = r"[A-Za-z]?[ \t]{1,2}(?:(?i:[NS][EW]|[NSEW])\.?[ \t]{1,2})?"  # case-blind, as the rules are
 # A street's first name word: a word, or an ordinal ("55 W 46th St", "4417 NW 23rd Ave").
 _STREET_FIRST_WORD = r"(?:[A-Za-z][A-Za-z'.\-]{0,24}|\d{1,3}(?i:st|nd|rd|th))"
 _HOUSE_NUMBER_FOLLOWERS = " \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
