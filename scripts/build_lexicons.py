@@ -156,10 +156,19 @@ def states() -> list[str]:
     return collect(s.name for s in us.states.STATES_AND_TERRITORIES)
 
 
+# Short names people write that ISO 3166 lists under another ("Russian Federation", "Korea, Republic of", "Czechia"),
+# the nations of the United Kingdom, and former names still in use; not "Turkey" or "America" (a food, a continent).
+COMMON_COUNTRY_NAMES = (
+    "Russia", "Korea", "England", "Scotland", "Wales", "Northern Ireland", "Britain", "Great Britain", "USA",
+    "Czech Republic", "Macedonia", "Palestine", "Ivory Coast", "Holland", "Burma", "Cape Verde", "Swaziland",
+    "Micronesia", "Brunei", "East Timor", "Kosovo", "Vatican",
+)  # fmt: skip
+
+
 def countries() -> list[str]:
     import pycountry
 
-    out: list[str] = []
+    out: list[str] = list(COMMON_COUNTRY_NAMES)
     for country in pycountry.countries:
         out.append(country.name)
         out.append(getattr(country, "common_name", country.name))
