@@ -3,6 +3,7 @@ identity) for a text without such characters."""
 
 from __future__ import annotations
 
+import random
 import unicodedata
 
 import pytest
@@ -190,3 +191,24 @@ def test_a_name_between_references_is_replaced(default_deid: Deidentifier) -> No
     result = default_deid.deidentify(text).text
     assert not any(name in result for name in ("Fairweather", "Marguerite", "Quorvane"))
     assert "&nbsp;is stable" in result
+
+
+_MIXED_PIECES = (
+    "&nbsp;", "&#160;", "&amp;", "&eacute;", "&#8203;", "&#x2013;", "&#49;", "&foo;", "&#x110000;", "&", ";", "#",
+    "\u2013", "\u200b", "\u00a0", "\uff0f", "5", "12", "/", "-", " ", "a", "Smith", "\n", "\u0301",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_map_back_stays_inside_the_note_and_in_order(seed: int) -> None:
+    rng = random.Random(seed)
+    text = "".join(rng.choices(_MIXED_PIECES, k=rng.randint(1, 40)))
+    view = visible_view(text)
+    if view is None:
+        return
+    previous_end = 0
+    for i in range(len(view.text)):
+        start, end = view.original(i, i + 1)
+        assert 0 <= start < end <= len(text)
+        assert start >= previous_end  # each view character maps to its own original characters, in order
+        previous_end = end
