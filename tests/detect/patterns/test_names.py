@@ -37,6 +37,9 @@ POSITIVES: list[Case] = [
     ("mrs. powers arrived from cath lab", "powers", PT),
     ("Ms. Manning slept well", "Manning", PT),
     ("wife anna called twice", "anna", REL),
+    # after more contact verbs
+    ("Plan reviewed with Fairweather, will hold lasix", "Fairweather", DR),
+    ("K 5.9 confirmed with Quorvane, kayexalate given", "Quorvane", DR),
     # a clinician's role in brackets after the name
     ("micu team: Quorvane (fellow), Fairweather (resident)", "Fairweather", DR),
     ("Okonkwo (NP) aware of K 3.1", "Okonkwo", DR),
@@ -130,6 +133,8 @@ NEGATIVES: list[Case] = [
     ("morphine given; ms contin 30 mg bid", None, None),
     ("monitor MS. Restart lopressor", None, None),
     ("renal (fellow) following", None, None),
+    ("confirmed with family at bedside", None, None),
+    ("dose verified with pharmacy", None, None),
     ("c/o pain (md aware)", None, None),
     # "MS"/"ms" are also mental status and morphine: an unlisted word after them is no name
     ("PT WITH ALTERED MS. TOLERATING PO WELL.", None, None),

@@ -84,7 +84,7 @@ CONTACT_VERBS_CLINICIAN_WORDS = (
     # "w/" is the clinical shorthand of "with"; "<verb>ed by" names who did it.
     "spoke w/", "talked w/", "discussed w/", "conferred with", "consult w/", "ordered by", "assessed by",
     "reviewed by", "intubated by", "extubated by", "covered by", "done by", "read by", "drawn by", "cleared by",
-    "attended by",
+    "attended by", "reviewed with", "reviewed w/", "confirmed with", "verified with",
 )  # fmt: skip
 
 DOCTOR_TITLES = words(*DOCTOR_TITLES_WORDS)
