@@ -49,6 +49,9 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # dashes; and the look-alikes of other categories (slashes, the minus sign, full-width and small forms).
 _CHANGED_CATEGORIES = frozenset(("Cf", "Cc", "Nd", "Mn", "Mc", "Me", "Zs", "Pd"))
 _CHANGED_LOOKALIKE = regex.compile(_LOOKALIKE, regex.V1)
+# A character the view skips wherever it stands, and one it reads as a space (for HTML character references).
+_SKIPPED_ALONE = regex.compile(rf"(?V1){_HIDDEN}|\p{{M}}")
+_OTHER_SPACE_CHAR = regex.compile(_OTHER_SPACE, regex.V1)
 # _maybe_changed's answers, memoised (a pure function of one character; few distinct ones occur).
 _maybe: dict[str, bool] = {}
 # An HTML character reference: numeric or named (html.unescape decides which names exist).
@@ -138,11 +141,11 @@ def _entity_char(reference: str) -> str | None:
         return None
     if char in " \t\n":
         return char
-    if regex.fullmatch(rf"(?V1){_HIDDEN}|\p{{M}}", char):
+    if _SKIPPED_ALONE.fullmatch(char):
         return ""
-    if regex.fullmatch(_OTHER_SPACE, char, regex.V1):
+    if _OTHER_SPACE_CHAR.fullmatch(char):
         return " "
-    if regex.fullmatch(_LOOKALIKE, char, regex.V1):
+    if _CHANGED_LOOKALIKE.fullmatch(char):
         return _ascii_lookalike(char)
     value = unicodedata.decimal(char, None)
     return char if value is None else str(value)
