@@ -31,7 +31,11 @@ PERSON_WORDS = words(
 
 
 def _age(text: str, m: regex.Match[str]) -> list[Hit]:
-    value = int(m["a"].lower().rstrip("'s"))
+    return _age_hit(m, int(m["a"].lower().rstrip("'s")))
+
+
+def _age_hit(m: regex.Match[str], value: int) -> list[Hit]:
+    """The age in group "a" when ``value`` is one (up to MAX_AGE), marked "age>89" past the HIPAA limit."""
     if not 0 <= value <= MAX_AGE:
         return []
     evidence = ("age>89",) if value > HIPAA_AGE_LIMIT else ()
@@ -183,9 +187,8 @@ _WORD_AGE = (
 
 
 def _word_age(text: str, m: regex.Match[str]) -> list[Hit]:
-    value = number_value(m["a"]) or 0
-    evidence = ("age>89",) if value > HIPAA_AGE_LIMIT else ()
-    return [Hit(m.start("a"), m.end("a"), evidence=evidence)] if 0 < value <= MAX_AGE else []
+    value = number_value(m["a"])
+    return _age_hit(m, value) if value else []  # number words never spell 0
 
 
 def stated_age_patterns() -> tuple[Pattern, ...]:
