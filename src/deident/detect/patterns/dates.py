@@ -453,15 +453,17 @@ def _season_year(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start(), m.end())]
 
 
-# The first digit of a number not glued to a preceding number, decimal, ratio or sign. Written digit-first
+# What may not stand right before a number's first digit: a word character, a decimal point, a ratio's slash, a sign.
+_GLUED_BEFORE = r"\w./%+#$"
+# The first digit of a number not glued to a preceding number, decimal, ratio, sign or "=". Written digit-first
 # (the lookbehind after it) so that the regex engine can skip quickly to the next digit.
-_FIRST_DIGIT = r"\d(?<!(?:[\w./%+#$=]|\d[-:])\d)"
+_FIRST_DIGIT = r"\d(?<!(?:[" + _GLUED_BEFORE + r"=]|\d[-:])\d)"
 # What may stand before a digit run that _FIRST_DIGIT starts (its lookbehind keeps out the rest).
-_FIRST_DIGIT_PREV = r"[^\w./%+#$=]"
+_FIRST_DIGIT_PREV = r"[^" + _GLUED_BEFORE + "=]"
 # The same, with "=" allowed before it, for the dates whose three parts say what they are ("dob=1950-03-04",
 # "dob=03/04/1950" in a key=value export; "x=3/4" stays a ratio).
-_FIRST_DIGIT_AFTER_KEY = r"\d(?<!(?:[\w./%+#$]|\d[-:])\d)"
-_FIRST_DIGIT_AFTER_KEY_PREV = r"[^\w./%+#$]"
+_FIRST_DIGIT_AFTER_KEY = r"\d(?<!(?:[" + _GLUED_BEFORE + r"]|\d[-:])\d)"
+_FIRST_DIGIT_AFTER_KEY_PREV = r"[^" + _GLUED_BEFORE + "]"
 _NA = r"(?![\w/%]|[.,:-]\d|'s\b)"  # not glued to a following number
 # Events written right after a two-digit year ("95 CABG").
 _EVENT_AFTER_YEAR = "ptca|pci|cabg|stent|stents|stented|mi|nstemi|stemi|cva|tia|avr|mvr|cath|turp|aicd|ppm"
