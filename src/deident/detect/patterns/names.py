@@ -548,7 +548,9 @@ def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
     return out
 
 
+# The validators of the "Ms" rule, built once rather than per match.
 _STRONG_PATIENT = _names(Label.PATIENT, strong=True)
+_WEAK_PATIENT = _names(Label.PATIENT, strong=False)
 
 
 def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -560,7 +562,7 @@ def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
         return _STRONG_PATIENT(text, m)
     if title == "MS" and window_case(text, m.start()) == "mixed":
         return []
-    return [h for h in _names(Label.PATIENT, strong=False)(text, m) if text[h.start : h.end].lower() in known_names()]
+    return [h for h in _WEAK_PATIENT(text, m) if text[h.start : h.end].lower() in known_names()]
 
 
 def _names_before(
