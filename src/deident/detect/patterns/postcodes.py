@@ -18,20 +18,26 @@ from deident.detect.patterns.rules import Hit, Pattern, ScanHints, Validator, co
 # is never Q, V or X, its second never I, J or Z; the letter after the district digit is one of ABEHMNPRVWXY (or
 # ABCDEFGHJKPSTUW in one-letter areas); the inward letters never include C, I, K, M, O or V. Matched from the district
 # digits (a digit-run scan); the area letters before them are checked behind and added by the validator.
+_UK_AREA = r"[A-PR-UWYZ][A-HK-Y]?"
+_UK_DISTRICT_END = r"(?:\d|[A-HJKPSTUW]|[ABEHMNPRVWXY])?"
+_UK_INWARD_LETTERS = r"[ABD-HJLNP-UW-Z]{2}"
 UK_POSTCODE = (
-    r"\d(?<=(?<![\w])[A-PR-UWYZ][A-HK-Y]?\d)(?:\d|[A-HJKPSTUW]|[ABEHMNPRVWXY])?"
-    r"[ \t]{1,2}\d[ABD-HJLNP-UW-Z]{2}(?![\w])"
+    r"\d(?<=(?<![\w])" + _UK_AREA + r"\d)" + _UK_DISTRICT_END + r"[ \t]{1,2}\d" + _UK_INWARD_LETTERS + r"(?![\w])"
 )
 # Canadian postal code ("K1A 0B1"): forward sortation area (a letter of ABCEGHJ-NPRSTVXY, a digit, a letter) and local
 # delivery unit (digit, letter, digit); D, F, I, O, Q and U are never used, W and Z never first.
-CA_POSTAL_CODE = r"\d(?<=(?<![\w])[ABCEGHJ-NPRSTVXY]\d)[ABCEGHJ-NPRSTV-Z](?:[ \t-]{1,2})?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w])"
+_CA_FIRST = r"[ABCEGHJ-NPRSTVXY]"
+_CA_LETTER = r"[ABCEGHJ-NPRSTV-Z]"
+CA_POSTAL_CODE = (
+    r"\d(?<=(?<![\w])" + _CA_FIRST + r"\d)" + _CA_LETTER + r"(?:[ \t-]{1,2})?\d" + _CA_LETTER + r"\d(?![\w])"
+)
 # A UK postcode or Canadian postal code after its label, in any case ("Postcode: sw1a 1aa", "postal code k1a 0b6"):
 # the same letters and digits as above, where the label, not the capitals, says what it is.
 _LABELLED_POSTCODE = (
     r"\b(?:post[ \t]?code|postal[ \t]{1,2}code)[ \t]{0,2}[:#-]?[ \t]{0,2}(?P<p>"
-    r"[A-PR-UWYZ][A-HK-Y]?\d(?:\d|[A-HJKPSTUW]|[ABEHMNPRVWXY])?[ \t]{0,2}\d[ABD-HJLNP-UW-Z]{2}"
-    r"|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]{0,2}\d[ABCEGHJ-NPRSTV-Z]\d)(?![\w])"
-)
+    + _UK_AREA + r"\d" + _UK_DISTRICT_END + r"[ \t]{0,2}\d" + _UK_INWARD_LETTERS
+    + r"|" + _CA_FIRST + r"\d" + _CA_LETTER + r"[ \t-]{0,2}\d" + _CA_LETTER + r"\d)(?![\w])"
+)  # fmt: skip
 # A ZIP+4 on its own ("21201-3456"): five digits, a hyphen, four digits.
 ZIP_PLUS4 = r"\d(?<![\w.,/-]\d)\d{4}-\d{4}(?![\w]|[.,/-]\d)"
 
