@@ -193,3 +193,22 @@ def test_no_source_and_a_source_contradict(tmp_path: Path) -> None:
     args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--source", "bundled", "--no-source"]
     result = runner.invoke(app, args)
     assert result.exit_code != 0 and not (tmp_path / "m").exists()
+
+
+def test_train_gives_the_filter_the_variants_it_is_told_and_records_them(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(12), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--clusters", "0", "--iterations", "5"]
+    args += ["--filter-folds", "2", "--no-source", "--no-providers", "--filter-augment", "unseen:1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "m" / "manifest.json").read_text())
+    assert manifest["span_filter"]["trained_on"]["variants"] == {"unseen": 1}
+    assert json.loads((tmp_path / "m" / "span_filter.json").read_text())["info"]["trained_notes"] == 24
+
+
+def test_train_rejects_an_unknown_filter_variant_kind(tmp_path: Path) -> None:
+    write_corpus(synthetic_corpus(5), tmp_path / "train.jsonl")
+    args = ["train", str(tmp_path / "train.jsonl"), "-o", str(tmp_path / "m"), "--filter-augment", "strange:1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code != 0 and "strange" in (result.output + str(result.exception))
+    assert not (tmp_path / "m" / "manifest.json").exists()

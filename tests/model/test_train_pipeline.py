@@ -76,3 +76,28 @@ def test_the_fold_crfs_train_on_the_notes_alone_unless_told_to_take_the_mixture(
     assert len(sizes) == 3 and all(trained == fold_factor * learned for trained, learned in sizes[1:])
     expected = "notes and mixture" if fold_mixture else "notes alone"
     assert manifest["metrics"]["filter_calibration"]["fold_crfs"] == expected
+
+
+def test_the_filter_learns_from_the_variants_it_is_given(tmp_path: Path) -> None:
+    from deident.detect.crf.mixture import parse_augment
+    from deident.stage2.filter.span_classifier import load_filter
+
+    docs = synthetic_corpus(12)
+    base = PipelineTrainConfig(crf=TrainConfig(max_iterations=5, clusters=0), folds=2)
+    plain = train_pipeline_model(docs, tmp_path / "plain", base)
+    config = PipelineTrainConfig(
+        crf=TrainConfig(max_iterations=5, clusters=0), folds=2, filter_augment=parse_augment("unseen:1,reidentified:1")
+    )
+    manifest = train_pipeline_model(docs, tmp_path / "mixed", config)
+    assert load_filter(tmp_path / "plain").info["trained_notes"] == 12
+    assert load_filter(tmp_path / "mixed").info["trained_notes"] == 36  # the notes and two variants of each
+    assert manifest["span_filter"]["trained_on"] == {
+        "notes": 12,
+        "variants": {"unseen": 1, "reidentified": 1},
+        "seed": 0,
+    }
+    assert "trained_on" not in plain["span_filter"]
+    # the CRF is the same: the variants go to the filter only
+    crfs = [m["file"] for m in plain["models"]]
+    assert crfs == [m["file"] for m in manifest["models"]]
+    assert all((tmp_path / "plain" / f).read_bytes() == (tmp_path / "mixed" / f).read_bytes() for f in crfs)

@@ -157,6 +157,14 @@ def training_mixture(augment: str, synth: int, synth_styles: str, synth_scheme: 
     )
 
 
+FilterAugmentOption = Annotated[
+    str,
+    typer.Option(
+        metavar="TEXT",
+        help="Re-identified variants of the training notes whose out-of-fold candidates the span filter also learns "
+        "from, e.g. unseen:1 (names and places in no word list), so that it does not learn the unfamiliar as wrong.",
+    ),
+]
 FoldMixtureOption = Annotated[
     bool,
     typer.Option(

@@ -18,6 +18,7 @@ from deident.cli.crf_options import (
     C1Option,
     C2Option,
     ContextFeaturesOption,
+    FilterAugmentOption,
     FilterFoldsOption,
     FilterRecallTargetOption,
     FoldMixtureOption,
@@ -39,6 +40,7 @@ from deident.cli.crf_options import (
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
 from deident.core.atomic import atomic_write
+from deident.detect.crf.mixture import parse_augment
 from deident.detect.crf.train import CvResult, cross_validate, require_gold_spans
 from deident.io.formats import read_corpus
 from deident.model.cv_pipeline import PipelineCvResult
@@ -156,6 +158,7 @@ def cv(
     filter_folds: FilterFoldsOption = 5,
     filter_recall_target: FilterRecallTargetOption = "0.99",
     fold_mixture: FoldMixtureOption = False,
+    filter_augment: FilterAugmentOption = "",
     augment: AugmentOption = "",
     synth: SynthOption = 0,
     synth_styles: SynthStylesOption = DEFAULT_SYNTH_STYLES,
@@ -202,6 +205,7 @@ def cv(
             folds=filter_folds,
             filter_recall_target=filter_rule(filter_recall_target),
             fold_mixture=fold_mixture,
+            filter_augment=parse_augment(filter_augment),
             mixture=mixture,  # built anew from each fold's training notes: no test note's variant is trained on
         )
         outcome = cross_validate_pipeline(

@@ -16,6 +16,7 @@ from deident.cli.crf_options import (
     C1Option,
     C2Option,
     ContextFeaturesOption,
+    FilterAugmentOption,
     FilterFoldsOption,
     FilterRecallTargetOption,
     FoldMixtureOption,
@@ -36,7 +37,7 @@ from deident.cli.crf_options import (
     training_mixture,
 )
 from deident.cli.input_options import DelimiterOption, EncodingOption, QuotecharOption, read_options
-from deident.detect.crf.mixture import build_mixture
+from deident.detect.crf.mixture import build_mixture, parse_augment
 from deident.detect.crf.train import require_gold_spans, train_model
 from deident.io.formats import ReadOptions, read_corpus
 from deident.model.source import bundled_source_path, choose_source
@@ -101,6 +102,7 @@ def train(
     filter_folds: FilterFoldsOption = 5,
     filter_recall_target: FilterRecallTargetOption = "0.99",
     fold_mixture: FoldMixtureOption = False,
+    filter_augment: FilterAugmentOption = "",
     jobs: JobsOption = None,
     encoding: EncodingOption = "utf-8",
     delimiter: DelimiterOption = None,
@@ -145,6 +147,7 @@ def train(
             folds=filter_folds,
             filter_recall_target=filter_rule(filter_recall_target),
             fold_mixture=fold_mixture,
+            filter_augment=parse_augment(filter_augment),
             mixture=mixture,
         )
         manifest = train_pipeline_model(

@@ -47,11 +47,13 @@ from deident.model.manifest import read_manifest, write_manifest
 from deident.pipelines import CANDIDATE_THRESHOLD, stage1_pipeline
 from deident.stage2.filter.span_classifier import save_filter
 from deident.stage2.filter.training import (
+    OutOfFoldCandidates,
     fit_span_filter,
     out_of_fold_candidates,
     patient_folds,
     patient_key,
 )
+from deident.synth.reidentify import Kind, reidentify_variant
 
 Progress = Callable[[str], None]
 
@@ -74,6 +76,9 @@ class PipelineTrainConfig:
     trusted_phrases: bool = False
     mixture: Mixture = field(default_factory=Mixture)
     fold_mixture: bool = False  # the fold CRFs (the filter's candidates) train on the mixture too
+    # Re-identified variants of the notes whose out-of-fold candidates the span filter learns from beside the
+    # notes' own (Sibanda 2006): names and places it has never met, so that unfamiliar is not learned as wrong.
+    filter_augment: tuple[tuple[Kind, int], ...] = ()
 
 
 def train_pipeline_model(
@@ -108,22 +113,12 @@ def train_pipeline_model(
     progress(f"CRF on {len(train_docs)} notes" + ("" if mixture.empty else " and their mixture"))
     with tempfile.TemporaryDirectory(prefix="deident-fold-") as work:
         fold_dirs = [Path(work) / f"fold_{k + 1}" for k in range(config.folds)]
-        fold_of = patient_folds(train_docs, config.folds)
-        fold_trains = [[d for d, f in zip(train_docs, fold_of, strict=True) if f != k] for k in range(config.folds)]
-        fold_config = config if config.fold_mixture else replace(config, mixture=Mixture())
         crfs = [
             _crf_job(train_docs, out_dir, config, source_docs, providers),
-            *(_crf_job(t, d, fold_config, source_docs, providers) for t, d in zip(fold_trains, fold_dirs, strict=True)),
+            *fold_crf_jobs(train_docs, fold_dirs, config, source_docs, providers),
         ]
         _train_crfs(crfs, providers, jobs, progress)
-        trained = iter(fold_dirs)
-
-        def make_stage1(train: Sequence[AnnotatedDocument]) -> Callable[[Document], Sequence[Span]]:
-            fold_dir = next(trained)
-            progress(f"{fold_dir.name}: stage 1 on the notes of the patients its CRF did not see ({len(train)} it did)")
-            return stage1_pipeline(ModelBundle.read(fold_dir), config.scheme)
-
-        oof = out_of_fold_candidates(train_docs, make_stage1, config.folds)
+        oof = filter_candidates(train_docs, fold_dirs, config, progress)
     progress(f"span filter on {sum(len(c) for c in oof.candidates)} out-of-fold candidates")
     span_filter, table = fit_span_filter(oof, config.filter_recall_target, config.patient_context, kind=config.kind)
     manifest = read_manifest(out_dir)
@@ -134,6 +129,12 @@ def train_pipeline_model(
     manifest["candidate_threshold"] = CANDIDATE_THRESHOLD
     manifest["span_filter"] = entry
     manifest["stage2"] = {"trusted_phrases": config.trusted_phrases, "reconcile": config.reconcile}
+    if config.filter_augment:
+        manifest["span_filter"]["trained_on"] = {
+            "notes": len(train_docs),
+            "variants": {kind.value: k for kind, k in config.filter_augment},
+            "seed": config.mixture.seed,
+        }
     manifest.setdefault("metrics", {})["filter_calibration"] = {
         "folds": config.folds,
         "group_by": "patient",
@@ -146,6 +147,58 @@ def train_pipeline_model(
     written = write_manifest(out_dir, manifest)
     ModelBundle.read(out_dir)  # verifies what was written
     return written
+
+
+def fold_crf_jobs(
+    train_docs: Sequence[AnnotatedDocument],
+    fold_dirs: Sequence[Path],
+    config: PipelineTrainConfig,
+    source_docs: Sequence[AnnotatedDocument] = (),
+    providers: Sequence[SpanProvider] = (),
+) -> list[CrfJob]:
+    """The CRF of each patient-grouped fold (``fold_dirs[k]`` trained without fold k's patients): on the notes
+    alone, or with the mixture built from the other folds' notes when ``config.fold_mixture``."""
+    fold_of = patient_folds(train_docs, len(fold_dirs))
+    fold_config = config if config.fold_mixture else replace(config, mixture=Mixture())
+    return [
+        _crf_job(
+            [d for d, f in zip(train_docs, fold_of, strict=True) if f != k],
+            fold_dir,
+            fold_config,
+            source_docs,
+            providers,
+        )
+        for k, fold_dir in enumerate(fold_dirs)
+    ]
+
+
+def filter_variants(
+    train_docs: Sequence[AnnotatedDocument], config: PipelineTrainConfig
+) -> list[list[AnnotatedDocument]]:
+    """``config.filter_augment``'s re-identified variants of the notes, each a copy of the whole corpus in its order."""
+    return [
+        reidentify_variant(train_docs, config.mixture.seed, kind, variant)
+        for kind, count in config.filter_augment
+        for variant in range(count)
+    ]
+
+
+def filter_candidates(
+    train_docs: Sequence[AnnotatedDocument],
+    fold_dirs: Sequence[Path],
+    config: PipelineTrainConfig,
+    progress: Progress = _quiet,
+) -> OutOfFoldCandidates:
+    """The span filter's training candidates: stage 1 with fold k's CRF (:func:`fold_crf_jobs`) on fold k's notes
+    and on their variants (:func:`filter_variants`)."""
+    trained = iter(fold_dirs)
+
+    def make_stage1(train: Sequence[AnnotatedDocument]) -> Callable[[Document], Sequence[Span]]:
+        fold_dir = next(trained)
+        progress(f"{fold_dir.name}: stage 1 on the notes of the patients its CRF did not see ({len(train)} it did)")
+        return stage1_pipeline(ModelBundle.read(fold_dir), config.scheme)
+
+    return out_of_fold_candidates(train_docs, make_stage1, len(fold_dirs), filter_variants(train_docs, config))
 
 
 @dataclass(frozen=True)

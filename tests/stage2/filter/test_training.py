@@ -10,6 +10,7 @@ from deident.core.labels import Label
 from deident.core.span import Span
 from deident.stage2.filter.span_classifier import load_filter, save_filter
 from deident.stage2.filter.training import (
+    OutOfFoldCandidates,
     fit_filter_out_of_fold,
     fit_span_filter,
     out_of_fold_candidates,
@@ -112,3 +113,69 @@ def test_per_group_thresholds_are_stored_and_used(per_group):
 def test_unknown_kind_is_rejected():
     with pytest.raises(ValueError, match="kind"):
         fit_filter_out_of_fold(_corpus(), _capitalised_words, n_folds=5, kind="forest")
+
+
+Factory = Callable[[Sequence[AnnotatedDocument]], Callable[[Document], list[Span]]]
+
+
+def _fold_recording(seen: list[frozenset[str]]) -> Factory:
+    """A stage-1 factory that tags each candidate with the number of the fold stage 1 it came from (as its score)."""
+
+    def factory(train: Sequence[AnnotatedDocument]) -> Callable[[Document], list[Span]]:
+        fold = len(seen)
+        seen.append(frozenset(patient_key(d.document) for d in train))
+        detect = _capitalised_words(train)
+        return lambda doc: [Span(s.start, s.end, s.label, s.source, fold / 10) for s in detect(doc)]
+
+    return factory
+
+
+def _copy_of(corpus: Sequence[AnnotatedDocument], tag: str) -> list[AnnotatedDocument]:
+    """A variant of every note under a new patient, as re-identification writes it."""
+    return [
+        AnnotatedDocument(
+            Document(f"{d.id}-{tag}", d.text, DocumentMetadata(patient_id=f"{tag}{d.document.patient_id}")), d.spans
+        )
+        for d in corpus
+    ]
+
+
+def test_companion_copies_are_proposed_by_the_stage_1_that_never_saw_their_patient():
+    corpus = _corpus()
+    copies = [_copy_of(corpus, "u"), _copy_of(corpus, "r")]
+    seen: list[frozenset[str]] = []
+    oof = out_of_fold_candidates(corpus, _fold_recording(seen), n_folds=5, companions=copies)
+    n = len(corpus)
+    assert len(oof.corpus) == len(oof.candidates) == len(oof.folds) == 3 * n
+    assert [d.id for d in oof.corpus[n : 2 * n]] == [d.id + "-u" for d in corpus]
+    assert len(seen) == 5  # one stage 1 per fold, as without companions
+    for i, (doc, cands) in enumerate(zip(oof.corpus, oof.candidates, strict=True)):
+        source = corpus[i % n]
+        fold = oof.folds[i]
+        assert fold == oof.folds[i % n]
+        assert patient_key(source.document) not in seen[fold]  # the source's patient was held out
+        assert cands and {s.score for s in cands} == {fold / 10}, doc.id
+    # the notes' own candidates are those of the run without companions
+    alone = out_of_fold_candidates(corpus, _capitalised_words, n_folds=5)
+    assert oof.candidates[:n] == tuple(
+        tuple(Span(s.start, s.end, s.label, s.source, f / 10) for s in c)
+        for c, f in zip(alone.candidates, alone.folds, strict=True)
+    )
+
+
+def test_a_companion_must_copy_every_note():
+    corpus = _corpus()
+    with pytest.raises(ValueError, match="every note"):
+        out_of_fold_candidates(corpus, _capitalised_words, n_folds=5, companions=[corpus[:-1]])
+
+
+def test_thresholds_are_calibrated_on_the_notes_not_on_their_companions():
+    corpus = _corpus()
+    # A companion whose every candidate is wrong: were it calibrated on, recall would stay, precision would fall.
+    noisy = [AnnotatedDocument(d.document, ()) for d in _copy_of(corpus, "n")]
+    mixed = out_of_fold_candidates(corpus, _capitalised_words, n_folds=5, companions=[noisy])
+    assert mixed.notes == len(corpus)
+    _, table_mixed = fit_span_filter(mixed, recall_target=0.99, per_group=False)
+    as_one = OutOfFoldCandidates(mixed.corpus, mixed.candidates, mixed.folds)  # every document calibrated on
+    _, table_all = fit_span_filter(as_one, recall_target=0.99, per_group=False)
+    assert table_mixed["chosen"]["precision"] > table_all["chosen"]["precision"]

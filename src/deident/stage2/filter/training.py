@@ -74,20 +74,36 @@ class OutOfFoldCandidates:
     corpus: tuple[AnnotatedDocument, ...]
     candidates: tuple[tuple[Span, ...], ...]
     folds: tuple[int, ...]
+    # The first ``notes`` documents are the training notes, any after them copies of those notes (companions):
+    # the filter learns from all, its thresholds are calibrated on the notes alone (None: all are notes).
+    notes: int | None = None
 
 
 def out_of_fold_candidates(
-    corpus: Sequence[AnnotatedDocument], make_candidates: CandidateFactory, n_folds: int = 5
+    corpus: Sequence[AnnotatedDocument],
+    make_candidates: CandidateFactory,
+    n_folds: int = 5,
+    companions: Sequence[Sequence[AnnotatedDocument]] = (),
 ) -> OutOfFoldCandidates:
+    """Stage-1 candidates of every note from a stage 1 built without its patient's fold.
+
+    ``companions``: further copies of the corpus, each parallel to it (a re-identified variant of every note);
+    a copy of a note takes its note's fold, so the stage 1 that proposes its candidates never saw that patient
+    either. They follow the notes in the result."""
     folds = patient_folds(corpus, n_folds)
-    candidates: list[tuple[Span, ...]] = [()] * len(corpus)
+    for copy in companions:
+        if len(copy) != len(corpus):
+            raise ValueError("a companion corpus must hold one copy of every note")
+    everything = [*corpus, *(doc for copy in companions for doc in copy)]
+    all_folds = folds * (1 + len(companions))
+    candidates: list[tuple[Span, ...]] = [()] * len(everything)
     for k in range(n_folds):
         train = [d for d, f in zip(corpus, folds, strict=True) if f != k]
         generate = make_candidates(train)
-        for i, (doc, f) in enumerate(zip(corpus, folds, strict=True)):
+        for i, (doc, f) in enumerate(zip(everything, all_folds, strict=True)):
             if f == k:
                 candidates[i] = union_candidates(generate(doc.document))
-    return OutOfFoldCandidates(tuple(corpus), tuple(candidates), tuple(folds))
+    return OutOfFoldCandidates(tuple(everything), tuple(candidates), tuple(all_folds), len(corpus))
 
 
 @dataclass(frozen=True)
@@ -134,7 +150,8 @@ def fit_span_filter(
     kind: str = "logistic",
     per_group: bool = PER_GROUP_THRESHOLDS,
 ) -> tuple[SpanFilter, dict[str, Any]]:
-    """Calibrate by cross-validation over ``oof.folds``, then fit on everything.
+    """Calibrate by cross-validation over ``oof.folds`` (the fold models learn from every other fold's documents,
+    copies included; their probabilities are read on the notes alone, ``oof.notes``), then fit on everything.
 
     ``kind``: "logistic" (default) or "boosting" (gradient boosting, slower to train).
     ``per_group``: refine the global threshold into one per group (:func:`per_group_thresholds`) on the
@@ -151,7 +168,7 @@ def fit_span_filter(
     for k in sorted(set(oof.folds)):
         train = [i for i, f in enumerate(oof.folds) if f != k]
         fold_filter = SpanFilter(_fit(oof, ex, train, c, kind), {}, patient_context)
-        for i, f in enumerate(oof.folds):
+        for i, f in enumerate(oof.folds[: oof.notes]):
             if f == k:
                 probs = fold_filter.probabilities(oof.candidates[i], ex.features[i])
                 gold = oof.corpus[i]
