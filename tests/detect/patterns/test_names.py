@@ -60,6 +60,9 @@ POSITIVES: list[Case] = [
     ("will consult with patty hoeller re skin care", "patty hoeller", REL),
     ("ASKED FOR RABBI- RABBI KLEIN CAME TO SPEAK", "KLEIN", DR),
     ("family is around to decrease anxiety. \n Mary Rueping\n\n", "Mary Rueping", DR),
+    # a word and an initial signing a letter or a post: no list needed
+    ("Hope this helps, it did for me.\nQuorvane S.\n", "Quorvane S", DR),
+    ("Thank you for seeing her.\nYours sincerely\nBrantisk J.", "Brantisk J", DR),
     # A word after an initial, a hyphenated name before a role, an initial and a name before "ordered".
     ("CXR done. As per E. Welsh: bilat effusions", "E. Welsh", DR),
     ("now RLL. Stord-Painter MD plans to", "Stord-Painter", DR),
@@ -101,6 +104,10 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # a common word and a letter ending a note are no signature
+    ("Discussed options with team.\nPlan A.", None, None),
+    ("Vitals stable overnight.\nThanks J.", None, None),
+    ("Will recheck lytes.\nGrade B.", None, None),
     # A role or an instruction between a dash and a credential, or a credential that does not end the line
     ("plan:\n- charge rn\n- float RN", None, None),
     ("if sbp < 90:\n- notify MD\n", None, None),

@@ -497,11 +497,19 @@ def _family_surname(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
-    """A name alone on the last line of a note ("Mary Rueping", "SUSAN"): its author, a clinician."""
+    """A name alone on the last line of a note ("Mary Rueping", "SUSAN"): its author, a clinician. A capitalised
+    word and an initial ("Quorvane S.") sign a letter or a post too; that shape needs no listed name."""
     if text[m.end() :].strip():
         return []
     words = m["n"].split()
     mode = window_case(text, m.start("n"))
+    if m["i"] is not None:
+        word = words[0]
+        # as the note writes names: capitalised in mixed case, else in the note's one case
+        cased = word.istitle() and m["i"][0].isupper() if mode == "mixed" else True
+        if len(words) == 1 and cased and is_name_word(word, mode, False):
+            return [_close(text, [(m.start("n"), m.end("i"))], Label.DOCTOR)]
+        return []
     if words[0].lower().rstrip(".") not in known_names() or not all(is_name_word(w, mode, False) for w in words[1:]):
         return []
     if len(words) == 1 and not is_name_word(words[0], mode, False):
@@ -715,7 +723,8 @@ def name_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "name.signature",
             Label.DOCTOR,
-            r"\n[ \t]{0,8}(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24}){0,2})[ \t,]{0,4}"
+            r"\n[ \t]{0,8}(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24}){0,2})"
+            r"(?:[ \t]{1,2}(?P<i>[A-Za-z]\.))?[ \t,]{0,4}"
             r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
             0.5,
             _signature,
