@@ -60,6 +60,9 @@ POSITIVES: list[Case] = [
     ("will consult with patty hoeller re skin care", "patty hoeller", REL),
     ("ASKED FOR RABBI- RABBI KLEIN CAME TO SPEAK", "KLEIN", DR),
     ("family is around to decrease anxiety. \n Mary Rueping\n\n", "Mary Rueping", DR),
+    # the clinician a role is
+    ("Pts PCP is Quorvane, will call in am.", "Quorvane", DR),
+    ("Her cardiologist was Fairweather until 2019.", "Fairweather", DR),
     # a word and an initial signing a letter or a post: no list needed
     ("Hope this helps, it did for me.\nQuorvane S.\n", "Quorvane S", DR),
     ("Thank you for seeing her.\nYours sincerely\nBrantisk J.", "Brantisk J", DR),
@@ -104,6 +107,10 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # a role and what it is or was, not who
+    ("PCP is aware of admission.", None, None),
+    ("Nurse was Unable to reach family.", None, None),
+    ("Resident is Concerned about the BP.", None, None),
     # a common word and a letter ending a note are no signature
     ("Discussed options with team.\nPlan A.", None, None),
     ("Vitals stable overnight.\nThanks J.", None, None),

@@ -665,6 +665,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             _names(Label.DOCTOR, strong=False),
         ),
         Pattern(
+            # The clinician a role is: "PCP is Quorvane", "Her cardiologist was Fairweather".
+            "name.role_is",
+            Label.DOCTOR,
+            r"\b" + DOCTOR_ROLES + r"[ \t]{1,2}(?:is|was)[ \t]{1,2}" + after,
+            0.7,
+            _names(Label.DOCTOR, strong=False),
+        ),
+        Pattern(
             # A clinician's role in brackets after the name: "quorvane (fellow)", "Fairweather (NP)".
             "name.role_in_parentheses",
             Label.DOCTOR,
