@@ -17,7 +17,7 @@ from deident.core.document import Document, DocumentMetadata
 from deident.core.errors import ConfigurationError, NoteTooLargeError
 from deident.core.heap import collection_paused
 from deident.core.pipeline import Pipeline
-from deident.core.span import Span, disjoint_spans
+from deident.core.span import Span
 from deident.model.operating_point import OperatingPoint, operating_point
 from deident.pipelines import MODEL_PIPELINES, build_pipeline, read_bundle
 from deident.replace import Mode, ReplaceOptions, Replacer, SecretKey
@@ -179,10 +179,7 @@ class Deidentifier:
         replacer = Replacer(self._options(mode, key))
         with collection_paused(max((len(d.text) for d in documents), default=0)):  # a large note (core.heap)
             results = replacer.replace_many(list(zip(documents, found, strict=True)))
-            return [
-                Deidentified(r.text, r.spans, disjoint_spans(s, d.text))
-                for r, s, d in zip(results, found, documents, strict=True)
-            ]
+            return [Deidentified(r.text, r.spans, r.detected) for r in results]
 
     def _check_sizes(self, documents: Sequence[Document]) -> None:
         """Refuse a note over :attr:`max_note_chars` before any work starts (detection is near-linear, but a note of

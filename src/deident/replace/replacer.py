@@ -70,6 +70,8 @@ class Replaced:
 
     text: str
     spans: tuple[Span, ...]
+    # The detected spans it replaced, overlaps resolved (:func:`disjoint_spans`), offsets into the original text.
+    detected: tuple[Span, ...] = ()
 
     def __repr__(self) -> str:
         return f"Replaced(chars={len(self.text)}, spans={len(self.spans)})"
@@ -85,6 +87,7 @@ class Replacer:
     def replace_patient(self, items: Sequence[tuple[Document, Sequence[Span]]]) -> list[Replaced]:
         """Replace the spans of notes that belong to one patient (one surrogate table for all)."""
         resolved = [(doc, disjoint_spans(spans, doc.text)) for doc, spans in items]
+        detected = [spans for _, spans in resolved]
         table: PatientSurrogates | None = None
         offset = 0
         aged = AgedYears()
@@ -98,7 +101,10 @@ class Replacer:
             originals = [(s.label, s.text_of(doc.text)) for doc, spans in resolved for s in spans]
             table = PatientSurrogates(key, patient, originals)
             offset = date_offset(key, patient, self.options.preserve_weekday)
-        return [self._apply(doc, spans, table, offset, aged) for doc, spans in resolved]
+        return [
+            self._apply(doc, spans, table, offset, aged, found)
+            for (doc, spans), found in zip(resolved, detected, strict=True)
+        ]
 
     def replace_many(self, items: Sequence[tuple[Document, Sequence[Span]]]) -> list[Replaced]:
         """Replace across patients, keeping input order; notes are grouped by patient internally."""
@@ -112,7 +118,13 @@ class Replacer:
         return [r for r in results if r is not None]
 
     def _apply(
-        self, doc: Document, spans: tuple[Span, ...], table: PatientSurrogates | None, offset: int, aged: AgedYears
+        self,
+        doc: Document,
+        spans: tuple[Span, ...],
+        table: PatientSurrogates | None,
+        offset: int,
+        aged: AgedYears,
+        detected: tuple[Span, ...],
     ) -> Replaced:
         text = doc.text
         pieces: list[str] = []
@@ -132,7 +144,7 @@ class Replacer:
             length += len(new)
             cursor = span.end
         pieces.append(text[cursor:])
-        return Replaced("".join(pieces), tuple(new_spans))
+        return Replaced("".join(pieces), tuple(new_spans), detected)
 
     def _replacement(self, span: Span, text: str, table: PatientSurrogates | None, offset: int, aged: AgedYears) -> str:
         original = span.text_of(text)
