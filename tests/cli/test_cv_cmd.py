@@ -75,7 +75,14 @@ def test_cv_trains_each_fold_with_the_mixture_of_its_own_notes_and_the_context_f
     def recording(train, fold_dir, config, **kwargs):
         manifest = real(train, fold_dir, config, **kwargs)
         trained.append(
-            ({d.document.id for d in train}, {**manifest["training_data"], "features": manifest["features"]})
+            (
+                {d.document.id for d in train},
+                {
+                    **manifest["training_data"],
+                    "features": manifest["features"],
+                    "filter": manifest["span_filter"].get("trained_on"),
+                },
+            )
         )
         return manifest
 
@@ -83,7 +90,7 @@ def test_cv_trains_each_fold_with_the_mixture_of_its_own_notes_and_the_context_f
     write_corpus(synthetic_corpus(24, patients=6), tmp_path / "corpus.jsonl")
     args = ["cv", str(tmp_path / "corpus.jsonl"), "--folds", "3", "--filter-folds", "2", "--clusters", "0"]
     args += ["--iterations", "10", "--no-providers", "--augment", "reidentified:1", "--json", str(tmp_path / "cv.json")]
-    args += ["--context-features", "trigger_window"]
+    args += ["--context-features", "trigger_window", "--filter-augment", "unseen:1"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     folds = json.loads((tmp_path / "cv.json").read_text())["folds"]
@@ -91,6 +98,7 @@ def test_cv_trains_each_fold_with_the_mixture_of_its_own_notes_and_the_context_f
     all_ids = set().union(*(ids for ids, _ in trained))
     for train_ids, data in trained:
         assert data["mixture"]["variants"] == {"reidentified": 1} and data["features"]["trigger_window"] is True
+        assert data["filter"] == {"notes": len(train_ids), "variants": {"unseen": 1}, "seed": 0}
         # each fold trains on its own notes and one variant of each, never on a variant of a held-out note
         assert data["learned_from"]["documents"] == len(train_ids) and data["documents"] == 2 * len(train_ids)
         assert len(all_ids - train_ids) == 24 - len(train_ids)
