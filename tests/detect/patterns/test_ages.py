@@ -37,6 +37,7 @@ POSITIVES: list[Case] = [
     # years and the sex without "old", or a number and the sex after "is a"
     ("PT IS A 97 YEARS F ADM 8/22 FROM HOME", "97", A),
     ("ID/CC: 82 years F, janitor, self-referred", "82", A),
+    ("Seen today: 93 years gentleman with dementia", "93", A),
     ("Pt is a 87 F adm 1/12 from rehab", "87", A),
     # written in words (HIPAA: ages over 89 whatever their spelling)
     ("Ninety-two year old man with CHF", "Ninety-two", A),

@@ -16,6 +16,7 @@ POSITIVES: list[Case] = [
     # after the age (and sex) of a note's first line or a post's introduction
     ("The patient is a 87 year old welder from Kent, WA with", "welder", Label.PROFESSION),
     ("ID/CC: 82 years F, janitor, self-referred for", "janitor", Label.PROFESSION),
+    ("ID/CC: 17 yo girl, cashier, brought in by", "cashier", Label.PROFESSION),
     ("22y/o F, fisherman, self-referred", "fisherman", Label.PROFESSION),
     ("i'm 48, a plumber from south portland", "plumber", Label.PROFESSION),
     # An occupation of the lexicon after "retired", "former", "formerly a", "previously a", "career as a", "job as a".

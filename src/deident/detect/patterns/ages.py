@@ -24,6 +24,9 @@ _SEP = r"[ \t]{0,2}-?[ \t]{0,2}"
 # What may follow an age number before its year word ("58 yo", "58-year-old", "58 y"):
 # the digit-run prefilter only tries age rules where this matches.
 _YEAR_WORD_NEXT = r"[ \t]{0,2}-?[ \t]{0,2}[yY]"
+# The sex as notes give it after an age ("82 years F", "60 yr old gentleman, welder"); one list for the age rules
+# and the professions after an age.
+SEX_WORDS = ("m", "f", "male", "female", "man", "woman", "gentleman", "lady", "boy", "girl")
 PERSON_WORDS = words(
     "m", "f", "male", "female", "man", "woman", "gentleman", "gent", "lady", "boy", "girl", "wm", "wf", "bm", "bf",
     "hm", "hf", "yo", "y/o", "s/p", "w/", "with", "admitted", "presents", "presented", "pt", "patient", "old",
@@ -97,8 +100,7 @@ def age_patterns() -> tuple[Pattern, ...]:
             # "PT IS A 97 YEARS F", "82 years F, janitor": years, then the sex, without "old"
             "age.years_sex",
             A,
-            r"(?P<a>" + _D1 + r"\d{0,2})[ \t]{0,2}(?:years?|yrs?)[ \t]{1,2}"
-            r"(?:m|f|male|female|man|woman|boy|girl)(?![\w/])",
+            r"(?P<a>" + _D1 + r"\d{0,2})[ \t]{0,2}(?:years?|yrs?)[ \t]{1,2}" + words(*SEX_WORDS) + r"(?![\w/])",
             0.9,
             _age,
             hints=ScanHints(digit_run=(1, 3), run_next=_YEAR_WORD_NEXT, run_prev=_D1_PREV),

@@ -17,6 +17,7 @@ from functools import lru_cache
 import regex
 
 from deident.core.labels import Label
+from deident.detect.patterns.ages import SEX_WORDS
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.names import CLINICAL_SUFFIXES, FAMILY_WORDS, NON_NAMES, STOP_WORDS
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, anchor_words, rx, search_before, words
@@ -132,7 +133,7 @@ JOB_AS_WORDS = ("job", "career", "position")
 FIRST_PERSON = ("i'm", "im", "i am", "i was")
 # A person's age (and sex) before the occupation, as a note's first line gives them: "a 87 year old welder from",
 # "60 yr old M, ergonomist,", "22y/o F, fisherman,", "82 years F, janitor,". Searched from the age's digits.
-_SEX = r"(?:male|female|man|woman|gentleman|lady|m|f)"
+_SEX = words(*SEX_WORDS)
 _AGE_BEFORE = (
     r"\d(?<![\w.]\d)\d{0,2}[ \t-]{0,2}(?:"
     r"(?:(?:years?|yrs?|y)[ \t-]{0,2}(?:old|o)\b|y/o|yo\b|y\.o\.?)(?:[ \t]{0,2},?[ \t]{1,3}" + _SEX + r"\b)?"
