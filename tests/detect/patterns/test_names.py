@@ -204,6 +204,8 @@ NEGATIVES: list[Case] = [
     ("Films read by radiology. Labs drawn by phlebotomy. Reviewed by MD.", None, None),
     ("Pt (afebrile) resting. Pt (DNR/DNI) comfortable. Pt (intubated) sedated.", None, None),
     ("pt (afebrile) resting. pt (dnr/dni) comfortable. pt (intubated) sedated.", None, None),
+    # a service in brackets after the patient is who follows the patient, not the patient's name
+    ("Pt (Nephro) following. Pt (Cards) aware.", None, None),
     ("Call me if questions. Pt goes by ambulance to rehab. Known as CHF clinic pt.", None, None),
     ("call me if questions. pt goes by ambulance to rehab. known as chf clinic pt.", None, None),
     # "family" after a word that names no one: a service, a language, a description (invented)

@@ -445,17 +445,16 @@ def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "pt (Tobiah)", "patient (tobiah)", "oriented to name ("Tobiah")": the patient named in brackets after the word,
     when the bracketed word is no English word and no clinical term, and capitalised where the text has case
     ("pt (afebrile)", "pt (DNR)" are not names)."""
-    word = m["n"]
-    lower = word.lower()
-    if len(lower) < 3 or lower in NON_NAMES or lower.endswith(CLINICAL_SUFFIXES) or lower in clinical_terms():
+    word, at = m["n"], m.start("n")
+    if not _bare_name_word(word, text, at):
         return []
+    lower = word.lower()
     known = lower in known_names()
-    if window_case(text, m.start("n")) == "mixed":
-        if not (word[0].isupper() and word[1:].islower()) or not ((known and _zipf(lower) < 4.0) or _zipf(lower) < 2.5):
-            return []
-    elif not (known and _zipf(lower) < 4.0):
-        return []  # without case cues only a known given name or surname: "pt (intubated)" is a state
-    return [Hit(m.start("n"), m.end("n"), Label.PATIENT)]
+    if window_case(text, at) == "mixed":
+        rare = (known and _zipf(lower) < 4.0) or _zipf(lower) < 2.5
+    else:  # without case cues only a known given name or surname: "pt (intubated)" is a state
+        rare = known and _zipf(lower) < 4.0
+    return [Hit(at, m.end("n"), Label.PATIENT)] if rare else []
 
 
 @lru_cache(maxsize=1)
