@@ -19,6 +19,10 @@ POSITIVES: list[Case] = [
     ("Cath 3/15 revealed EF 50%", "3/15", D),
     # a day and month that is also a fraction, as the date of a note before its heading
     ("1/4 npn nights neuro: no sz", "1/4", D),
+    # when something last happened, as charts record it
+    ("Abd soft, last BM 3/4, no flatus", "3/4", D),
+    ("LBM 1/2 per pt, colace given", "1/2", D),
+    ("LMP: 2/28, hcg neg", "2/28", D),
     ("3/4 Nursing Progress Note\nNeuro: alert", "3/4", D),
     # after "=" in a key=value export, where the three parts say it is a date
     ("dob=03/04/1950&sex=F", "03/04/1950", D),
@@ -96,6 +100,8 @@ POSITIVES: list[Case] = [
 NEGATIVES: list[Case] = [
     ("lot 2019-03-04T7 expired", "2019-03-04", D),
     ("1/2 NS at 200cc/hr for 2 liters", "1/2", D),
+    ("last dose 1/2 tab at 2200", "1/2", D),
+    ("last PS 10/5 with good ABG", "10/5", D),
     ("SIMV=12/5/10 then weaned", "12/5/10", D),  # after "=" a two-digit year is a setting
     ("ratio x=3/4 noted", "3/4", D),  # half-normal saline: a fraction before no heading
     ("gave 1/4 tab nightly", "1/4", D),  # a "T" not followed by a time: a code, not a timestamp
