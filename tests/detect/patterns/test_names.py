@@ -60,6 +60,10 @@ POSITIVES: list[Case] = [
     ("will consult with patty hoeller re skin care", "patty hoeller", REL),
     ("ASKED FOR RABBI- RABBI KLEIN CAME TO SPEAK", "KLEIN", DR),
     ("family is around to decrease anxiety. \n Mary Rueping\n\n", "Mary Rueping", DR),
+    # a clinician's name opening a sentence before the clinician's work
+    ("K 3.1. Quorvane examined pt, no new orders.", "Quorvane", DR),
+    ("Hct 24. Brantisk wrote for 1 u prbc.", "Brantisk", DR),
+    ("Labs sent. Okonkwo to call back with results.", "Okonkwo", DR),
     # the clinician a role is
     ("Pts PCP is Quorvane, will call in am.", "Quorvane", DR),
     ("Her cardiologist was Fairweather until 2019.", "Fairweather", DR),
@@ -107,6 +111,8 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # words that open a sentence before such a verb and are no name
+    ("Family updated on plan. Wound assessed. Pt examined by team. Dressing evaluated.", None, None),
     # a role and what it is or was, not who
     ("PCP is aware of admission.", None, None),
     ("Nurse was Unable to reach family.", None, None),

@@ -393,6 +393,11 @@ SUBJECT_VERB_WORDS = (
     "is aware", "was aware", "wishes", "wants", "requests", "requested", "asks", "asked", "understands",
     "verbalizes", "verbalized", "complains", "refuses", "refused", "declines", "declined", "consents", "consented",
 )  # fmt: skip
+# A clinician's work, after the clinician's name opening a sentence ("Quorvane examined pt"); not "placed" or
+# "inserted", whose subjects are mostly devices ("Dobhoff placed").
+CLINICIAN_VERB_WORDS = (
+    "examined", "evaluated", "assessed", "wrote", "updated", "saw", "to call back", "will call back", "called back",
+)  # fmt: skip
 # Care services and note words, often clipped, that open a sentence before such a verb ("Nephro agrees").
 _SERVICE_WORDS = frozenset(
     """
@@ -424,7 +429,7 @@ def _bare_name_word(word: str, text: str, at: int) -> bool:
     return window_case(text, at) != "mixed" or (word[0].isupper() and word[1:].islower())
 
 
-def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
+def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) -> list[Hit]:
     """A first name with no trigger, opening a sentence before a verb of agreeing or stating: "Tobiah agrees with
     plan." Only a word that is no English word (wordfreq), no note or clinical term, and capitalised where the text
     has case: "Pt agrees", "Family states", "Nephro called" and "Lasix given" are not names."""
@@ -438,7 +443,12 @@ def _subject_name(text: str, m: regex.Match[str]) -> list[Hit]:
     known = lower in known_names()
     if not ((known and _zipf(lower) < 3.5) or _zipf(lower) < 2.0):
         return []
-    return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
+    return [Hit(found.start("n"), found.end("n"), label)]
+
+
+def _clinician_subject(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The same, before a verb of a clinician's work: "Quorvane examined pt", "Quorvane wrote for 1 u prbc"."""
+    return _subject_name(text, m, Label.DOCTOR)
 
 
 def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -895,6 +905,13 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*SUBJECT_VERB_WORDS) + r"\b",
             0.4,
             _subject_name,
+        ),
+        Pattern(
+            "name.subject_clinician_verb",
+            Label.DOCTOR,
+            r"\b" + words(*CLINICIAN_VERB_WORDS) + r"\b",
+            0.4,
+            _clinician_subject,
         ),
         Pattern(
             # "Tobiah is a 64 yo man": a name opening the note's first sentence before the age.
