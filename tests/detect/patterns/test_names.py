@@ -60,6 +60,9 @@ POSITIVES: list[Case] = [
     ("will consult with patty hoeller re skin care", "patty hoeller", REL),
     ("ASKED FOR RABBI- RABBI KLEIN CAME TO SPEAK", "KLEIN", DR),
     ("family is around to decrease anxiety. \n Mary Rueping\n\n", "Mary Rueping", DR),
+    # whom a question, news or a call went to or came from
+    ("Asked Quorvane for pain med, none ordered.", "Quorvane", DR),
+    ("Awaiting call back from Okonkwo re: K.", "Okonkwo", DR),
     # a clinician's name opening a sentence before the clinician's work
     ("K 3.1. Quorvane examined pt, no new orders.", "Quorvane", DR),
     ("Hct 24. Brantisk wrote for 1 u prbc.", "Brantisk", DR),
@@ -111,6 +114,7 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    ("Asked pt to cough. Told family about the plan. Asked RN for help.", None, None),
     # words that open a sentence before such a verb and are no name
     ("Family updated on plan. Wound assessed. Pt examined by team. Dressing evaluated.", None, None),
     # a role and what it is or was, not who

@@ -85,6 +85,8 @@ CONTACT_VERBS_CLINICIAN_WORDS = (
     "spoke w/", "talked w/", "discussed w/", "conferred with", "consult w/", "ordered by", "assessed by",
     "reviewed by", "intubated by", "extubated by", "covered by", "done by", "read by", "drawn by", "cleared by",
     "attended by", "reviewed with", "reviewed w/", "confirmed with", "verified with",
+    # whom a question, news or a call went to or came from
+    "asked", "told", "call back from", "callback from",
 )  # fmt: skip
 
 DOCTOR_TITLES = words(*DOCTOR_TITLES_WORDS)
