@@ -63,6 +63,11 @@ POSITIVES: list[Case] = [
     # whom a question, news or a call went to or came from
     ("Asked Quorvane for pain med, none ordered.", "Quorvane", DR),
     ("Awaiting call back from Okonkwo re: K.", "Okonkwo", DR),
+    # a nurse's handoff
+    ("0700 report to Tamsin, care assumed by Brantisk.", "Tamsin", DR),
+    ("0700 report to Tamsin, care assumed by Brantisk.", "Brantisk", DR),
+    ("Coverage by Okonkwo this shift.", "Okonkwo", DR),
+    ("Tamsin (charge RN) aware of bed request.", "Tamsin", DR),
     # a clinician's name opening a sentence before the clinician's work
     ("K 3.1. Quorvane examined pt, no new orders.", "Quorvane", DR),
     ("Hct 24. Brantisk wrote for 1 u prbc.", "Brantisk", DR),
@@ -115,6 +120,7 @@ POSITIVES: list[Case] = [
 ]
 NEGATIVES: list[Case] = [
     ("Asked pt to cough. Told family about the plan. Asked RN for help.", None, None),
+    ("Back pain relieved by repositioning. Report to oncoming RN. Care assumed by nights.", None, None),
     # words that open a sentence before such a verb and are no name
     ("Family updated on plan. Wound assessed. Pt examined by team. Dressing evaluated.", None, None),
     # a role and what it is or was, not who

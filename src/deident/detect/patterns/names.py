@@ -87,6 +87,9 @@ CONTACT_VERBS_CLINICIAN_WORDS = (
     "attended by", "reviewed with", "reviewed w/", "confirmed with", "verified with",
     # whom a question, news or a call went to or came from
     "asked", "told", "call back from", "callback from",
+    # a nurse's handoff: who took over the patient's care
+    "report to", "care assumed by", "assumed by", "turned over to", "handoff to", "handoff given to", "hand off to",
+    "handed off to", "coverage by",  # not "relieved by": pain is relieved by repositioning
 )  # fmt: skip
 
 DOCTOR_TITLES = words(*DOCTOR_TITLES_WORDS)
@@ -687,7 +690,8 @@ def name_patterns() -> tuple[Pattern, ...]:
             # A clinician's role in brackets after the name: "quorvane (fellow)", "Fairweather (NP)".
             "name.role_in_parentheses",
             Label.DOCTOR,
-            r"\b" + DOCTOR_ROLES + r"[ \t]{0,2}\)",
+            # the role may carry its shift's word: "Tamsin (charge RN)"
+            r"\b(?:(?:charge|primary|float|resource|covering)[ \t]{1,2})?" + DOCTOR_ROLES + r"[ \t]{0,2}\)",
             0.7,
             _names_before(Label.DOCTOR, False, r"[ \t]{0,2}\([ \t]{0,2}"),
         ),
