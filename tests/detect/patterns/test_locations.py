@@ -10,6 +10,10 @@ from deident.detect.patterns import location_detector
 from .helpers import Case, check_negative, check_positive, params
 
 POSITIVES: list[Case] = [
+    # where someone is from or went
+    ("Pt is a resident of Quorvane, lives alone.", "Quorvane", Label.CITY),
+    ("She is originally from Brantisk Falls.", "Brantisk Falls", Label.CITY),
+    ("returned from a trip to Tobiahstad last week", "Tobiahstad", Label.CITY),
     ("lives at 19 Clover St. in town", "19 Clover St.", Label.STREET),
     ("home 1200 North Charles Street, Apt 4B", "1200 North Charles Street, Apt 4B", Label.STREET),
     ("mail to P.O. Box 4431 please", "P.O. Box 4431", Label.STREET),
@@ -69,6 +73,7 @@ POSITIVES: list[Case] = [
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
+    ("resident of the MICU team aware; originally from home; trip to bathroom", None, None),
     ("K 3.4567, Na 140.1234 mmol/L", "3.4567", Label.LOCATION_OTHER),  # a word between the numbers: no pair
     ("INR 1.2, 3.4 today", "1.2, 3.4", Label.LOCATION_OTHER),  # coordinates have four decimals or more
     ("values 95.1234, 20.1234 noted", "95.1234", Label.LOCATION_OTHER),  # past 90 degrees of latitude

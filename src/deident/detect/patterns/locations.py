@@ -601,6 +601,16 @@ def location_patterns() -> tuple[Pattern, ...]:
             _place_after_trigger,
         ),
         Pattern(
+            # Where someone is from or went: "a resident of Quorvane", "originally from Brantisk", "a trip to Tobiah".
+            "location.home_of",
+            Label.CITY,
+            r"\b(?:(?:resident|native)[ \t]{1,2}of|originally[ \t]{1,2}from|trip[ \t]{1,2}to|visiting[ \t]{1,2}from"
+            r"|home[ \t]{1,2}is[ \t]{1,2}in)[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
+            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
+            0.6,
+            _place_after_trigger,
+        ),
+        Pattern(
             "location.employer",
             Label.ORGANIZATION,
             r"\b" + words(*EMPLOYER_TRIGGER_WORDS) + r"[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
