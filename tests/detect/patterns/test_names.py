@@ -63,6 +63,10 @@ POSITIVES: list[Case] = [
     # whom a question, news or a call went to or came from
     ("Asked Quorvane for pain med, none ordered.", "Quorvane", DR),
     ("Awaiting call back from Okonkwo re: K.", "Okonkwo", DR),
+    # what the patient is called
+    ("Pt answers to Tobiah, not to his given name.", "Tobiah", PT),
+    ("Pt calls himself Brantisk.", "Brantisk", PT),
+    ('When called "Tobiah" pt opens eyes.', "Tobiah", PT),
     # a nurse's handoff
     ("0700 report to Tamsin, care assumed by Brantisk.", "Tamsin", DR),
     ("0700 report to Tamsin, care assumed by Brantisk.", "Brantisk", DR),
@@ -121,6 +125,7 @@ POSITIVES: list[Case] = [
 NEGATIVES: list[Case] = [
     ("Asked pt to cough. Told family about the plan. Asked RN for help.", None, None),
     ("Back pain relieved by repositioning. Report to oncoming RN. Care assumed by nights.", None, None),
+    ("Pt answers to questions. Pt goes by wheelchair. When called pt opens eyes.", None, None),
     # words that open a sentence before such a verb and are no name
     ("Family updated on plan. Wound assessed. Pt examined by team. Dressing evaluated.", None, None),
     # a role and what it is or was, not who

@@ -906,6 +906,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             _vocative,
         ),
         Pattern(
+            # What the patient is called: "answers to Tobiah", "calls himself Toby", 'when called "Tobiah"'.
+            "name.called_as",
+            Label.PATIENT,
+            r"\b(?:answers[ \t]{1,2}to|calls[ \t]{1,2}(?:himself|herself|themself|themselves)|known[ \t]{1,2}as"
+            r"|nicknamed|nickname[ \t]{1,2}is|goes[ \t]{1,2}by|to[ \t]{1,2}be[ \t]{1,2}called|when[ \t]{1,2}called)"
+            r"[ \t]{1,2}[\"'“‘]?" + after,
+            0.5,
+            _names(Label.PATIENT, strong=False),
+        ),
+        Pattern(
             "name.subject_verb",
             Label.PATIENT,
             r"\b" + words(*SUBJECT_VERB_WORDS) + r"\b",
