@@ -48,7 +48,8 @@ def test_rules_pipeline_has_no_calibrated_operating_point(tmp_path: Path, fixtur
 # Synthetic PhysioNet notes, two patients interleaved: patient 1's first note names the attending
 # (the bundled model finds it confidently); its second note and patient 2's note only mention the name
 # in a line the model misses alone.
-MENTION = "NEURO: ALERT. QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
+# (after a comma: opening a sentence, a rare word before "UPDATED" is a name by a rule of its own)
+MENTION = "NEURO: ALERT, QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
 INTERLEAVED = [
     ("1", "1", "Attending: Dr. Quillfeather\nPt resting comfortably."),
     ("2", "1", MENTION),

@@ -82,7 +82,8 @@ def test_unknown_pipeline_fails_before_writing(tmp_path: Path, fixtures: Path) -
     assert list(tmp_path.iterdir()) == []
 
 
-MENTION = "NEURO: ALERT. QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
+# (after a comma: opening a sentence, a rare word before "UPDATED" is a name by a rule of its own)
+MENTION = "NEURO: ALERT, QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
 # (patient, note, text), interleaved: only patient 1's first note names the attending where the model is sure.
 NOTES = [
     ("1", "1", "Attending: Dr. Quillfeather\nPt resting comfortably."),

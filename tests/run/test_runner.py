@@ -403,7 +403,8 @@ class ReconcilingFactory:
         return Deidentifier(pipeline, self.options, "toy:reconcile")
 
 
-MENTION = "NEURO: ALERT. QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
+# (after a comma: opening a sentence, a rare word before "UPDATED" is a name by a rule of its own)
+MENTION = "NEURO: ALERT, QUILLFEATHER UPDATED BY PHONE. PLAN UNCHANGED."
 # (patient, text): patient 1's notes interleaved with others; only its first note names the attending.
 RECONCILE_NOTES = [
     ("1", "Attending: Quillfeather\nPt resting comfortably."),
