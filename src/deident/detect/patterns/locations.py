@@ -43,6 +43,8 @@ EMPLOYER_TRIGGER_WORDS = (
     "employed with", "retired from",
 )  # fmt: skip
 LIVES_IN_WORDS = ("lives", "living", "live", "resides", "residing", "vacationing", "raised", "born", "grew up")
+# Up to three words after a trigger, as group "c", which :func:`_name_after_trigger` cuts to the place or employer.
+_NAMED_AFTER = r"(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})"
 _NOT_PLACE_WORDS = frozenset("area shelter community bed town city state country facility apartment house".split())
 _CLINICAL_SUFFIXES = frozenset({"ct", "sq", "st", "dr", "pl", "ter", "cir", "av", "ave", "way", "close", "court"})
 _NOT_STREET_WORDS = STOP_WORDS | frozenset(
@@ -595,8 +597,8 @@ def location_patterns() -> tuple[Pattern, ...]:
             + words(*LIVES_IN_WORDS)
             # An adverb may stand between: "lives nearby in Rockport", "now living in Towson".
             + r"[ \t]{1,2}(?:(?:nearby|close[ \t]by|locally|now|currently|alone|mostly)[ \t]{1,2})?"
-            + r"(?:in|at|near|to)[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
-            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
+            + r"(?:in|at|near|to)[ \t]{1,2}"
+            + _NAMED_AFTER,
             0.6,
             _place_after_trigger,
         ),
@@ -605,16 +607,14 @@ def location_patterns() -> tuple[Pattern, ...]:
             "location.home_of",
             Label.CITY,
             r"\b(?:(?:resident|native)[ \t]{1,2}of|originally[ \t]{1,2}from|trip[ \t]{1,2}to|visiting[ \t]{1,2}from"
-            r"|home[ \t]{1,2}is[ \t]{1,2}in)[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
-            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
+            r"|home[ \t]{1,2}is[ \t]{1,2}in)[ \t]{1,2}" + _NAMED_AFTER,
             0.6,
             _place_after_trigger,
         ),
         Pattern(
             "location.employer",
             Label.ORGANIZATION,
-            r"\b" + words(*EMPLOYER_TRIGGER_WORDS) + r"[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}"
-            r"(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
+            r"\b" + words(*EMPLOYER_TRIGGER_WORDS) + r"[ \t]{1,2}" + _NAMED_AFTER,
             0.5,
             _employer_after_trigger,
         ),
@@ -624,7 +624,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             Label.ORGANIZATION,
             r"\b(?:works|worked|working|employed)[ \t]{1,2}as[ \t]{1,2}(?:an?[ \t]{1,2})?[A-Za-z][A-Za-z\-]{1,24}"
             r"(?:[ \t]{1,2}[A-Za-z][A-Za-z\-]{1,24})?[ \t]{1,2}(?:for|at|with)[ \t]{1,2}(?:the[ \t]{1,2})?"
-            r"(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})",
+            + _NAMED_AFTER,
             0.5,
             _employer_after_trigger,
         ),
