@@ -28,8 +28,8 @@ _YEAR_WORD_NEXT = r"[ \t]{0,2}-?[ \t]{0,2}[yY]"
 # and the professions after an age.
 SEX_WORDS = ("m", "f", "male", "female", "man", "woman", "gentleman", "lady", "boy", "girl")
 PERSON_WORDS = words(
-    "m", "f", "male", "female", "man", "woman", "gentleman", "gent", "lady", "boy", "girl", "wm", "wf", "bm", "bf",
-    "hm", "hf", "yo", "y/o", "s/p", "w/", "with", "admitted", "presents", "presented", "pt", "patient", "old",
+    *SEX_WORDS, "gent", "wm", "wf", "bm", "bf", "hm", "hf", "yo", "y/o", "s/p", "w/", "with", "admitted", "presents",
+    "presented", "pt", "patient", "old",
 )  # fmt: skip
 
 
