@@ -520,7 +520,7 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     if m["i"] is not None:
         word = words[0]
         # as the note writes names: capitalised in mixed case, else in the note's one case
-        cased = word.istitle() and m["i"][0].isupper() if mode == "mixed" else True
+        cased = mode != "mixed" or (word.istitle() and m["i"][0].isupper())
         if len(words) == 1 and cased and is_name_word(word, mode, False):
             return [_close(text, [(m.start("n"), m.end("i"))], Label.DOCTOR)]
         return []
