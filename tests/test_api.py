@@ -191,14 +191,26 @@ def test_load_passes_recall_target_and_scheme_to_the_builder(monkeypatch: pytest
 @pytest.mark.parametrize(
     ("pipeline", "preload", "called"), [("rules", True, True), ("rules", False, False), ("crf", True, False)]
 )
-def test_load_preloads_the_lexicon_tables(
+def test_load_preloads_the_lexicon_and_pattern_tables(
     monkeypatch: pytest.MonkeyPatch, pipeline: str, preload: bool, called: bool
 ) -> None:
-    calls: list[bool] = []
-    monkeypatch.setattr("deident.detect.lexicon.preload", lambda: calls.append(True))
+    calls: list[str] = []
+    monkeypatch.setattr("deident.detect.lexicon.preload", lambda: calls.append("lexicon"))
+    monkeypatch.setattr("deident.detect.patterns.preload", lambda: calls.append("patterns"))
     monkeypatch.setattr("deident.api.build_pipeline", lambda *a, **k: Pipeline.of([NameDetector()]))
     Deidentifier.load(pipeline=pipeline, preload=preload)
-    assert bool(calls) is called
+    assert calls == (["lexicon", "patterns"] if called else [])
+
+
+def test_the_pattern_tables_preload_builds_what_the_rules_read() -> None:
+    from deident.detect.patterns import contact, names, preload
+
+    names._language_names.cache_clear()
+    contact._address_domains.cache_clear()
+    preload()
+    assert names._language_names.cache_info().currsize == 1 and contact._address_domains.cache_info().currsize == 1
+    assert {"spanish", "haitian", "english"} <= names._language_names() and "smith" not in names._language_names()
+    assert {"ly", "me", "gb"} <= contact._address_domains()
 
 
 class CountingStage:
@@ -220,6 +232,7 @@ def test_load_runs_the_pipeline_once_on_a_synthetic_note(
 ) -> None:
     stage = CountingStage()
     monkeypatch.setattr("deident.detect.lexicon.preload", lambda: None)
+    monkeypatch.setattr("deident.detect.patterns.preload", lambda: None)
     monkeypatch.setattr("deident.api.build_pipeline", lambda *a, **k: Pipeline((stage,)))
     deid = Deidentifier.load(pipeline="rules", preload=preload)
     assert stage.seen == warm_up_notes

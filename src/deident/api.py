@@ -80,7 +80,7 @@ class Deidentifier:
         and phone regions join the pipeline, and its mode is the default mode when ``options`` is not given.
 
         ``preload`` builds what is otherwise built on first use (lexicon automata, the fuzzy name index, word
-        frequencies, drug names, the CRF's compiled tables and kernels, the pattern plans; about
+        frequencies, drug names, the CRF's compiled tables and kernels, the pattern plans and tables; about
         0.6 s) now, by loading the tables and running the pipeline once on a short synthetic note, so that
         the first notes, or a service's first request, do not pay for them (the start-up is the same)."""
         model_dir = Path(model) if model is not None else None
@@ -95,9 +95,11 @@ class Deidentifier:
         )
         if preload:
             if pipeline != "crf":
-                from deident.detect.lexicon import preload as preload_tables
+                from deident.detect.lexicon import preload as preload_lexicons
+                from deident.detect.patterns import preload as preload_pattern_tables
 
-                preload_tables()
+                preload_lexicons()
+                preload_pattern_tables()
             built(Document("warm-up", _WARM_UP))
         model_id = f"{pipeline}:{model_dir.name if model_dir is not None else 'bundled'}"
         point = None

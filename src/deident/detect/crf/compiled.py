@@ -37,7 +37,7 @@ from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span
 from deident.detect.crf.align import OUTSIDE, split_tag
-from deident.detect.crf.context import context_features, word_context_features
+from deident.detect.crf.context import positional_context_features, word_context_features
 from deident.detect.crf.features import (
     OFFSETS,
     CrfToken,
@@ -504,10 +504,8 @@ class CompiledCrf:
             pairs.update((i, row) for i, f in enumerate(found) if f is not None and (row := rows.get(f, -1)) >= 0)
         switches = extractor.config.context_switches
         if switches:  # the same strings as FeatureExtractor.extract's, to the model's rows (the word's own: per type)
-            positional = context_features(switches, tokens.texts, extractor.learned.triggers, word_level=False)
-            for i, features in enumerate(positional):
-                if features:
-                    pairs.update((i, row) for f in features if (row := rows.get(f, -1)) >= 0)
+            positional = positional_context_features(switches, tokens.texts, extractor.learned.triggers)
+            pairs.update((i, row) for i, f in positional if (row := rows.get(f, -1)) >= 0)
         ordered = sorted(pairs)
         return (
             section_rows,

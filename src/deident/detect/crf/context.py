@@ -108,26 +108,30 @@ def word_context_features(switches: Mapping[str, bool], lower: str) -> tuple[str
     return _own_features(lower, switches.get("fuzzy_dictionary", False), switches.get("term_lists", False))
 
 
-@lru_cache(maxsize=_WORD_CACHE)
 def _own_features(lower: str, fuzzy: bool, lists: bool) -> tuple[str, ...]:
-    out: list[str] = []
+    return (_dictionary_features(lower) if fuzzy else ()) + (_list_features(lower) if lists else ())
+
+
+# Cached per word alone: a cache keyed by the word itself keeps no key object for the collector to walk.
+@lru_cache(maxsize=_WORD_CACHE)
+def _dictionary_features(lower: str) -> tuple[str, ...]:
     if not lower[:1].isalpha():
         return ()
-    if fuzzy:
-        exact = _membership(lower)
-        out += [f"dx={kind}" for kind in exact]
-        if len(lower) >= FUZZY_MIN_LENGTH and len(exact) < len(_DICTIONARIES):
-            own = _deletions(lower)
-            keyed = _at_positions(own)
-            out += [f"dfz={kind}" for kind, _ in _DICTIONARIES if kind not in exact and _near(lower, kind, own, keyed)]
-    if lists:
-        if lower in load_drug_names():
-            out.append("lst=drug")
-        if lower in load_veto_terms():
-            out.append("lst=veto")
-        if lower in load_stop_words():
-            out.append("lst=stop")
+    exact = _membership(lower)
+    out = [f"dx={kind}" for kind in exact]
+    if len(lower) >= FUZZY_MIN_LENGTH and len(exact) < len(_DICTIONARIES):
+        own = _deletions(lower)
+        keyed = _at_positions(own)
+        out += [f"dfz={kind}" for kind, _ in _DICTIONARIES if kind not in exact and _near(lower, kind, own, keyed)]
     return tuple(out)
+
+
+@lru_cache(maxsize=_WORD_CACHE)
+def _list_features(lower: str) -> tuple[str, ...]:
+    if not lower[:1].isalpha():
+        return ()
+    found = (("lst=drug", load_drug_names()), ("lst=veto", load_veto_terms()), ("lst=stop", load_stop_words()))
+    return tuple(feature for feature, words in found if lower in words)
 
 
 def context_features(
@@ -141,41 +145,52 @@ def context_features(
     out the word's own ones (:func:`word_context_features`), for a caller that adds them per word type."""
     n = len(texts)
     out: list[list[str]] = [[] for _ in range(n)]
-    neighbours = switches.get("neighbour_dictionary", False)
     fuzzy = word_level and switches.get("fuzzy_dictionary", False)
     lists = word_level and switches.get("term_lists", False)
+    if fuzzy or lists:
+        for i, text in enumerate(texts):
+            out[i].extend(_own_features(text.lower(), fuzzy, lists))
+    for i, feature in positional_context_features(switches, texts, triggers):
+        out[i].append(feature)
+    return out
+
+
+def positional_context_features(
+    switches: Mapping[str, bool], texts: Sequence[str], triggers: Mapping[tuple[str, int], str]
+) -> list[tuple[int, str]]:
+    """The switched-on context features that depend on a token's neighbours, as (token index, feature) pairs: per
+    token in the order :func:`context_features` lists them after the word's own, no pair twice. Sparse, because most
+    tokens have none (a list per token would be most of what a long note allocates here)."""
+    neighbours = switches.get("neighbour_dictionary", False)
     window = switches.get("trigger_window", False)
     numbers = switches.get("split_feature_sets", False)
-    if not (neighbours or fuzzy or lists or window or numbers):
-        return out
+    found: list[tuple[int, str]] = []
+    if not (neighbours or window or numbers):
+        return found
+    n = len(texts)
     lowers = [t.lower() for t in texts]
-    if fuzzy or lists:
-        for i, lower in enumerate(lowers):
-            out[i].extend(_own_features(lower, fuzzy, lists))
     if neighbours:
         kinds = [_membership(lower) for lower in lowers]
         for i in range(n):
             if i > 0:
-                out[i].extend(f"nd-1={kind}" for kind in kinds[i - 1])
+                found.extend((i, f"nd-1={kind}") for kind in kinds[i - 1])
             if i + 1 < n:
-                out[i].extend(f"nd+1={kind}" for kind in kinds[i + 1])
+                found.extend((i, f"nd+1={kind}") for kind in kinds[i + 1])
     if window:
         # From each trigger to the tokens within reach of it (few notes hold many), not from every token to its window.
         categories = _trigger_categories(triggers)
         near: dict[int, set[str]] = {}
         for j, lower in enumerate(lowers):
-            found = categories.get(lower)
-            if found:
+            seen = categories.get(lower)
+            if seen:
                 for i in range(max(0, j - TRIGGER_WINDOW), j):  # the trigger comes after token i
-                    near.setdefault(i, set()).update(f"tw>={c}" for c in found)
+                    near.setdefault(i, set()).update(f"tw>={c}" for c in seen)
                 for i in range(j + 1, min(n, j + TRIGGER_WINDOW + 1)):  # the trigger comes before token i
-                    near.setdefault(i, set()).update(f"tw<={c}" for c in found)
-        for i, seen in near.items():
-            out[i].extend(sorted(seen))
+                    near.setdefault(i, set()).update(f"tw<={c}" for c in seen)
+        found.extend((i, feature) for i in sorted(near) for feature in sorted(near[i]))
     if numbers:
-        for feats, added in zip(out, number_window_features(texts), strict=True):
-            feats.extend(added)
-    return out
+        found.extend((i, feature) for i, added in enumerate(number_window_features(texts)) for feature in added)
+    return found
 
 
 def _number_class(text: str) -> str:
@@ -211,4 +226,10 @@ def _trigger_categories(triggers: Mapping[tuple[str, int], str]) -> dict[str, tu
     return {w: tuple(sorted(c)) for w, c in by_word.items()}
 
 
-__all__ = ["CONTEXT_SWITCHES", "WORD_LEVEL_SWITCHES", "context_features", "word_context_features"]
+__all__ = [
+    "CONTEXT_SWITCHES",
+    "WORD_LEVEL_SWITCHES",
+    "context_features",
+    "positional_context_features",
+    "word_context_features",
+]

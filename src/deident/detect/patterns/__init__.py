@@ -35,6 +35,16 @@ def pattern_detectors(phone_regions: tuple[str, ...] | None = None) -> tuple[Det
     )
 
 
+def preload() -> None:
+    """Load the tables the pattern rules otherwise load on their first use (pycountry's language names and country
+    codes), as :func:`deident.detect.lexicon.preload` does for the lexicons."""
+    from deident.detect.patterns.contact import _address_domains
+    from deident.detect.patterns.names import _language_names
+
+    _language_names()
+    _address_domains()
+
+
 def combined_pattern_detector(phone_regions: tuple[str, ...] | None = None) -> CombinedPatternDetector:
     """Every family of ``pattern_detectors()`` in one pass: the same spans, with far fewer scans of the text."""
     families = tuple(d for d in pattern_detectors(phone_regions) if isinstance(d, PatternDetector))
@@ -56,5 +66,6 @@ __all__ = [
     "location_detector",
     "name_detector",
     "pattern_detectors",
+    "preload",
     "profession_detector",
 ]

@@ -474,14 +474,20 @@ def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
 
 @lru_cache(maxsize=1)
 def _language_names() -> frozenset[str]:
-    """The major languages' English names, lower case ("spanish", "haitian"): "Spanish family" names no one."""
+    """The major languages' English names, lower case ("spanish", "haitian"): "Spanish family" names no one. Read from
+    pycountry's ISO 639-3 table (those with a two-letter code) without building its 7,900 language objects, which
+    would stay in memory for the collector to walk on every full collection."""
+    import json
+
     import pycountry
 
+    with open(pycountry.languages.filename, encoding="utf-8") as table:
+        entries = json.load(table)[pycountry.languages.root_key]
     return frozenset(
         part.strip().split()[0].lower()
-        for language in pycountry.languages
-        if getattr(language, "alpha_2", None)
-        for part in language.name.split(";")
+        for entry in entries
+        if entry.get("alpha_2")
+        for part in entry["name"].split(";")
         if part.strip()
     )
 
