@@ -402,6 +402,14 @@ SUBJECT_VERB_WORDS = (
 # "inserted", whose subjects are mostly devices ("Dobhoff placed").
 CLINICIAN_VERB_WORDS = (
     "examined", "evaluated", "assessed", "wrote", "updated", "saw", "to call back", "will call back", "called back",
+    "will see", "will assess", "will be assessing", "will evaluate", "will follow", "is on vacation", "is covering",
+    "is on call",
+    # the service the clinician comes from: "Tamsin from PT in to see pt"
+    *(f"from {service}" for service in (
+        "pt", "ot", "physical therapy", "occupational therapy", "speech", "speech therapy", "slp", "nutrition",
+        "social work", "case management", "pastoral care", "chaplaincy", "respiratory", "rt", "iv team", "pharmacy",
+        "wound care", "hospice", "palliative care", "ep", "renal", "cardiology", "neurology", "surgery",
+    )),
 )  # fmt: skip
 # Care services and note words, often clipped, that open a sentence before such a verb ("Nephro agrees").
 _SERVICE_WORDS = frozenset(
@@ -411,7 +419,7 @@ _SERVICE_WORDS = frozenset(
     nutrition dietary rehab ortho psych neurosurg nsurg ctsurg csurg vasc gyn obgyn
     """.split()
 )
-_SENTENCE_START = regex.compile(r"(?:\A|[.!?;:\n])[ \t]{0,3}\Z")
+_SENTENCE_START = regex.compile(r"(?:\A|[.!?;:(\n])[ \t]{0,3}\Z")  # "(Quorvane is on vacation)" too
 
 
 @lru_cache(maxsize=1)
@@ -434,21 +442,43 @@ def _bare_name_word(word: str, text: str, at: int) -> bool:
     return window_case(text, at) != "mixed" or (word[0].isupper() and word[1:].islower())
 
 
-def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) -> list[Hit]:
-    """A first name with no trigger, opening a sentence before a verb of agreeing or stating: "Tobiah agrees with
-    plan." Only a word that is no English word (wordfreq), no note or clinical term, and capitalised where the text
-    has case: "Pt agrees", "Family states", "Nephro called" and "Lasix given" are not names."""
-    found = search_before(r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}\Z", text, m.start(), 30)
-    if found is None or _SENTENCE_START.search(text, max(0, found.start() - 4), found.start()) is None:
-        return []
-    word = found["n"]
-    if not _bare_name_word(word, text, found.start()):
-        return []
+_SUBJECT_WORD = r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}\Z"
+# The given name or initial before a surname that opens a sentence: "Tobiah Quorvane agrees", "T. Quorvane agrees".
+_GIVEN_BEFORE = r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24}|[A-Za-z]\.)[ \t]{1,2}\Z"
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    return _SENTENCE_START.search(text, max(0, at - 4), at) is not None
+
+
+def _rare_subject_word(word: str, text: str, at: int) -> bool:
+    if not _bare_name_word(word, text, at):
+        return False
     lower = word.lower()
-    known = lower in known_names()
-    if not ((known and _zipf(lower) < 3.5) or _zipf(lower) < 2.0):
+    return (lower in known_names() and _zipf(lower) < 3.5) or _zipf(lower) < 2.0
+
+
+def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) -> list[Hit]:
+    """A name with no trigger, opening a sentence before a verb of agreeing or stating: "Tobiah agrees with plan.",
+    "Tobiah Quorvane agrees", "T. Quorvane agrees". Only words that are no English word (wordfreq), no note or clinical
+    term, and capitalised where the text has case: "Pt agrees", "Family states", "Nephro called" and "Lasix given" are
+    not names."""
+    found = search_before(_SUBJECT_WORD, text, m.start(), 30)
+    if found is None or not _rare_subject_word(found["n"], text, found.start()):
         return []
-    return [Hit(found.start("n"), found.end("n"), label)]
+    start = found.start("n")
+    if not _opens_sentence(text, start):
+        given = search_before(_GIVEN_BEFORE, text, start, 30)
+        if given is None or not _opens_sentence(text, given.start("n")):
+            return []
+        word = given["n"]
+        initial = len(word) == 2 and word.endswith(".")
+        if not (initial and (word[0].isupper() or window_case(text, given.start()) != "mixed")) and not (
+            _rare_subject_word(word, text, given.start())
+        ):
+            return []
+        start = given.start("n")
+    return [Hit(start, found.end("n"), label)]
 
 
 def _clinician_subject(text: str, m: regex.Match[str]) -> list[Hit]:
