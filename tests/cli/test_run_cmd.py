@@ -191,5 +191,6 @@ def test_run_says_its_operating_point_was_measured_under_physionet(
     result = runner.invoke(app, ["run", str(fixtures / "mini.text"), "-o", str(out), *args])
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
-    assert "operating point: expected token recall" in said
+    assert "operating point: the model's default; expected token recall" in said
+    assert said.count("95% interval") == 2  # recall's and precision's, as detect prints them
     assert ("measured under the physionet convention, not this run's output scheme hipaa" in said) is noted

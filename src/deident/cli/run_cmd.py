@@ -227,15 +227,9 @@ def run(
             write_stdout(target)
     console = reporter.console
     if result.expected:
-        from deident.model.operating_point import scheme_note
+        from deident.model.operating_point import describe_operating_point
 
-        expected = result.expected
-        console.print(
-            f"operating point: expected token recall {expected['expected_recall']:.3f}, "
-            f"precision {expected['expected_precision']:.3f} ({expected['basis']})"
-            + scheme_note(expected.get("measured_scheme"), expected.get("output_scheme")),
-            highlight=False,
-        )
+        console.print(describe_operating_point(result.expected), highlight=False)
     json_path, html_path = report_paths(config)
     if is_stdio(output) and report is None:
         where = "no report (-o -: name one with --report)"

@@ -17,7 +17,7 @@ threshold. What a run states it expects comes, in order of preference, from:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,16 +48,7 @@ class OperatingPoint:
     output_scheme: str | None = None  # the run's output convention (None: not stated)
 
     def describe(self) -> str:
-        target = "the model's default" if self.recall_target is None else f"recall target {self.recall_target:g}"
-        short = self.recall_target is not None and self.expected_recall < self.recall_target
-        return (
-            f"operating point: {target}; expected token recall {self.expected_recall:.3f}"
-            f"{_interval_text(self.recall_interval, self.level)}, "
-            f"precision {self.expected_precision:.3f}{_interval_text(self.precision_interval, self.level)} "
-            f"({self.basis})"
-            + ("; the target is above the highest recall measured for this model" if short else "")
-            + scheme_note(self.measured_scheme, self.output_scheme)
-        )
+        return describe_operating_point(self.as_dict())
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -87,7 +78,25 @@ def scheme_note(measured_scheme: str | None, output_scheme: str | None) -> str:
     )
 
 
-def _interval_text(interval: tuple[float, float] | None, level: float | None) -> str:
+def describe_operating_point(point: Mapping[str, Any]) -> str:
+    """The line ``detect`` and ``run`` print: :meth:`OperatingPoint.as_dict`'s figures, their intervals and basis
+    (``run`` gets the dict back from its workers)."""
+    target = point.get("recall_target")
+    expected_recall = float(point["expected_recall"])
+    short = target is not None and expected_recall < target
+    level = point.get("interval_level")
+    chosen = "the model's default" if target is None else f"recall target {target:g}"
+    return (
+        f"operating point: {chosen}; "
+        f"expected token recall {expected_recall:.3f}{_interval_text(point.get('expected_recall_interval'), level)}, "
+        f"precision {float(point['expected_precision']):.3f}"
+        f"{_interval_text(point.get('expected_precision_interval'), level)} ({point['basis']})"
+        + ("; the target is above the highest recall measured for this model" if short else "")
+        + scheme_note(point.get("measured_scheme"), point.get("output_scheme"))
+    )
+
+
+def _interval_text(interval: Sequence[float] | None, level: float | None) -> str:
     if interval is None:
         return ""
     pct = f"{(level or 0.95) * 100:g}%"
