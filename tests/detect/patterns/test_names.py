@@ -79,6 +79,15 @@ POSITIVES: list[Case] = [
     ("Case mgmt to call Monday (Brantisk is on vacation).", "Brantisk", DR),
     ("Hospice intake done. Quorvane will be assessing pt in am.", "Quorvane", DR),
     ("VSS. Brantisk from social work met with family.", "Brantisk", DR),
+    # visiting, arriving (invented names)
+    ("Social: Okonkwo visited during the evening.", "Okonkwo", PT),
+    ("NPN 11p-7a: Zelphine Quorvane arrived in MICU at 11pm.", "Zelphine Quorvane", PT),
+    ("Social: son in all day. Brantisk was here until 9pm.", "Brantisk", PT),
+    # two relatives named by what they are together; a pair of names with initials (invented names)
+    ("Both Quorvane and Brantisk are his appointed health care proxies.", "Quorvane", REL),
+    ("Both Quorvane and Brantisk are his appointed health care proxies.", "Brantisk", REL),
+    ("Okonkwo & Zelphine were her guardians.", "Zelphine", REL),
+    ("Nsg (Y. Quorvane and S. Brantisk) verified amt of cash.", "S. Brantisk", DR),
     # a full name (or an initial and a surname) opening the sentence (invented names)
     ("Okonkwo Brantisk is a 70 yo female admitted with sepsis.", "Okonkwo Brantisk", PT),
     ("Hct stable. Zelphine Quorvane agrees with plan.", "Zelphine Quorvane", PT),
@@ -228,6 +237,11 @@ NEGATIVES: list[Case] = [
     ("Patient is a 64 yo man. Pt is a 70 y/o. This is a 45 yo woman.", None, None),
     ("Elderly patient is a 64 yo man. Mr. X was seen. Pt Quorvane resting.", "Elderly", None),
     ("Discharged from PT. Consult from PT pending. Transfer from OT today.", None, None),
+    ("Son and daughter are his health care proxies. Wife and sister are her guardians.", None, None),
+    ("Both parents and grandparents are his guardians. Bloods and cultures were sent.", None, None),
+    ("Urine: E. coli and S. aureus. Sputum: P. aeruginosa and S. marcescens.", None, None),
+    ("Meds given p.o. and s.l. Take 1 tab q.d. and s.q. heparin.", None, None),
+    ("Lasix visited. Family arrived at 2pm. Pt was here before. Team phoned.", None, None),
     ("Resident is on call. Attending is covering. MD will see pt. Team will follow.", None, None),
     ("Social work will see family. Cardiology will follow. Renal will assess.", None, None),
     ("Wound care will see pt. Hospice will evaluate. Pharmacy will follow.", None, None),
@@ -288,6 +302,7 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Goes by 'Kit', oriented x3.", "Kit", PT),
     ("Ellsworth, aka Buddy, is a 70 yo man.", "Buddy", PT),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
+    ("Her other dtr died at 22. Zelphine K. reports that pt has debts.", "Zelphine K.", PT),
     ("VSS.\nTOBIAH DENIES PAIN AT THIS TIME", "TOBIAH", PT),
     # a surname before "family", a commoner one after "the" (invented names)
     ("The Baker family has questions re: trach.", "Baker", PT),

@@ -369,11 +369,30 @@ def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     # No trigger here, so the word itself must be name-like whatever the case: a known name or a rare word.
     if surname in NON_NAMES or not (surname in known_names() or _zipf(surname) < 3.5):
         return []
-    if initial in _ABBREVIATION_INITIALS and surname not in known_names():
+    abbreviation = initial in _ABBREVIATION_INITIALS and surname not in known_names()
+    if abbreviation and not _after_a_named_initial(text, m.start()):
         return []
     if window_case(text, m.start()) == "mixed" and not m["s"][0].isupper():
         return []
     return [_close(text, [(m.start() - 1, m.end("s"))], Label.DOCTOR)]
+
+
+_NAMED_INITIAL_AND = (
+    r"(?r)(?<![\w.'/&+^-])(?P<i>[A-Za-z])\.[ \t]{0,2}(?P<s>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}(?:and|&)[ \t]{1,2}\Z"
+)
+
+
+def _after_a_named_initial(text: str, dot: int) -> bool:
+    """Whether the initial whose full stop is at ``dot`` follows "J. Quorvane and ": a pair of names in the same shape
+    ("nsg (Y. Quorvane and S. Brantisk)"), where the first one is a name by the usual test (an initial that is no
+    abbreviation, or a known surname)."""
+    found = search_before(_NAMED_INITIAL_AND, text, dot - 1, 40)
+    if found is None:
+        return False
+    first = found["s"].lower()
+    if first in NON_NAMES or first in SPECIES_EPITHETS or not (first in known_names() or _zipf(first) < 3.5):
+        return False
+    return found["i"].lower() not in _ABBREVIATION_INITIALS or first in known_names()
 
 
 def _first_name_initial(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -397,6 +416,7 @@ SUBJECT_VERB_WORDS = (
     "agrees", "agreed", "states", "stated", "reports", "reported", "denies", "denied", "called", "was seen",
     "is aware", "was aware", "wishes", "wants", "requests", "requested", "asks", "asked", "understands",
     "verbalizes", "verbalized", "complains", "refuses", "refused", "declines", "declined", "consents", "consented",
+    "visited", "was in to visit", "was here", "phoned", "arrived",
 )  # fmt: skip
 # A clinician's work, after the clinician's name opening a sentence ("Quorvane examined pt"); not "placed" or
 # "inserted", whose subjects are mostly devices ("Dobhoff placed").
@@ -442,7 +462,8 @@ def _bare_name_word(word: str, text: str, at: int) -> bool:
     return window_case(text, at) != "mixed" or (word[0].isupper() and word[1:].islower())
 
 
-_SUBJECT_WORD = r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}\Z"
+# The subject, then perhaps the initial of a surname ("Tamsin K. reports").
+_SUBJECT_WORD = r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t](?P<i>[A-Z]\.))?[ \t]{1,2}\Z"
 # The given name or initial before a surname that opens a sentence: "Tobiah Quorvane agrees", "T. Quorvane agrees".
 _GIVEN_BEFORE = r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24}|[A-Za-z]\.)[ \t]{1,2}\Z"
 
@@ -466,6 +487,8 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
     found = search_before(_SUBJECT_WORD, text, m.start(), 30)
     if found is None or not _rare_subject_word(found["n"], text, found.start()):
         return []
+    if found["i"] and window_case(text, found.start()) != "mixed":
+        return []  # without case, "X." may be a sentence's end ("Lasix D. reports" is no name)
     start = found.start("n")
     if not _opens_sentence(text, start):
         given = search_before(_GIVEN_BEFORE, text, start, 30)
@@ -478,7 +501,31 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
         ):
             return []
         start = given.start("n")
-    return [Hit(start, found.end("n"), label)]
+    return [Hit(start, found.end("i") if found["i"] else found.end("n"), label)]
+
+
+_NAME_PAIR = (
+    r"(?r)(?<![\w'-])(?P<a>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}(?:and|&)[ \t]{1,2}(?P<b>[A-Za-z][A-Za-z'\-]{1,24})"
+    r"[ \t]{1,2}\Z"
+)
+
+
+def _name_pair(text: str, m: regex.Match[str]) -> list[Hit]:
+    """Both words of "Quorvane and Brantisk are his proxies", when each may be a name (no English word, no note or
+    clinical term, capitalised where the text has case): "Son and daughter are his proxies" names no one."""
+    found = search_before(_NAME_PAIR, text, m.start(), 60)
+    if found is None:
+        return []
+    hits = []
+    for group in ("a", "b"):
+        word, at = found[group], found.start(group)
+        lower = word.lower()
+        if not _bare_name_word(word, text, at):
+            return []
+        if not ((lower in known_names() and _zipf(lower) < 4.0) or _zipf(lower) < 2.5):
+            return []
+        hits.append(Hit(at, found.end(group), Label.RELATIVE))
+    return hits
 
 
 def _clinician_subject(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -865,6 +912,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             _names(Label.RELATIVE, strong=True),
             # By hand: "s.o." then ``\b`` lets a letter follow the anchor, which the derivation cannot prove away.
             hints=ScanHints(anchors=FAMILY_WORDS),
+        ),
+        Pattern(
+            # Two relatives named by what they are together: "Quorvane and Brantisk are his health care proxies".
+            "name.family_pair",
+            Label.RELATIVE,
+            r"\b(?:are|were)[ \t]{1,2}(?:(?:his|her|their|the|pt'?s)[ \t]{1,2})?"
+            r"(?:(?:appointed|official|legal)[ \t]{1,2})?(?:health[ \t]{1,2}care[ \t]{1,2}prox(?:ies|ys|y)|hcps|proxies"
+            r"|guardians|poas|daughters|sons|children|parents|sisters|brothers)\b",
+            0.6,
+            _name_pair,
         ),
         Pattern(
             "name.family_after",
