@@ -45,6 +45,9 @@ EMPLOYER_TRIGGER_WORDS = (
 LIVES_IN_WORDS = ("lives", "living", "live", "resides", "residing", "vacationing", "raised", "born", "grew up")
 # Up to three words after a trigger, as group "c", which :func:`_name_after_trigger` cuts to the place or employer.
 _NAMED_AFTER = r"(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})"
+# The words that open location.home_of's phrases (its scan anchors).
+_HOME_OF_ANCHORS = ("resident", "native", "originally", "trip", "visiting", "home", "fly", "flying", "flew", "flown",
+                    "drive", "driving", "drove", "driven")  # fmt: skip
 _NOT_PLACE_WORDS = frozenset("area shelter community bed town city state country facility apartment house".split())
 _CLINICAL_SUFFIXES = frozenset({"ct", "sq", "st", "dr", "pl", "ter", "cir", "av", "ave", "way", "close", "court"})
 _NOT_STREET_WORDS = STOP_WORDS | frozenset(
@@ -597,6 +600,8 @@ def location_patterns() -> tuple[Pattern, ...]:
             + words(*LIVES_IN_WORDS)
             # An adverb may stand between: "lives nearby in Rockport", "now living in Towson".
             + r"[ \t]{1,2}(?:(?:nearby|close[ \t]by|locally|now|currently|alone|mostly)[ \t]{1,2})?"
+            # and with whom: "lives with son and family in Quelbury"
+            + r"(?:with[ \t]{1,2}(?:[A-Za-z']{1,12}[ \t]{1,2}){1,4}?)?"
             + r"(?:in|at|near|to)[ \t]{1,2}"
             + _NAMED_AFTER,
             0.6,
@@ -607,9 +612,14 @@ def location_patterns() -> tuple[Pattern, ...]:
             "location.home_of",
             Label.CITY,
             r"\b(?:(?:resident|native)[ \t]{1,2}of|originally[ \t]{1,2}from|trip[ \t]{1,2}to|visiting[ \t]{1,2}from"
-            r"|home[ \t]{1,2}is[ \t]{1,2}in)[ \t]{1,2}" + _NAMED_AFTER,
+            r"|home[ \t]{1,2}is[ \t]{1,2}in"
+            # a relative's journey: "flying in from Quelbury", "drove up from Quelbury"
+            r"|(?:fly|flying|flew|flown|drive|driving|drove|driven)[ \t]{1,2}(?:(?:in|up|down|back)[ \t]{1,2})?"
+            r"(?:(?:today|tonight|tomorrow|later|soon)[ \t]{1,2})?(?:from|to|into))[ \t]{1,2}" + _NAMED_AFTER,
             0.6,
             _place_after_trigger,
+            # By hand: the first words, not every phrase the optional words make.
+            hints=ScanHints(anchors=_HOME_OF_ANCHORS),
         ),
         Pattern(
             "location.employer",
