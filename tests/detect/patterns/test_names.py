@@ -237,6 +237,9 @@ NEGATIVES: list[Case] = [
     ("Patient is a 64 yo man. Pt is a 70 y/o. This is a 45 yo woman.", None, None),
     ("Elderly patient is a 64 yo man. Mr. X was seen. Pt Quorvane resting.", "Elderly", None),
     ("Discharged from PT. Consult from PT pending. Transfer from OT today.", None, None),
+    ("Pt resting comfortably.\nNeuro Checks\n", None, None),
+    ("Pt resting comfortably.\nVancomycin Trough\n", None, None),
+    ("Pt resting comfortably.\nHemodynamically Stable\n", None, None),
     ("Son and daughter are his health care proxies. Wife and sister are her guardians.", None, None),
     ("Both parents and grandparents are his guardians. Bloods and cultures were sent.", None, None),
     ("Urine: E. coli and S. aureus. Sputum: P. aeruginosa and S. marcescens.", None, None),
@@ -303,6 +306,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Ellsworth, aka Buddy, is a 70 yo man.", "Buddy", PT),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
     ("Her other dtr died at 22. Zelphine K. reports that pt has debts.", "Zelphine K.", PT),
+    # a signature of two words written as names, neither a listed name nor an English word (invented)
+    ("Family is around to decrease anxiety.\nZelphine Quorvane\n", "Zelphine Quorvane", DR),
+    ("Plan: wean as tolerated.\nBrantisk Okonkwo RN\n", "Brantisk Okonkwo", DR),
     ("VSS.\nTOBIAH DENIES PAIN AT THIS TIME", "TOBIAH", PT),
     # a surname before "family", a commoner one after "the" (invented names)
     ("The Baker family has questions re: trach.", "Baker", PT),

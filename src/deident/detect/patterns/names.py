@@ -607,11 +607,23 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
         if len(words) == 1 and cased and is_name_word(word, mode, False):
             return [_close(text, [(m.start("n"), m.end("i"))], Label.DOCTOR)]
         return []
-    if words[0].lower().rstrip(".") not in known_names() or not all(is_name_word(w, mode, False) for w in words[1:]):
+    if not all(is_name_word(w, mode, False) for w in words[1:]):
+        return []
+    if words[0].lower().rstrip(".") not in known_names() and not _unlisted_full_name(words, mode):
         return []
     if len(words) == 1 and not is_name_word(words[0], mode, False):
         return []
     return [_close(text, [(m.start("n"), m.end("n"))], Label.DOCTOR)]
+
+
+def _unlisted_full_name(words: list[str], mode: str) -> bool:
+    """Two or three words written as names in text with case, none an English word or a clinical term ("Zelphine
+    Quorvane"): a signature needs no listed given name then ("Neuro Checks", "Plan Continue" stay words)."""
+    return (
+        len(words) >= 2
+        and mode == "mixed"
+        and all(w.istitle() and _zipf(w.lower()) < 2.5 and w.lower() not in clinical_terms() for w in words)
+    )
 
 
 # Words that stand between a dash and a credential as the clinician's role or an instruction, not a name
