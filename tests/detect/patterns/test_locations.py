@@ -14,6 +14,9 @@ POSITIVES: list[Case] = [
     ("Pt is a resident of Quorvane, lives alone.", "Quorvane", Label.CITY),
     ("She is originally from Brantisk Falls.", "Brantisk Falls", Label.CITY),
     ("returned from a trip to Tobiahstad last week", "Tobiahstad", Label.CITY),
+    # the city before a state and ZIP code, with or without a comma (invented places)
+    ("Aunt lives at 2206 Quorvane Ln, Kicifield MO 97720.", "Kicifield", Label.CITY),
+    ("Zelphine Quorvane, 14 Oak St., Glen Brantisk IL 60137", "Glen Brantisk", Label.CITY),
     # a relative's journey, where someone lives and with whom (invented places)
     ("Daughter flying in tomorrow from Quelbury.", "Quelbury", Label.CITY),
     ("Son drove up from Brantisk Falls last night.", "Brantisk Falls", Label.CITY),
@@ -100,6 +103,8 @@ NEGATIVES: list[Case] = [
     ("lives in a nursing home", None, None),
     ("lives nearby in a nursing home", None, None),
     ("lives with son in an apartment; lives with wife at home; lives with daughter in law", None, None),
+    ("BP 120/80 HR 90 CA 12345", "HR", None),
+    ("Hct 30 given Lasix IV MA 02115", "Lasix", None),
     ("flew into a rage. Driving to work; flying to the unit; drove to the ED; fly from here", None, None),
     ("5 mg po q4h st", None, None),
     ("transferred to the floor in stable condition", None, None),

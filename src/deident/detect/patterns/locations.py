@@ -78,10 +78,28 @@ def _state_zip(text: str, m: regex.Match[str]) -> list[Hit]:
     written = state["st"]
     if len(written) == 2 and not written.isupper() and written.upper() in AMBIGUOUS_STATE_CODES:
         return []
-    return [Hit(state.start("st"), state.end("st"), Label.STATE), Hit(m.start(), m.end(), Label.ZIP)]
+    hits = [Hit(state.start("st"), state.end("st"), Label.STATE), Hit(m.start(), m.end(), Label.ZIP)]
+    city = _city_before(text, state.start("st"))
+    return hits if city is None else [city, *hits]
 
 
 _CAP_WORD = r"[A-Z][A-Za-z'\-]{1,24}"
+_CITY_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _CAP_WORD + r"(?:[ \t]" + _CAP_WORD + r"){0,2}),?[ \t]{1,2}\Z"
+
+
+def _city_before(text: str, state_start: int) -> Hit | None:
+    """The city of "Kicifield MO 97720" and "Kicifield, MO 97720": up to three capitalised words right before a state
+    and ZIP code, none a function word or clinical term (the street before it ends at its comma)."""
+    city = compile_source(_CITY_BEFORE, False).search(text, max(0, state_start - 60), state_start)
+    if city is None:
+        return None
+    words = city["c"].split()
+    while words and (words[0].lower() in STOP_WORDS or words[0].lower() in clinical_terms() or len(words[0]) < 3):
+        words = words[1:]  # "Lives in Kicifield MO": the city starts after the function word
+    if not words or any(w.lower() in STOP_WORDS or w.lower() in clinical_terms() or len(w) < 3 for w in words):
+        return None
+    start = city.end("c") - len(" ".join(words))
+    return Hit(start, city.end("c"), Label.CITY)
 
 
 def _city_state(text: str, m: regex.Match[str]) -> list[Hit]:
