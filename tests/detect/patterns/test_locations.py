@@ -17,6 +17,10 @@ POSITIVES: list[Case] = [
     # the city before a state and ZIP code, with or without a comma (invented places)
     ("Aunt lives at 2206 Quorvane Ln, Kicifield MO 97720.", "Kicifield", Label.CITY),
     ("Zelphine Quorvane, 14 Oak St., Glen Brantisk IL 60137", "Glen Brantisk", Label.CITY),
+    # where a relative comes from (invented places)
+    ("SOCIAL- FAMILY FROM FOSTYARD STAYING AT A HOTEL.", "FOSTYARD", Label.CITY),
+    ("Daughter from Quelbury called for update.", "Quelbury", Label.CITY),
+    ("Friends visiting from Brantisk Falls today.", "Brantisk Falls", Label.CITY),
     # a relative's journey, where someone lives and with whom (invented places)
     ("Daughter flying in tomorrow from Quelbury.", "Quelbury", Label.CITY),
     ("Son drove up from Brantisk Falls last night.", "Brantisk Falls", Label.CITY),
@@ -104,6 +108,9 @@ NEGATIVES: list[Case] = [
     ("lives nearby in a nursing home", None, None),
     ("lives with son in an apartment; lives with wife at home; lives with daughter in law", None, None),
     ("BP 120/80 HR 90 CA 12345", "HR", None),
+    ("son from work; daughter from rehab; wife from home; family from the floor; husband from the OR", None, None),
+    ("Family from out of town. Daughter from ICU team called. Friend from church visited.", None, None),
+    ("Daughter here from England-extensive background in health care. Son from Calif. visiting.", None, None),
     ("Hct 30 given Lasix IV MA 02115", "Lasix", None),
     ("flew into a rage. Driving to work; flying to the unit; drove to the ED; fly from here", None, None),
     ("5 mg po q4h st", None, None),

@@ -10,7 +10,7 @@ import us
 
 from deident.core.labels import Label
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.names import STOP_WORDS, clinical_terms
+from deident.detect.patterns.names import FAMILY, STOP_WORDS, clinical_terms
 from deident.detect.patterns.postcodes import postcode_patterns
 from deident.detect.patterns.rules import (
     Hit,
@@ -234,6 +234,24 @@ ORGANIZATION_WORDS = frozenset(
 
 def _place_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
     return _name_after_trigger(text, m, frozenset())
+
+
+def _place_not_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A place after a trigger, unless its first word is a care site or unit ("son from rehab", "wife from the ICU"), or
+    a state or country, which Safe Harbor leaves ("daughter from Calif.", "son here from England-extensive ...")."""
+    first = m["c"].split()[0].rstrip(".,")
+    if _clinical_place(first) or first.split("-")[0].lower() in _states_and_countries():
+        return []
+    return _place_after_trigger(text, m)
+
+
+@lru_cache(maxsize=1)
+def _states_and_countries() -> frozenset[str]:
+    """Lower-case names of countries and US states, and the states' AP abbreviations without the full stop ("calif")."""
+    from deident.detect.lexicon.data import load_lexicon
+
+    abbreviations = {state.ap_abbr.rstrip(".").lower() for state in us.states.STATES_AND_TERRITORIES if state.ap_abbr}
+    return frozenset(load_lexicon("countries")) | frozenset(load_lexicon("states")) | abbreviations
 
 
 def _employer_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -638,6 +656,15 @@ def location_patterns() -> tuple[Pattern, ...]:
             _place_after_trigger,
             # By hand: the first words, not every phrase the optional words make.
             hints=ScanHints(anchors=_HOME_OF_ANCHORS),
+        ),
+        Pattern(
+            # Where a relative comes from: "daughter from Quelbury called", "FAMILY FROM FOSTYARD STAYING AT A HOTEL".
+            "location.family_from",
+            Label.CITY,
+            r"\b(?:" + FAMILY + r"|family|families|relatives?|friends?)[ \t]{1,2}(?:(?:is|are|was|were)[ \t]{1,2})?"
+            r"(?:(?:in|up|down|here|visiting)[ \t]{1,2})?from[ \t]{1,2}" + _NAMED_AFTER,
+            0.6,
+            _place_not_care_site,
         ),
         Pattern(
             "location.employer",
