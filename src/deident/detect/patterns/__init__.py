@@ -36,8 +36,8 @@ def pattern_detectors(phone_regions: tuple[str, ...] | None = None) -> tuple[Det
 
 
 def preload() -> None:
-    """Load the tables the pattern rules otherwise load on their first use (pycountry's language names and country
-    codes), as :func:`deident.detect.lexicon.preload` does for the lexicons."""
+    """Load the tables the pattern rules otherwise load on their first use (the language names and country codes), as
+    :func:`deident.detect.lexicon.preload` does for the lexicons."""
     from deident.detect.patterns.contact import _address_domains
     from deident.detect.patterns.names import _language_names
 

@@ -232,9 +232,9 @@ _NEWER_GENERIC_DOMAINS = frozenset({"app", "dev", "health", "online", "site", "x
 
 @lru_cache(maxsize=1)
 def _address_domains() -> frozenset[str]:
-    import pycountry  # imported on first use: most notes hold no address with a path
+    from deident.detect.lexicon.data import load_lexicon
 
-    return frozenset(country.alpha_2.lower() for country in pycountry.countries) | _NEWER_GENERIC_DOMAINS
+    return load_lexicon("country_codes") | _NEWER_GENERIC_DOMAINS
 
 
 def _domain_with_path(text: str, m: regex.Match[str]) -> list[Hit]:

@@ -549,24 +549,11 @@ def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(at, m.end("n"), Label.PATIENT)] if rare else []
 
 
-@lru_cache(maxsize=1)
 def _language_names() -> frozenset[str]:
-    """The major languages' English names, lower case ("spanish", "haitian"): "Spanish family" names no one. Read from
-    pycountry's ISO 639-3 table (those with a two-letter code) without building its 7,900 language objects, which
-    would stay in memory for the collector to walk on every full collection."""
-    import json
+    """The major languages' English names, lower case ("spanish", "haitian"): "Spanish family" names no one."""
+    from deident.detect.lexicon.data import load_lexicon
 
-    import pycountry
-
-    with open(pycountry.languages.filename, encoding="utf-8") as table:
-        entries = json.load(table)[pycountry.languages.root_key]
-    return frozenset(
-        part.strip().split()[0].lower()
-        for entry in entries
-        if entry.get("alpha_2")
-        for part in entry["name"].split(";")
-        if part.strip()
-    )
+    return load_lexicon("languages")
 
 
 _FAMILY_SURNAME = r"(?r)(?:(?P<the>\b(?i:the))[ \t]{1,2})?(?<![\w'.-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}\Z"
