@@ -81,6 +81,7 @@ POSITIVES: list[Case] = [
     ("VSS. Brantisk from social work met with family.", "Brantisk", DR),
     # visiting, arriving (invented names)
     ("Social: Okonkwo visited during the evening.", "Okonkwo", PT),
+    ("VSS. Zelphine c/o pain overnight.", "Zelphine", PT),
     ("NPN 11p-7a: Zelphine Quorvane arrived in MICU at 11pm.", "Zelphine Quorvane", PT),
     ("Social: son in all day. Brantisk was here until 9pm.", "Brantisk", PT),
     # two relatives named by what they are together; a pair of names with initials (invented names)
@@ -245,6 +246,7 @@ NEGATIVES: list[Case] = [
     ("Urine: E. coli and S. aureus. Sputum: P. aeruginosa and S. marcescens.", None, None),
     ("Meds given p.o. and s.l. Take 1 tab q.d. and s.q. heparin.", None, None),
     ("Lasix visited. Family arrived at 2pm. Pt was here before. Team phoned.", None, None),
+    ("Abd c/o tenderness. Pt c/o nausea. Family c/o wait. Legs c/o cramps. Resp c/o SOB.", None, None),
     ("Resident is on call. Attending is covering. MD will see pt. Team will follow.", None, None),
     ("Social work will see family. Cardiology will follow. Renal will assess.", None, None),
     ("Wound care will see pt. Hospice will evaluate. Pharmacy will follow.", None, None),

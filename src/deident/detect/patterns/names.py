@@ -416,7 +416,7 @@ SUBJECT_VERB_WORDS = (
     "agrees", "agreed", "states", "stated", "reports", "reported", "denies", "denied", "called", "was seen",
     "is aware", "was aware", "wishes", "wants", "requests", "requested", "asks", "asked", "understands",
     "verbalizes", "verbalized", "complains", "refuses", "refused", "declines", "declined", "consents", "consented",
-    "visited", "was in to visit", "was here", "phoned", "arrived",
+    "visited", "was in to visit", "was here", "phoned", "arrived", "c/o", "complained", "complaining",
 )  # fmt: skip
 # A clinician's work, after the clinician's name opening a sentence ("Quorvane examined pt"); not "placed" or
 # "inserted", whose subjects are mostly devices ("Dobhoff placed").
