@@ -82,6 +82,9 @@ POSITIVES: list[Case] = [
     # visiting, arriving (invented names)
     ("Social: Okonkwo visited during the evening.", "Okonkwo", PT),
     ("VSS. Zelphine c/o pain overnight.", "Zelphine", PT),
+    # a house officer's title; a count of times after the name is no initial (invented names)
+    ("Paged H.O. Quorvane x2 re: SBP.", "Quorvane", DR),
+    ("Called Dr Brantisk x 3, no answer.", "Brantisk", DR),
     ("NPN 11p-7a: Zelphine Quorvane arrived in MICU at 11pm.", "Zelphine Quorvane", PT),
     ("Social: son in all day. Brantisk was here until 9pm.", "Brantisk", PT),
     # two relatives named by what they are together; a pair of names with initials (invented names)
@@ -247,6 +250,7 @@ NEGATIVES: list[Case] = [
     ("Meds given p.o. and s.l. Take 1 tab q.d. and s.q. heparin.", None, None),
     ("Lasix visited. Family arrived at 2pm. Pt was here before. Team phoned.", None, None),
     ("Abd c/o tenderness. Pt c/o nausea. Family c/o wait. Legs c/o cramps. Resp c/o SOB.", None, None),
+    ("H.O. aware. H.O. will see pt. Paged H.O. re: BP.", None, None),
     ("Resident is on call. Attending is covering. MD will see pt. Team will follow.", None, None),
     ("Social work will see family. Cardiology will follow. Renal will assess.", None, None),
     ("Wound care will see pt. Hospice will evaluate. Pharmacy will follow.", None, None),

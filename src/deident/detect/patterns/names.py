@@ -31,6 +31,7 @@ NAME_LIST = CHAIN + r"(?:(?:[ \t]{0,2},[ \t]{0,2}(?:and[ \t]{1,2})?|[ \t]{1,2}(?
 
 DOCTOR_TITLES_WORDS = (
     "dr", "drs", "doctor", "dr's", "rabbi", "reverend", "rev", "revd", "pastor", "chaplain", "prof", "professor",
+    "h.o",  # a house officer, written "H.O." ("Paged H.O. Quorvane")
 )  # fmt: skip
 # Titles written capitalised before a clinician's or a cleric's name, which as lower-case words mean other things
 # ("Sister Okafor" on a UK ward, "sister Ann" a relative; "Fr. Byrne", "14 fr catheter"): matched in their own case.
@@ -280,6 +281,8 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
                 break
             if not is_name_word(piece, mode, shaped):
                 break
+            if current and piece in {"x", "X"} and _TIMES_COUNT.match(text, e):
+                break  # "Dr. Quorvane x2", "paged Smith x 3": how many times, no initial
             if current and mode != "mixed" and not after_initial and not is_surname_word(piece):
                 break  # without case cues a common word after a name ends it ("son rob phoned")
             current.append((s, e))
@@ -295,6 +298,7 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
     return check
 
 
+_TIMES_COUNT = regex.compile(r"[ \t]?\d")
 # First names that are also modal verbs (and so stop words): only the capitalised surname after them tells.
 _MODAL_FIRST_NAMES = frozenset({"will", "may"})
 _NEXT_WORD = regex.compile(r"[ \t]{1,2}(" + TOKEN + r")")
