@@ -312,6 +312,10 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Ellsworth, aka Buddy, is a 70 yo man.", "Buddy", PT),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
     ("Her other dtr died at 22. Zelphine K. reports that pt has debts.", "Zelphine K.", PT),
+    # in text with case a lower-case word after a capitalised name ends it; a letter glued to digits is no initial
+    ("Dr Quorvane ok'd lasix.", "Quorvane", DR),
+    ("Dr. Quorvane pgd x1 re: BP.", "Quorvane", DR),
+    ("Dr. Brantisk q4h checks ordered.", "Brantisk", DR),
     # a signature of two words written as names, neither a listed name nor an English word (invented)
     ("Family is around to decrease anxiety.\nZelphine Quorvane\n", "Zelphine Quorvane", DR),
     ("Plan: wean as tolerated.\nBrantisk Okonkwo RN\n", "Brantisk Okonkwo", DR),
