@@ -65,6 +65,7 @@ POSITIVES: list[Case] = [
     ("Awaiting call back from Okonkwo re: K.", "Okonkwo", DR),
     # what the patient is called
     ("Pt answers to Tobiah, not to his given name.", "Tobiah", PT),
+    ("Pt known to this service as Zelphine Quorvane.", "Zelphine Quorvane", PT),
     ("Pt calls himself Brantisk.", "Brantisk", PT),
     ('When called "Tobiah" pt opens eyes.', "Tobiah", PT),
     # a nurse's handoff
@@ -250,6 +251,9 @@ NEGATIVES: list[Case] = [
     ("Meds given p.o. and s.l. Take 1 tab q.d. and s.q. heparin.", None, None),
     ("Lasix visited. Family arrived at 2pm. Pt was here before. Team phoned.", None, None),
     ("Abd c/o tenderness. Pt c/o nausea. Family c/o wait. Legs c/o cramps. Resp c/o SOB.", None, None),
+    ("Crohn's flare noted. Dupuytren's contracture. Parkinson's meds given. Today's labs pending.", None, None),
+    ("Kaposi's sarcoma. Hodgkin's lymphoma. Pt's wife called. Doctor's orders followed.", None, None),
+    ("Pt states her name is illegible. His name is on the list.", None, None),
     ("H.O. aware. H.O. will see pt. Paged H.O. re: BP.", None, None),
     ("Resident is on call. Attending is covering. MD will see pt. Team will follow.", None, None),
     ("Social work will see family. Cardiology will follow. Renal will assess.", None, None),
@@ -312,6 +316,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Ellsworth, aka Buddy, is a 70 yo man.", "Buddy", PT),
     ("Lungs clear. Marisela states she is tired.", "Marisela", PT),
     ("Her other dtr died at 22. Zelphine K. reports that pt has debts.", "Zelphine K.", PT),
+    # what the patient says the name is (without case only a listed name; invented names)
+    ("Pt states her name is Zelphine.", "Zelphine", PT),
+    ("pt states her name is gertrude, oriented x1", "gertrude", PT),
     # in text with case a lower-case word after a capitalised name ends it; a letter glued to digits is no initial
     ("Dr Quorvane ok'd lasix.", "Quorvane", DR),
     ("Dr. Quorvane pgd x1 re: BP.", "Quorvane", DR),

@@ -548,6 +548,19 @@ def _name_pair(text: str, m: regex.Match[str]) -> list[Hit]:
     return hits
 
 
+_STATED_NAME = _names(Label.PATIENT, strong=False)
+
+
+def _stated_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The name after "her name is": as after a weak trigger where the text has case, else only listed names (in an
+    all-lower-case note "name is illegible" has no capital to tell)."""
+    hits = _STATED_NAME(text, m)
+    if window_case(text, m.start("n")) == "mixed":
+        return hits
+    listed = known_names()
+    return [h for h in hits if all(w.lower().rstrip(".,") in listed for w in text[h.start : h.end].split())]
+
+
 def _clinician_subject(text: str, m: regex.Match[str]) -> list[Hit]:
     """The same, before a verb of a clinician's work: "Quorvane examined pt", "Quorvane wrote for 1 u prbc"."""
     return _subject_name(text, m, Label.DOCTOR)
@@ -1022,10 +1035,21 @@ def name_patterns() -> tuple[Pattern, ...]:
             "name.called_as",
             Label.PATIENT,
             r"\b(?:answers[ \t]{1,2}to|calls[ \t]{1,2}(?:himself|herself|themself|themselves)|known[ \t]{1,2}as"
-            r"|nicknamed|nickname[ \t]{1,2}is|goes[ \t]{1,2}by|to[ \t]{1,2}be[ \t]{1,2}called|when[ \t]{1,2}called)"
+            r"|nicknamed|nickname[ \t]{1,2}is|goes[ \t]{1,2}by|to[ \t]{1,2}be[ \t]{1,2}called|when[ \t]{1,2}called"
+            r"|known[ \t]{1,2}to[ \t]{1,2}(?:this|our|the)[ \t]{1,2}(?:service|team|clinic|unit|ward|practice)"
+            r"[ \t]{1,2}as)"
             r"[ \t]{1,2}[\"'“‘]?" + after,
             0.5,
             _names(Label.PATIENT, strong=False),
+        ),
+        Pattern(
+            # What the patient says the name is: "states her name is Zelphine" ("name is illegible" is no name).
+            "name.name_is",
+            Label.PATIENT,
+            r"\b(?:her|his|my|their|pt'?s|patient'?s)[ \t]{1,2}(?:(?:first|full|last|given)[ \t]{1,2})?name"
+            r"[ \t]{1,2}is[ \t]{1,2}[\"'“‘]?" + after,
+            0.5,
+            _stated_name,
         ),
         Pattern(
             "name.subject_verb",
