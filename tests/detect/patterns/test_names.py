@@ -254,6 +254,8 @@ NEGATIVES: list[Case] = [
     ("Crohn's flare noted. Dupuytren's contracture. Parkinson's meds given. Today's labs pending.", None, None),
     ("Kaposi's sarcoma. Hodgkin's lymphoma. Pt's wife called. Doctor's orders followed.", None, None),
     ("Pt states her name is illegible. His name is on the list.", None, None),
+    ("Patient Care Plan reviewed. Pt Controlled Analgesia. Patient Education done. Pt Tylenol given.", None, None),
+    ("Exercises as directed by PT. Titrate lopressor. Family in to see patient. Hemodynamically stable.", None, None),
     ("H.O. aware. H.O. will see pt. Paged H.O. re: BP.", None, None),
     ("Resident is on call. Attending is covering. MD will see pt. Team will follow.", None, None),
     ("Social work will see family. Cardiology will follow. Renal will assess.", None, None),
@@ -319,6 +321,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     # what the patient says the name is (without case only a listed name; invented names)
     ("Pt states her name is Zelphine.", "Zelphine", PT),
     ("pt states her name is gertrude, oriented x1", "gertrude", PT),
+    # the word patient before a name, in text with case (invented names)
+    ("VSS. Patient Zelphine Quorvane admitted from ED.", "Zelphine Quorvane", PT),
+    ("Pt Quorvane resting comfortably.", "Quorvane", PT),
     # in text with case a lower-case word after a capitalised name ends it; a letter glued to digits is no initial
     ("Dr Quorvane ok'd lasix.", "Quorvane", DR),
     ("Dr. Quorvane pgd x1 re: BP.", "Quorvane", DR),

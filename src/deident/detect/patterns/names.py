@@ -561,6 +561,18 @@ def _stated_name(text: str, m: regex.Match[str]) -> list[Hit]:
     return [h for h in hits if all(w.lower().rstrip(".,") in listed for w in text[h.start : h.end].split())]
 
 
+def _patient_word_title(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "Patient Zelphine Quorvane admitted", "Pt Quorvane resting": the word patient before a name, in text with case
+    only, each word capitalised and no English word or clinical term ("Patient Care", "Pt Controlled Analgesia")."""
+    start = m.start("n")
+    if window_case(text, start) != "mixed":
+        return []
+    for word in regex.finditer(r"\S+", m["n"]):
+        if not _rare_subject_word(word[0], text, start + word.start()):
+            return []
+    return [Hit(start, m.end("n"), Label.PATIENT)]
+
+
 def _clinician_subject(text: str, m: regex.Match[str]) -> list[Hit]:
     """The same, before a verb of a clinician's work: "Quorvane examined pt", "Quorvane wrote for 1 u prbc"."""
     return _subject_name(text, m, Label.DOCTOR)
@@ -1050,6 +1062,17 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"[ \t]{1,2}is[ \t]{1,2}[\"'“‘]?" + after,
             0.5,
             _stated_name,
+        ),
+        Pattern(
+            "name.patient_word_title",
+            Label.PATIENT,
+            # No full stop after the word: "by PT. Titrate lopressor" is two sentences.
+            r"\b(?:[Pp]atient|PATIENT|[Pp]t|PT)[ \t]{1,2}"
+            r"(?P<n>[A-Z][a-z][A-Za-z'\-]{1,24}(?:[ \t][A-Z][a-z][A-Za-z'\-]{1,24})?)(?![\w'])",
+            0.5,
+            _patient_word_title,
+            ignore_case=False,
+            hints=ScanHints(anchors=("patient", "pt")),  # by hand: the derivation reads no anchor from a cased regex
         ),
         Pattern(
             "name.subject_verb",
