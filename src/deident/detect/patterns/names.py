@@ -281,7 +281,7 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
                 break
             if not is_name_word(piece, mode, shaped):
                 break
-            if current and _not_a_name_part(piece, text, e, s, mode):
+            if current and _not_a_name_part(piece, text, e, mode, text[current[-1][0]].isupper()):
                 break
             if current and mode != "mixed" and not after_initial and not is_surname_word(piece):
                 break  # without case cues a common word after a name ends it ("son rob phoned")
@@ -301,18 +301,16 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
 _TIMES_COUNT = regex.compile(r"[ \t]?\d")
 
 
-def _not_a_name_part(piece: str, text: str, end: int, start: int, mode: str) -> bool:
+def _not_a_name_part(piece: str, text: str, end: int, mode: str, after_capital: bool) -> bool:
     """Whether a word after a name's first word cannot continue it: a letter glued to digits ("q4h") or a count of
-    times ("x2", "x 3"), no initial; in text with case, a lower-case word after a capitalised one that is no surname
-    particle ("Dr Quorvane ok'd lasix", "Dr. Quorvane pgd"; "Dr. Quorvane van der Berg" goes on)."""
+    times ("x2", "x 3"), no initial; in text with case, a lower-case word right after a capitalised name word
+    (``after_capital``) that is no surname particle ("Dr Quorvane ok'd lasix", "Dr. Quorvane pgd"; "Dr. Quorvane van
+    der Berg" goes on)."""
     if len(piece.rstrip(".")) == 1 and (
         text[end : end + 1].isdigit() or (piece in {"x", "X"} and _TIMES_COUNT.match(text, end))
     ):
         return True
-    if mode != "mixed" or not piece[:1].islower() or piece.lower() in PARTICLES:
-        return False
-    previous = regex.search(r"(?r)([^\W\d_][\w'’\-]*)\.?[ \t]*\Z", text[max(0, start - 40) : start])
-    return previous is not None and previous[1][:1].isupper()
+    return mode == "mixed" and after_capital and piece[:1].islower() and piece.lower() not in PARTICLES
 
 
 # First names that are also modal verbs (and so stop words): only the capitalised surname after them tells.
