@@ -87,6 +87,12 @@ _CAP_WORD = r"[A-Z][A-Za-z'\-]{1,24}"
 _CITY_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _CAP_WORD + r"(?:[ \t]" + _CAP_WORD + r"){0,2}),?[ \t]{1,2}\Z"
 
 
+def _no_city_word(word: str) -> bool:
+    """A function word, clinical term or word under three letters ("HR", "IV"): no part of a city's name."""
+    lower = word.lower()
+    return lower in STOP_WORDS or lower in clinical_terms() or len(word) < 3
+
+
 def _city_before(text: str, state_start: int) -> Hit | None:
     """The city of "Kicifield MO 97720" and "Kicifield, MO 97720": up to three capitalised words right before a state
     and ZIP code, none a function word or clinical term (the street before it ends at its comma)."""
@@ -94,9 +100,9 @@ def _city_before(text: str, state_start: int) -> Hit | None:
     if city is None:
         return None
     words = city["c"].split()
-    while words and (words[0].lower() in STOP_WORDS or words[0].lower() in clinical_terms() or len(words[0]) < 3):
+    while words and _no_city_word(words[0]):
         words = words[1:]  # "Lives in Kicifield MO": the city starts after the function word
-    if not words or any(w.lower() in STOP_WORDS or w.lower() in clinical_terms() or len(w) < 3 for w in words):
+    if not words or any(map(_no_city_word, words)):
         return None
     start = city.end("c") - len(" ".join(words))
     return Hit(start, city.end("c"), Label.CITY)
