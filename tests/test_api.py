@@ -241,6 +241,31 @@ def test_load_runs_the_pipeline_once_on_a_synthetic_note(
     assert stage.seen == [*warm_up_notes, "text"]
 
 
+def test_load_builds_and_warms_up_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    seen: list[bool] = []
+
+    def building(*args: object, **kwargs: object) -> Pipeline:
+        seen.append(gc.isenabled())
+        return Pipeline((stage,))
+
+    class RecordingStage(CountingStage):
+        def __call__(self, document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+            seen.append(gc.isenabled())
+            return spans
+
+    stage = RecordingStage()
+    monkeypatch.setattr("deident.detect.lexicon.preload", lambda: seen.append(gc.isenabled()))
+    monkeypatch.setattr("deident.detect.patterns.preload", lambda: None)
+    monkeypatch.setattr("deident.api.build_pipeline", building)
+    deid = Deidentifier.load(pipeline="rules")
+    assert seen == [False, False, False]  # build, lexicon preload, warm-up note
+    assert gc.isenabled()
+    deid.detect("Pt resting.")
+    assert seen[-1] is True
+
+
 # Packages the default pipeline must not import to detect PHI: each costs start-up time (the drug
 # list ships as package data; training, plotting and serving libraries are extras).
 NOT_IMPORTED_BY_DETECTION = ("drug_named_entity_recognition", "sklearn", "matplotlib", "fastapi", "pyspark")

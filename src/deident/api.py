@@ -15,7 +15,7 @@ from pathlib import Path
 
 from deident.core.document import Document, DocumentMetadata
 from deident.core.errors import ConfigurationError, NoteTooLargeError
-from deident.core.heap import collection_paused
+from deident.core.heap import collection_paused, collection_paused_while_loading
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span
 from deident.model.operating_point import OperatingPoint, operating_point
@@ -87,20 +87,26 @@ class Deidentifier:
         site = site_config_of(config)
         if options is None and site is not None and site.mode is not None:
             options = ReplaceOptions(mode=Mode.parse(site.mode))
-        # The model directory is read and verified once, here; every component gets its part of it.
-        bundle = None if pipeline not in MODEL_PIPELINES else read_bundle(model_dir)
-        chosen_scheme = output_scheme(scheme, None if site is None else site.scheme)
-        built = build_pipeline(
-            pipeline, bundle or model_dir, scheme=chosen_scheme, recall_target=recall_target, stage2=stage2, site=site
-        )
-        if preload:
-            if pipeline != "crf":
-                from deident.detect.lexicon import preload as preload_lexicons
-                from deident.detect.patterns import preload as preload_pattern_tables
+        with collection_paused_while_loading():
+            # The model directory is read and verified once, here; every component gets its part of it.
+            bundle = None if pipeline not in MODEL_PIPELINES else read_bundle(model_dir)
+            chosen_scheme = output_scheme(scheme, None if site is None else site.scheme)
+            built = build_pipeline(
+                pipeline,
+                bundle or model_dir,
+                scheme=chosen_scheme,
+                recall_target=recall_target,
+                stage2=stage2,
+                site=site,
+            )
+            if preload:
+                if pipeline != "crf":
+                    from deident.detect.lexicon import preload as preload_lexicons
+                    from deident.detect.patterns import preload as preload_pattern_tables
 
-                preload_lexicons()
-                preload_pattern_tables()
-            built(Document("warm-up", _WARM_UP))
+                    preload_lexicons()
+                    preload_pattern_tables()
+                built(Document("warm-up", _WARM_UP))
         model_id = f"{pipeline}:{model_dir.name if model_dir is not None else 'bundled'}"
         point = None
         if bundle is not None and pipeline == "default" and (stage2 or {}).get("filter", True):

@@ -8,7 +8,7 @@ import weakref
 import pytest
 
 from deident.core.document import Document
-from deident.core.heap import PAUSE_FROM_CHARS, collection_paused, settle_heap
+from deident.core.heap import PAUSE_FROM_CHARS, collection_paused, collection_paused_while_loading, settle_heap
 from deident.core.pipeline import Pipeline
 from deident.core.span import Span
 
@@ -70,3 +70,50 @@ def test_the_pipeline_runs_a_large_note_with_the_collector_paused() -> None:
     pipeline.run_many([small, large])
     assert seen == [True, False, True, False, False]
     assert gc.isenabled()
+
+
+def test_loading_pauses_the_collector_then_collects_once_and_resumes() -> None:
+    assert gc.isenabled()
+    full: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(1)
+
+    gc.callbacks.append(count)
+    try:
+        with collection_paused_while_loading():
+            assert not gc.isenabled()
+            cycle = _Node()
+            cycle.other = _Node()
+            cycle.other.other = cycle
+            gone = weakref.ref(cycle)
+            del cycle
+            assert gone() is not None  # no collection while loading
+        assert gone() is None  # the one collection after it frees what loading dropped
+        assert gc.isenabled()
+        assert len(full) == 1
+        with pytest.raises(RuntimeError), collection_paused_while_loading():
+            raise RuntimeError
+        assert gc.isenabled()
+    finally:
+        gc.callbacks.remove(count)
+
+
+def test_loading_leaves_a_pause_found_in_place_and_collects_nothing() -> None:
+    full: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(1)
+
+    gc.disable()
+    gc.callbacks.append(count)
+    try:
+        with collection_paused_while_loading():
+            pass
+        assert not gc.isenabled()
+        assert full == []
+    finally:
+        gc.callbacks.remove(count)
+        gc.enable()
