@@ -29,6 +29,12 @@ POSITIVES: list[tuple[str, str]] = [
     ("ok. thanks TeaKettleFan! see u", "TeaKettleFan"),
     ("thank you bramblefoot, that helped", "bramblefoot"),
     ("kudos to zennorth for posting the link", "zennorth"),
+    # a poster greeted or cheered on by handle or name (invented): a comma, "!" or the line's end after it
+    ("hang in there quillrunner!", "quillrunner"),
+    ("Hi Tamsinelle, sorry to hear about your mom", "Tamsinelle"),
+    ("good luck bramblefoot\nlet us know", "bramblefoot"),
+    ("hugs to zennorth!! we are here", "zennorth"),
+    ("Welcome Quorvane, glad you found us", "Quorvane"),
 ]
 NEGATIVES: list[str] = [
     "transferred from: MICU at 0400",
@@ -51,6 +57,17 @@ NEGATIVES: list[str] = [
     "thanks sooo much!",
     "thank you doctor for listening",
     "ty for the info",
+    # greeted, but no one: common words, fond names, or more of the sentence after the word
+    "hang in there girl!",
+    "hang in there hun!",
+    "hi all, new here",
+    "hey guys!",
+    "welcome back!",
+    "hello again,",
+    "good luck with the surgery",
+    "hi bramblefoot said the nurse",
+    "Pt states hi to wife, good luck",
+    "INR hi, recheck in am",
 ]
 
 

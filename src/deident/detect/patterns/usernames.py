@@ -86,6 +86,30 @@ _THANKED = re.compile(
     r"(?i)(?<![\w'])(?:thanks|thx|thank[ \t]you|ty|tyvm|kudos[ \t]to|props[ \t]to|shout[ \t]?out[ \t]to)"
     r"[ \t]{1,2}(?P<u>" + _HANDLE + r")" + _HANDLE_END + r"(?=[ \t]{1,2}for\b|[ \t]{0,2}[!,])"
 )
+# A poster greeted or cheered on by handle or first name, the rest of the sentence after a comma or "!", or nothing
+# after it on the line: "hang in there bramblefoot!", "Hi Tamsin, sorry to hear", "good luck zennorth". The same
+# checks as thanked ("hi all,", "hang in there hun!" name no one).
+GREETING_WORDS = (
+    "hang",
+    "good",
+    "best",
+    "hi",
+    "hey",
+    "hello",
+    "hiya",
+    "welcome",
+    "congrats",
+    "congratulations",
+    "hugs",
+)
+_GREETED = re.compile(
+    r"(?i)(?<![\w'])(?:hang[ \t]in[ \t]there|good[ \t]luck|best[ \t]of[ \t]luck|best[ \t]wishes|hi|hey|hello|hiya"
+    r"|welcome|congrats|congratulations|hugs)[ \t]{1,2}(?:to[ \t]{1,2})?(?P<u>"
+    + _HANDLE
+    + r")"
+    + _HANDLE_END
+    + r"(?=[ \t]{0,2}(?:[!,]|\r?\n|$))"
+)
 # Words after "thanks" that are no one ("thanks heaps for", "thx alot", "thanks sweetie!"), rare enough to pass the
 # frequency gate; and stretched words ("thanks sooo much").
 THANKS_NOT_HANDLES = frozenset(
@@ -251,17 +275,22 @@ class UsernameDetector:
                 group = m.lastgroup  # each alternative of a rule captures the handle in one named group
                 if group is not None and _is_handle(m[group]):
                     add(m.start(group), m.end(group), POSITION_SCORE, note)
-        for m in _anchored(_THANKED, text, lower, THANKS_WORDS):
-            word = m["u"]
-            low = word.lower()
-            if (
-                _is_handle(word)
-                and _long_enough(word)
-                and zipf(low) < COMMON_ZIPF
-                and low not in THANKS_NOT_HANDLES
-                and not _STRETCHED.search(low)
-            ):
-                add(m.start("u"), m.end("u"), POSITION_SCORE, "pattern:username.thanked")
+        addressed = (
+            (_THANKED, THANKS_WORDS, "pattern:username.thanked"),
+            (_GREETED, GREETING_WORDS, "pattern:username.greeted"),
+        )
+        for rule, first_words, note in addressed:
+            for m in _anchored(rule, text, lower, first_words):
+                word = m["u"]
+                low = word.lower()
+                if (
+                    _is_handle(word)
+                    and _long_enough(word)
+                    and zipf(low) < COMMON_ZIPF
+                    and low not in THANKS_NOT_HANDLES
+                    and not _STRETCHED.search(low)
+                ):
+                    add(m.start("u"), m.end("u"), POSITION_SCORE, note)
         for m in _at_handles(text):
             # "@" is also "at" in notes ("tf @goal", "@ rate"): only a rare or handle-shaped word.
             word = m["u"]
