@@ -277,6 +277,9 @@ NEGATIVES: list[Case] = [
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
+    # seen, but no one: a service, a discipline, a drug, a pointer to another record
+    ("Renal saw pt today. Pt saw Cardiology today. Pt sees Nephrology in clinic.", None, None),
+    ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
@@ -337,6 +340,11 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Met with the Okonjo family today.", "Okonjo", PT),
     # a greeted lower-case name in mixed-case text (a message board's reply)
     ("Mercy Hospital fixed it. hang in there zachary!", "zachary", PT),
+    # whom a patient sees or saw, before a place, a time or the sentence's end (invented names)
+    ("been seeing Quorvane for 14 yrs, she moved away", "Quorvane", DR),
+    ("my granddaughter saw Brantisk T in Quelbury MN for this", "Brantisk T", DR),
+    ("I saw Zelphine Quorvane last week.", "Zelphine Quorvane", DR),
+    ("He sees Vantrelos every 3 months.", "Vantrelos", DR),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

@@ -571,6 +571,19 @@ def _patient_word_title(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(start, m.end("n"), Label.PATIENT)]
 
 
+def _seen_clinician(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The person after "saw" or "seeing" and before a place, a time or the sentence's end, in text with case only,
+    each full word capitalised and no English word or clinical term ("saw Cardiology today", "seeing Ativan work"
+    are no names)."""
+    start = m.start("n")
+    if window_case(text, start) != "mixed":
+        return []
+    for word in regex.finditer(r"\S+", m["n"]):
+        if len(word[0].rstrip(".")) > 1 and not _rare_subject_word(word[0], text, start + word.start()):
+            return []
+    return [Hit(start, m.end("n"), Label.DOCTOR)]
+
+
 def _clinician_subject(text: str, m: regex.Match[str]) -> list[Hit]:
     """The same, before a verb of a clinician's work: "Quorvane examined pt", "Quorvane wrote for 1 u prbc"."""
     return _subject_name(text, m, Label.DOCTOR)
@@ -1060,6 +1073,18 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"[ \t]{1,2}is[ \t]{1,2}[\"'“‘]?" + after,
             0.5,
             _stated_name,
+        ),
+        Pattern(
+            # Whom a patient sees or saw: "been seeing Quorvane for 14 yrs", "my son saw Zelphine K. in Quelbury".
+            # Not "see": "see Careview." is a note's pointer to another record.
+            "name.seen_clinician",
+            Label.DOCTOR,
+            r"\b(?:saw|seeing|sees)[ \t]{1,2}"
+            r"(?P<n>[A-Z][a-z][A-Za-z'\-]{1,24}(?:[ \t][A-Z][a-z][A-Za-z'\-]{1,24})?(?:[ \t][A-Z]\.?)?)"
+            r"(?=[ \t]{1,2}(?:in|for|at|about|last|today|yesterday|on|since|every|again|who)\b|[ \t]{0,2}[.,;!?)])",
+            0.5,
+            _seen_clinician,
+            ignore_case=False,
         ),
         Pattern(
             "name.patient_word_title",
