@@ -26,6 +26,11 @@ POSITIVES: list[Case] = [
     ("Son drove up from Brantisk Falls last night.", "Brantisk Falls", Label.CITY),
     ("Wife will fly back to Quelbury on Sunday.", "Quelbury", Label.CITY),
     ("Pt lives with son and family in Quelbury.", "Quelbury", Label.CITY),
+    # where the writer of a message or post is from (invented places)
+    ("i'm 72, a pharmacist from quelbury, and ive had this since '99", "quelbury", Label.CITY),
+    ("I'm from Quelbury originally.", "Quelbury", Label.CITY),
+    ("We're from Brantisk Falls, so the drive is long", "Brantisk Falls", Label.CITY),
+    ("I am a retired teacher from Quelbury.", "Quelbury", Label.CITY),
     ("lives with her husband in Brantisk Falls", "Brantisk Falls", Label.CITY),
     ("lives at 19 Clover St. in town", "19 Clover St.", Label.STREET),
     ("home 1200 North Charles Street, Apt 4B", "1200 North Charles Street, Apt 4B", Label.STREET),
@@ -145,6 +150,9 @@ NEGATIVES: list[Case] = [
     ("give 2 avenue of approach", None, None),
     ("3 rue x over 4/5 strength", None, None),
     ("12 place holders were used", None, None),
+    # the writer "from" something that is no place: a treatment, a care site, a state or country, a common word
+    ("i'm tired from the chemo. i'm a survivor from way back. I'm from the UK", None, None),
+    ("I'm away from home. i'm a nurse from rehab. I am from around here. i'm recovering from surgery", None, None),
 ]
 CASE_VARIANTS = [
     (t.upper(), e.upper(), lab) for t, e, lab in POSITIVES if lab not in {Label.ZIP, Label.STATE, Label.CITY}

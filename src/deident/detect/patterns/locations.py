@@ -673,6 +673,17 @@ def location_patterns() -> tuple[Pattern, ...]:
             _place_not_care_site,
         ),
         Pattern(
+            # Where the writer is from, in a message or a post: "I'm from Quelbury", "i'm 72, a pharmacist from
+            # quelbury, and", "we are originally from Brantisk Falls".
+            "location.writer_from",
+            Label.CITY,
+            r"\b(?:i'?m|i[ \t]am|we'?re|we[ \t]are)[ \t]{1,2}(?:\d{1,3}[ \t]{0,2},[ \t]{1,2})?"
+            r"(?:an?[ \t]{1,2}(?:[a-z][a-z\-]{1,24}[ \t]{1,2}){1,3})?(?:(?:originally|also)[ \t]{1,2})?from[ \t]{1,2}"
+            + _NAMED_AFTER,
+            0.5,
+            _place_not_care_site,
+        ),
+        Pattern(
             "location.employer",
             Label.ORGANIZATION,
             r"\b" + words(*EMPLOYER_TRIGGER_WORDS) + r"[ \t]{1,2}" + _NAMED_AFTER,
