@@ -10,25 +10,15 @@ text of the span counts: "Maryland" becomes STATE, "U Maryland" stays what it wa
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import regex
 
 from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.span import Span
+from deident.detect.lexicon.data import load_states_and_countries
 
 RELABELLED: frozenset[Label] = frozenset({Label.LOCATION_OTHER, Label.CITY})
 _EDGE_PUNCTUATION = regex.compile(r"^[\s\p{P}]+|[\s\p{P}]+$")
-
-
-@lru_cache(maxsize=1)
-def _gazetteer() -> dict[str, Label]:
-    from deident.detect.lexicon.data import load_lexicon
-
-    table = dict.fromkeys(load_lexicon("countries"), Label.COUNTRY)
-    table.update(dict.fromkeys(load_lexicon("states"), Label.STATE))  # "Georgia": the state in US notes
-    return table
 
 
 def place_key(text: str) -> str:
@@ -38,7 +28,7 @@ def place_key(text: str) -> str:
 
 def correct_place_labels(document: Document, spans: tuple[Span, ...]) -> tuple[Span, ...]:
     """Relabel location candidates whose whole text is a state or country name."""
-    table = _gazetteer()
+    table = load_states_and_countries()
     out: list[Span] = []
     for span in spans:
         label = table.get(place_key(span.text_of(document.text))) if span.label in RELABELLED else None

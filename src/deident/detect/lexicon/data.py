@@ -7,6 +7,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from deident.core.errors import ConfigurationError
+from deident.core.labels import Label
 
 LEXICON_PACKAGE = "deident.resources.lexicons"
 
@@ -89,6 +90,15 @@ def _hospital_rows() -> dict[str, list[str]]:
         kind, _, word = line.partition("\t")
         rows.setdefault(kind.strip(), []).append(word.strip().lower())
     return rows
+
+
+@lru_cache(maxsize=1)
+def load_states_and_countries() -> dict[str, Label]:
+    """Lower-case names of countries and US states, each with its label: places that Safe Harbor leaves and that
+    stage 1 relabels. A name on both lists is the state ("Georgia" in US notes)."""
+    table = dict.fromkeys(load_lexicon("countries"), Label.COUNTRY)
+    table.update(dict.fromkeys(load_lexicon("states"), Label.STATE))
+    return table
 
 
 @lru_cache(maxsize=1)

@@ -254,10 +254,10 @@ def _place_not_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
 @lru_cache(maxsize=1)
 def _states_and_countries() -> frozenset[str]:
     """Lower-case names of countries and US states, and the states' AP abbreviations without the full stop ("calif")."""
-    from deident.detect.lexicon.data import load_lexicon
+    from deident.detect.lexicon.data import load_states_and_countries
 
     abbreviations = {state.ap_abbr.rstrip(".").lower() for state in us.states.STATES_AND_TERRITORIES if state.ap_abbr}
-    return frozenset(load_lexicon("countries")) | frozenset(load_lexicon("states")) | abbreviations
+    return frozenset(load_states_and_countries()) | abbreviations
 
 
 def _employer_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
