@@ -51,6 +51,12 @@ POSITIVES: list[Case] = [
     ("from 192.168.10.25 overnight", "192.168.10.25", Label.IPADDR),
     ("call 555-1000 after 5", "555-1000", P),
     ("son's cell 410-322-1400", "410-322-1400", P),
+    # a number to call someone on, a few words after the verb (invented numbers)
+    ("Call daughter at 555 1234 after 5.", "555 1234", P),
+    ("please reach her son on 410 555 0142", "410 555 0142", P),
+    # dialled from North America with the exit code for "+"
+    ("daughter at 011 44 20 7946 0958 in London", "011 44 20 7946 0958", P),
+    ("dial 011-61-2-9876-5432 for the son", "011-61-2-9876-5432", P),
 ]
 NEGATIVES: list[Case] = [
     ("UO 100-1200 cc over the shift", None, None),
@@ -75,6 +81,10 @@ NEGATIVES: list[Case] = [
     ("tylenol q.am/pm prn", None, None),  # a host of one letter: shorthand, not an address
     ("pt.in/out of bed", None, None),  # a plain "at" and no spelled-out "dot": no address
     ("stopped at the store. dot to dot puzzle", None, None),
+    # called at a time, on a date or at a dose; an exit code without a number after it
+    ("Called wife at 1500. call MD at 0800 for labs. paged resident at 2130 and 2200", None, None),
+    ("Call HO at 1900-2000 re: K. called wife on 11/25 re plan. called the wife at 12.5 mg", None, None),
+    ("Na 011 44 20. ref 011 2 3", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is P] + [
     (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if lab is P

@@ -122,8 +122,10 @@ def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _international(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A number with its country code, after "+" or after the exit code "011" that callers in North America dial
+    instead (read as the US reads it)."""
     try:
-        number = phonenumbers.parse(m[0], None)
+        number = phonenumbers.parse(m[0], None if m[0].startswith("+") else "US")
     except phonenumbers.NumberParseException:
         return []
     return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)] if phonenumbers.is_possible_number(number) else []
@@ -293,6 +295,15 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             _international,
         ),
         Pattern(
+            # "011 44 20 7946 0958": dialled from North America, the exit code stands for "+".
+            "phone.exit_code",
+            P,
+            r"(?<![\w+])011[ \t.-]{1,2}[1-9]\d{0,2}(?:[ \t.-]{1,2}\(?\d{1,6}\)?){2,5}(?![\w]|[.-]\d)",
+            0.85,
+            _international,
+            hints=ScanHints(run_starts=("011",)),
+        ),
+        Pattern(
             "phone.local",
             P,
             LOCAL + _NA,
@@ -343,6 +354,18 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             + PHONE_SHAPE
             + r")"
             + _NA,
+            0.7,
+            _phone_shape,
+            group="p",
+        ),
+        Pattern(
+            # A number to call someone on, a few words after the verb: "Call daughter at 555 1234 after 5",
+            # "please reach her son on 07700 900123". The checks of phone.trigger_shape: 7 to 15 digits, no date,
+            # clock range or quantity ("called wife at 1500").
+            "phone.call_at",
+            P,
+            r"\b(?P<t>call|called|calling|reach|reached|contact|contacted|ring|rang|text|texted)[ \t]{1,2}"
+            r"(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){1,3}(?:at|on|@)[ \t]{1,2}(?P<p>" + PHONE_SHAPE + r")" + _NA,
             0.7,
             _phone_shape,
             group="p",
