@@ -57,6 +57,10 @@ POSITIVES: list[Case] = [
     # dialled from North America with the exit code for "+"
     ("daughter at 011 44 20 7946 0958 in London", "011 44 20 7946 0958", P),
     ("dial 011-61-2-9876-5432 for the son", "011-61-2-9876-5432", P),
+    # unbroken after an area code in parentheses; a full stop after the pager word; a dash after "ext"
+    ("son (617)5550199 after 6", "(617)5550199", P),
+    ("Dr Quorvane pg. 12345 with questions", "12345", P),
+    ("clinic ext-41234 in the am", "41234", P),
 ]
 NEGATIVES: list[Case] = [
     ("UO 100-1200 cc over the shift", None, None),
@@ -85,6 +89,7 @@ NEGATIVES: list[Case] = [
     ("Called wife at 1500. call MD at 0800 for labs. paged resident at 2130 and 2200", None, None),
     ("Call HO at 1900-2000 re: K. called wife on 11/25 re plan. called the wife at 12.5 mg", None, None),
     ("Na 011 44 20. ref 011 2 3", None, None),
+    ("see page 2. 345 pts enrolled. knee extension-90 degrees", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is P] + [
     (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if lab is P

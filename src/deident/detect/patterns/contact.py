@@ -51,7 +51,8 @@ _NA = r"(?![\w]|[./-]\d|[ \t]\d)"
 # Three patterns so that each starts with a cheap literal or digit scan.
 _NANP_TAIL = r"\d{3}" + _SEP + r"\d{4}" + _EXT
 NANP = _D1 + r"\d{2}" + _SEP + _NANP_TAIL
-NANP_PAREN = r"(?<![\w])\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}-?[ \t]{0,2}" + _NANP_TAIL
+# After an area code in parentheses the rest may be unbroken: "(617)5550199".
+NANP_PAREN = r"(?<![\w])\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}-?[ \t]{0,2}\d{3}(?:" + _SEP + r")?\d{4}" + _EXT
 NANP_COUNTRY = (
     r"[+1](?<![\w+.][+1])1?" + _SEP + r"(?:\([ \t]{0,2}\d{3}[ \t]{0,2}\)[ \t]{0,2}|\d{3}" + _SEP + ")" + _NANP_TAIL
 )
@@ -373,7 +374,7 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
         Pattern(
             "phone.pager",
             P,
-            r"\b" + PAGER_TRIGGERS + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[:#]?[ \t]{0,2}"
+            r"\b" + PAGER_TRIGGERS + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[:#.]?[ \t]{0,2}"
             r"(?P<p>\d{1,2}-\d{4}|\d{3,7}(?:[ \t]{0,2}[-.][ \t]{0,2}\d{3,4})?)" + _NA,
             0.8,
             None,
@@ -383,7 +384,8 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
         Pattern(
             "phone.extension",
             P,
-            r"(?<![\w-])(?:(?P<w>(?i:ext|extension)\.?[ \t]{0,2}#?[ \t]{0,2})|[xX])(?P<p>\d{1,2}-\d{4}|\d{4,5})" + _NA,
+            r"(?<![\w-])(?:(?P<w>(?i:ext|extension)[.-]?[ \t]{0,2}#?[ \t]{0,2})|[xX])"
+            r"(?P<p>\d{1,2}-\d{4}|\d{4,5})" + _NA,
             0.75,
             _extension,
         ),
