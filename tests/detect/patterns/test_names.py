@@ -277,6 +277,8 @@ NEGATIVES: list[Case] = [
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
+    # a phone word's abbreviation between a relative and a number
+    ("dtr ph 301 555 1234. wife hm 555 1234. son wk 555-1234. dtr mob 07700 900123", None, None),
     # seen, but no one: a service, a discipline, a drug, a pointer to another record
     ("Renal saw pt today. Pt saw Cardiology today. Pt sees Nephrology in clinic.", None, None),
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),

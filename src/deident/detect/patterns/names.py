@@ -134,7 +134,12 @@ PARTICLES = frozenset(
     "de la le del della dei der den van von da di du dos das mac mc an ó ní nic ui bin ibn ap ter ten zu".split()
 )
 NAME_LOCALES = ("en_US", "en_GB", "en_IE", "en_IN", "de_DE", "es_ES", "fr_FR", "it_IT", "pl_PL", "pt_BR", "nl_NL")
-NON_NAMES = STOP_WORDS | {w.split()[0] for w in FAMILY_WORDS + DOCTOR_ROLES_WORDS + DOCTOR_TITLES_WORDS}
+# Abbreviations of the phone, pager and fax words that stand between a relative and a number ("dtr ph 301 555
+# 1234", "wife hm 555 1234"): no one's name. The words in full ("Page", "Cell") may be names.
+CONTACT_ABBREVIATIONS = frozenset("ph tel hm wk wrk hse mob cel pgr bpr fx ext".split())
+NON_NAMES = (
+    STOP_WORDS | {w.split()[0] for w in FAMILY_WORDS + DOCTOR_ROLES_WORDS + DOCTOR_TITLES_WORDS} | CONTACT_ABBREVIATIONS
+)
 TITLE_WORDS = frozenset("dr drs doctor mr mrs ms miss".split())
 
 
