@@ -16,6 +16,9 @@ POSITIVES: list[Case] = [
     # UK National Insurance number, in pairs or together; a MAC address of a device
     ("My National Insurance number is AB 12 34 56 C.", "AB 12 34 56 C", Label.SSN),
     ("NI no JG103759A on the claim", "JG103759A", Label.SSN),
+    # after its name, any prefix: HMRC's example number and a mistyped prefix
+    ("NI number QQ 12 34 56 C on the form", "QQ 12 34 56 C", Label.SSN),
+    ("NINO: GB123456A (check)", "GB123456A", Label.SSN),
     ("pump MAC 00:1A:2B:3C:4D:5E logged", "00:1A:2B:3C:4D:5E", Label.DEVICE),
     ("mac 00-1a-2b-3c-4d-5e", "00-1a-2b-3c-4d-5e", Label.DEVICE),
     ("social security number: 123456789.", "123456789", Label.SSN),
@@ -44,6 +47,7 @@ POSITIVES: list[Case] = [
 NEGATIVES: list[Case] = [
     ("levels L4 12 34 56 A noted", "12 34 56", Label.SSN),  # no National Insurance prefix starts with a digit
     ("GB 12 34 56 A", "12 34 56", Label.SSN),  # a prefix HMRC never allocates
+    ("NI no. 12 34 56 A; national insurance pending", "12 34 56", Label.SSN),  # no prefix letters after the word
     ("ratio 10:42:33:12:01 ok", "10:42:33", Label.DEVICE),  # five pairs: no MAC address
     # "plate" in the laboratory, or followed by a number and a word
     ("blood agar plate 2 days old, plate count 24 hrs, plates 3 and 4 grew", None, None),

@@ -222,6 +222,18 @@ def id_patterns() -> tuple[Pattern, ...]:
             group="p",
             hints=ScanHints(anchors=("ssn", "ss#", "ss", "social")),
         ),
+        Pattern(
+            # After its name, a National Insurance number of any prefix: HMRC's own example "QQ 12 34 56 C" and a
+            # mistyped prefix are someone's number all the same (id.uk_national_insurance refuses them untriggered).
+            "id.nino_trigger",
+            Label.SSN,
+            r"\b(?:nino|ni[ \t]{1,2}(?:number|no\.?|#)|national[ \t]{1,2}insurance(?:[ \t]{1,2}(?:number|no\.?|#))?)"
+            r"[ \t]{0,2}[:#]?[ \t]{0,2}(?P<p>[A-Za-z]{2}(?P<s>[ ]?)\d\d(?P=s)\d\d(?P=s)\d\d(?P=s)[A-Da-d])(?![\w])",
+            0.9,
+            None,
+            group="p",
+            hints=ScanHints(anchors=("nino", "ni", "national")),  # by hand: none is derived past a gap in a branch
+        ),
         *triggered,
         *checked_id_patterns(),
         Pattern(
