@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from deident.text.number_words import number_value
+from deident.text.number_words import number_value, written_number
 
 
 @pytest.mark.parametrize(
@@ -27,3 +27,20 @@ from deident.text.number_words import number_value
 )
 def test_number_value(text: str, value: int | None) -> None:
     assert number_value(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "digits", "value"),
+    [
+        ("91", "91", 91),
+        ("aged 92 yrs", "92", 92),
+        ("93yo, 2nd admission", "93", 93),  # the first run of digits only
+        ("Ninety-two", None, 92),
+        ("one hundred and one", None, 101),
+        ("elderly", None, None),
+    ],
+)
+def test_written_number_reads_digits_first_then_words(text: str, digits: str | None, value: int | None) -> None:
+    match, read = written_number(text)
+    assert (None if match is None else match.group(0)) == digits
+    assert read == value

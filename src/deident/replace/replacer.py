@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import regex
-
 from deident.core.document import Document
 from deident.core.errors import ConfigurationError
 from deident.core.labels import Label
@@ -29,9 +27,8 @@ from deident.replace.keys import SecretKey
 from deident.replace.modes import Mode
 from deident.replace.safe_harbor import AgedYears, bare_zip_spans, safe_harbor_age, safe_harbor_date, safe_harbor_zip
 from deident.replace.shape import apply_case, reshape
-from deident.text.number_words import number_value
+from deident.text.number_words import written_number
 
-_NUMBER = regex.compile(r"\d+")
 _DATE_FALLBACK_MONTHS = ("January", "March", "May", "July", "September", "November")
 
 
@@ -182,8 +179,7 @@ class Replacer:
 def _age(original: str, offset: int) -> str:
     """Ages move by a small per-patient amount (so a patient's ages stay consistent); over 89 they
     stay over 89."""
-    match = _NUMBER.search(original)
-    value = int(match.group(0)) if match is not None else number_value(original)  # "92", "ninety-two"
+    match, value = written_number(original)  # "92", "ninety-two"
     delta = 1 + abs(offset) % 3
     if value is None:
         return str(40 + abs(offset) % 40)

@@ -21,7 +21,7 @@ from deident.core.document import Document
 from deident.core.labels import Category, Label
 from deident.core.span import Span
 from deident.replace.dates import AGED_90_PLUS, date_years, shift_date_text
-from deident.text.number_words import number_value
+from deident.text.number_words import written_number
 
 SAFE_HARBOR_AGE = "90+"
 # Three-digit ZIP prefixes whose areas held 20,000 people or fewer in the 2000 census (HHS
@@ -29,7 +29,6 @@ SAFE_HARBOR_AGE = "90+"
 RESTRICTED_ZIP3 = frozenset("036 059 063 102 203 556 692 790 821 823 830 831 878 879 884 890 893".split())
 BARE_ZIP_SOURCE = "safe-harbor.zip"
 
-_NUMBER = regex.compile(r"\d+")
 # A date right after one of these is a date of birth ("DOB: 1/2/1930", "born in 1930").
 _BIRTH_CONTEXT = regex.compile(
     r"(?:\bd\.?\s?o\.?\s?b\.?|\bdate\s+of\s+birth|\bbirth\s*(?:date|day)|\bborn(?:\s+(?:on|in))?)[\s:#=(-]*\Z",
@@ -101,8 +100,7 @@ class AgedYears:
 
 def over_89(age: str) -> bool:
     """Whether an age as written is over 89 ("91", "ninety-two")."""
-    match = _NUMBER.search(age)
-    value = int(match.group(0)) if match is not None else number_value(age)
+    value = written_number(age)[1]
     return value is not None and value > 89
 
 
@@ -118,9 +116,9 @@ def safe_harbor_date(text: str, span: Span, aged: AgedYears) -> str | None:
 
 def safe_harbor_age(original: str) -> str:
     """Ages up to 89 are not identifiers and stay as written; older ones become "90+"."""
-    if not over_89(original):
+    match, value = written_number(original)
+    if value is None or value <= 89:
         return original
-    match = _NUMBER.search(original)
     if match is None:
         return SAFE_HARBOR_AGE
     return original[: match.start()] + SAFE_HARBOR_AGE + original[match.end() :]

@@ -14,6 +14,7 @@ _VALUES = {
     **{w: 10 * i for i, w in enumerate(TENS, 2)},
 }
 _WORD = regex.compile(r"[^\W\d_]+")
+_DIGITS = regex.compile(r"\d+")
 
 
 def number_value(text: str) -> int | None:
@@ -31,4 +32,12 @@ def number_value(text: str) -> int | None:
     return value if found else None
 
 
-__all__ = ["TEENS", "TENS", "UNITS", "number_value"]
+def written_number(text: str) -> tuple[regex.Match[str] | None, int | None]:
+    """The first run of digits in ``text`` and its value ("aged 91": the match of "91", 91), else no match and the
+    value of its number words ("ninety-two": None, 92), else (None, None): an age as written, read once for the
+    rules that compare it with a limit and the writers that replace its digits."""
+    match = _DIGITS.search(text)
+    return match, int(match.group(0)) if match is not None else number_value(text)
+
+
+__all__ = ["TEENS", "TENS", "UNITS", "number_value", "written_number"]
