@@ -73,6 +73,8 @@ POSITIVES: list[Case] = [
     ("0700 report to Tamsin, care assumed by Brantisk.", "Brantisk", DR),
     ("Coverage by Okonkwo this shift.", "Okonkwo", DR),
     ("Tamsin (charge RN) aware of bed request.", "Tamsin", DR),
+    ("Quorvane (night RN) aware of bed request.", "Quorvane", DR),
+    ("Zelphine (travel RN) covering the pod.", "Zelphine", DR),
     # a clinician's name opening a sentence before the clinician's work
     ("K 3.1. Quorvane examined pt, no new orders.", "Quorvane", DR),
     ("Hct 24. Brantisk wrote for 1 u prbc.", "Brantisk", DR),

@@ -676,12 +676,15 @@ def _unlisted_full_name(words: list[str], mode: str) -> bool:
 
 # Words that stand between a dash and a credential as the clinician's role or an instruction, not a name
 # ("- charge RN", "- float RN", "- notify MD").
-SIGNATURE_NON_NAMES = frozenset(
+# Words that qualify a clinician's role by shift, post or standing ("charge RN", "night RN", "covering MD").
+ROLE_QUALIFIER_WORDS = tuple(
     """
     charge primary float floating travel traveler agency resource triage bedside covering cover consulting
-    referring treating admitting oncoming outgoing day night evening staff student new unit icu ccu
-    notify call page inform tell ask alert contact update consult see
+    referring treating admitting oncoming outgoing day night evening staff student new
     """.split()
+)
+SIGNATURE_NON_NAMES = frozenset(ROLE_QUALIFIER_WORDS) | frozenset(
+    "unit icu ccu notify call page inform tell ask alert contact update consult see".split()
 )
 
 
@@ -833,10 +836,13 @@ def name_patterns() -> tuple[Pattern, ...]:
             # A clinician's role in brackets after the name: "quorvane (fellow)", "Fairweather (NP)".
             "name.role_in_parentheses",
             Label.DOCTOR,
-            # the role may carry its shift's word: "Tamsin (charge RN)"
-            r"\b(?:(?:charge|primary|float|resource|covering)[ \t]{1,2})?" + DOCTOR_ROLES + r"[ \t]{0,2}\)",
+            # the role may carry its shift's word: "Tamsin (charge RN)", "Tamsin (night RN)"
+            r"\b(?:" + words(*ROLE_QUALIFIER_WORDS) + r"[ \t]{1,2})?" + DOCTOR_ROLES + r"[ \t]{0,2}\)",
             0.7,
             _names_before(Label.DOCTOR, False, r"[ \t]{0,2}\([ \t]{0,2}"),
+            # by hand: a match starts at a qualifier or at a role (the derivation lists every pair, four times as
+            # many anchors)
+            hints=ScanHints(anchors=tuple(sorted({*ROLE_QUALIFIER_WORDS, *DOCTOR_ROLES_WORDS}))),
         ),
         Pattern(
             "name.role_suffix",
