@@ -54,6 +54,11 @@ POSITIVES: list[Case] = [
     # a number to call someone on, a few words after the verb (invented numbers)
     ("Call daughter at 555 1234 after 5.", "555 1234", P),
     ("please reach her son on 410 555 0142", "410 555 0142", P),
+    # a hospital's internal extension after the verb: five digits, or a digit, a dash and four; "is" after "beeper"
+    ("call him at 41234 with questions", "41234", P),
+    ("wife can be reached at 5-1234", "5-1234", P),
+    ("paged Quorvane at 21345, no answer", "21345", P),
+    ("beeper is 12345", "12345", P),
     # dialled from North America with the exit code for "+"
     ("daughter at 011 44 20 7946 0958 in London", "011 44 20 7946 0958", P),
     ("dial 011-61-2-9876-5432 for the son", "011-61-2-9876-5432", P),
@@ -89,6 +94,7 @@ NEGATIVES: list[Case] = [
     ("Called wife at 1500. call MD at 0800 for labs. paged resident at 2130 and 2200", None, None),
     ("Call HO at 1900-2000 re: K. called wife on 11/25 re plan. called the wife at 12.5 mg", None, None),
     ("Na 011 44 20. ref 011 2 3", None, None),
+    ("call at 2130. paged at 0415 re K. reached at 12345 ml. pager is 2 hours late. called at 10000 units", None, None),
     ("see page 2. 345 pts enrolled. knee extension-90 degrees", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is P] + [

@@ -185,6 +185,14 @@ def _phone_shape(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(start, end, label=label)]
 
 
+def _number_to_call(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A number to call someone on: a phone (:func:`_phone_shape`), or a hospital's internal extension, five digits
+    ("call him at 41234") or a digit, a dash and four ("reached at 5-1234"); four digits may be a clock time."""
+    if rx(r"[1-9]\d{4}|\d-\d{4}").fullmatch(m["p"]) and not unit_follows(text, m.end("p")):
+        return [Hit(m.start("p"), m.end("p"))]
+    return _phone_shape(text, m)
+
+
 def _extension(text: str, m: regex.Match[str]) -> list[Hit]:
     """An internal extension: "ext. 4471" (the digits), or "x4471" / "x3-4471" (the whole of it). The glued "x"
     form is a multiplier too ("x1000"), so it needs the dashed shape of a hospital extension or a phone, pager or
@@ -360,21 +368,22 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             group="p",
         ),
         Pattern(
-            # A number to call someone on, a few words after the verb: "Call daughter at 555 1234 after 5",
-            # "please reach her son on 07700 900123". The checks of phone.trigger_shape: 7 to 15 digits, no date,
-            # clock range or quantity ("called wife at 1500").
+            # A number to call someone on, up to three words after the verb: "Call daughter at 555 1234 after 5",
+            # "please reach her son on 07700 900123", "call him at 41234" (see _number_to_call: no date, clock time
+            # or range, or quantity: "called wife at 1500").
             "phone.call_at",
             P,
-            r"\b(?P<t>call|called|calling|reach|reached|contact|contacted|ring|rang|text|texted)[ \t]{1,2}"
-            r"(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){1,3}(?:at|on|@)[ \t]{1,2}(?P<p>" + PHONE_SHAPE + r")" + _NA,
+            r"\b(?P<t>call|called|calling|reach|reached|contact|contacted|ring|rang|text|texted|page|paged|paging)"
+            r"[ \t]{1,2}"
+            r"(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){0,3}(?:at|on|@)[ \t]{1,2}(?P<p>" + PHONE_SHAPE + r")" + _NA,
             0.7,
-            _phone_shape,
+            _number_to_call,
             group="p",
         ),
         Pattern(
             "phone.pager",
             P,
-            r"\b" + PAGER_TRIGGERS + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[:#.]?[ \t]{0,2}"
+            r"\b" + PAGER_TRIGGERS + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[:#.]?[ \t]{0,2}(?:is[ \t]{1,2})?"
             r"(?P<p>\d{1,2}-\d{4}|\d{3,7}(?:[ \t]{0,2}[-.][ \t]{0,2}\d{3,4})?)" + _NA,
             0.8,
             None,
