@@ -279,6 +279,10 @@ NEGATIVES: list[Case] = [
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
+    # report, coverage and talks that name a place, a service, a symptom or a relative
+    ("Report from CT pending. Report from OSH faxed. Report from Radiology: no PTX.", None, None),
+    ("Report received from OSH nursing. Handoff from MICU team. Taken over from PACU.", None, None),
+    ("Discussion with family held. Message left for dtr. Covering for pain with MSO4.", None, None),
     # a phone word's abbreviation between a relative and a number
     ("dtr ph 301 555 1234. wife hm 555 1234. son wk 555-1234. dtr mob 07700 900123", None, None),
     # seen, but no one: a service, a discipline, a drug, a pointer to another record
@@ -349,6 +353,12 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("my granddaughter saw Brantisk T in Quelbury MN for this", "Brantisk T", DR),
     ("I saw Zelphine Quorvane last week.", "Zelphine Quorvane", DR),
     ("He sees Vantrelos every 3 months.", "Vantrelos", DR),
+    # from whom report came, for whom one covers, with whom one talked (invented names)
+    ("Report received from Quorvane at 1900.", "Quorvane", DR),
+    ("Covering for Brantisk tonight, aware of plan.", "Brantisk", DR),
+    ("Handoff from Zelphine Quorvane, pt stable.", "Zelphine Quorvane", DR),
+    ("Per discussion with Okonkwo-Brantisk, hold lasix.", "Okonkwo-Brantisk", DR),
+    ("Message left for Vantrelos re: K 5.9", "Vantrelos", DR),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

@@ -17,7 +17,7 @@ from nicknames import NickNamer
 
 from deident.core.labels import Label
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, word_after, words
+from deident.detect.patterns.rules import Hit, Pattern, ScanHints, Validator, rx, search_before, word_after, words
 from deident.text.case import window_case
 from deident.text.wordfrequency import zipf as _zipf
 
@@ -91,6 +91,17 @@ CONTACT_VERBS_CLINICIAN_WORDS = (
     # a nurse's handoff: who took over the patient's care
     "report to", "care assumed by", "assumed by", "turned over to", "handoff to", "handoff given to", "hand off to",
     "handed off to", "coverage by",  # not "relieved by": pain is relieved by repositioning
+    # whom one covers for; who signed out (from whom report came: HANDOFF_FROM_WORDS)
+    "covering for", "cross-covering for", "cross covering for", "covered for", "signed out by",
+    # talks and messages
+    "discussion with", "conversation with", "message left for", "left message for", "msg left for",
+)  # fmt: skip
+
+# From whom a nurse took report: a clinician, but also a place ("report received from OSH"), so a name after them
+# needs case to tell it, or a listed name.
+HANDOFF_FROM_WORDS = (
+    "report received from", "received report from", "report from", "sign out from", "signout from",
+    "handoff from", "hand off from", "taken over from",
 )  # fmt: skip
 
 DOCTOR_TITLES = words(*DOCTOR_TITLES_WORDS)
@@ -551,17 +562,23 @@ def _name_pair(text: str, m: regex.Match[str]) -> list[Hit]:
     return hits
 
 
-_STATED_NAME = _names(Label.PATIENT, strong=False)
+def _cased_or_listed(found: Validator) -> Validator:
+    """``found``'s names where the text has case, else only those whose every word is a listed name: after a trigger
+    that may name a thing too, an unlisted word in one-case text has no capital to tell ("name is illegible", "report
+    from osh")."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        hits = found(text, m)
+        if window_case(text, m.start("n")) == "mixed":
+            return hits
+        listed = known_names()
+        return [h for h in hits if all(w.lower().rstrip(".,") in listed for w in text[h.start : h.end].split())]
+
+    return check
 
 
-def _stated_name(text: str, m: regex.Match[str]) -> list[Hit]:
-    """The name after "her name is": as after a weak trigger where the text has case, else only listed names (in an
-    all-lower-case note "name is illegible" has no capital to tell)."""
-    hits = _STATED_NAME(text, m)
-    if window_case(text, m.start("n")) == "mixed":
-        return hits
-    listed = known_names()
-    return [h for h in hits if all(w.lower().rstrip(".,") in listed for w in text[h.start : h.end].split())]
+# The name after "her name is" (as after a weak trigger).
+_stated_name = _cased_or_listed(_names(Label.PATIENT, strong=False))
 
 
 def _patient_word_title(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -1129,6 +1146,13 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\bis[ \t]{1,2}an?[ \t]{1,2}\d{1,3}[ \t-]{0,2}(?:yo\b|y/o|y\.o|year|yr)",
             0.4,
             _subject_name,
+        ),
+        Pattern(
+            "name.handoff_from",
+            Label.DOCTOR,
+            r"\b" + words(*HANDOFF_FROM_WORDS) + r"[ \t]{1,2}" + after,
+            0.5,
+            _cased_or_listed(_names(Label.DOCTOR, strong=False)),
         ),
         Pattern(
             "name.contact_clinician",
