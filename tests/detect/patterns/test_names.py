@@ -279,6 +279,8 @@ NEGATIVES: list[Case] = [
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
+    # after a slash, a service is no second name
+    ("Paged Quorvane/renal fellow at 0300.", "renal", None),
     # report, coverage and talks that name a place, a service, a symptom or a relative
     ("Report from CT pending. Report from OSH faxed. Report from Radiology: no PTX.", None, None),
     ("Report received from OSH nursing. Handoff from MICU team. Taken over from PACU.", None, None),
@@ -359,6 +361,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Handoff from Zelphine Quorvane, pt stable.", "Zelphine Quorvane", DR),
     ("Per discussion with Okonkwo-Brantisk, hold lasix.", "Okonkwo-Brantisk", DR),
     ("Message left for Vantrelos re: K 5.9", "Vantrelos", DR),
+    # names joined by a slash, each its own span (invented names)
+    ("Seen by Quorvane/Brantisk today.", "Brantisk", DR),
+    ("Drs. Quorvane/Brantisk aware.", "Quorvane", DR),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES

@@ -26,8 +26,13 @@ from deident.text.wordfrequency import zipf as _zipf
 # Not a letter before a slash: "c/o", "s/p", "h/o" after a name are clinical shorthand ("Mr. Smith c/o pain").
 TOKEN = r"(?![^\W\d_]/)[^\W\d_](?:(?:[^\W\d_]|['’\-]){0,24}[^\W\d_])?\.?"
 CHAIN = TOKEN + r"(?:[ \t]{1,2}" + TOKEN + r"){0,2}"
-# Up to five chains joined by commas or "and": "Sons Smokey, Morris and Roger".
-NAME_LIST = CHAIN + r"(?:(?:[ \t]{0,2},[ \t]{0,2}(?:and[ \t]{1,2})?|[ \t]{1,2}(?:and|&)[ \t]{1,2})" + CHAIN + r"){0,4}"
+# Up to five chains joined by commas, "and" or a slash: "Sons Smokey, Morris and Roger", "seen by Quorvane/Brantisk".
+NAME_LIST = (
+    CHAIN
+    + r"(?:(?:[ \t]{0,2},[ \t]{0,2}(?:and[ \t]{1,2})?|[ \t]{1,2}(?:and|&)[ \t]{1,2}|[ \t]{0,1}/[ \t]{0,1})"
+    + CHAIN
+    + r"){0,4}"
+)
 
 DOCTOR_TITLES_WORDS = (
     "dr", "drs", "doctor", "dr's", "rabbi", "reverend", "rev", "revd", "pastor", "chaplain", "prof", "professor",
@@ -256,7 +261,7 @@ def _ends_sentence(piece: str) -> bool:
     return piece.endswith(".") and len(piece.rstrip(".")) > 1
 
 
-_TOKEN_RE = TOKEN + r"|,|&|\band\b"
+_TOKEN_RE = TOKEN + r"|,|&|/|\band\b"
 
 
 def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str, regex.Match[str]], list[Hit]]:
@@ -271,7 +276,7 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
         for tok in rx(_TOKEN_RE).finditer(m[group]):
             piece = tok[0]
             s, e = start + tok.start(), start + tok.end()
-            if piece in {",", "&"} or piece.lower() == "and":
+            if piece in {",", "&", "/"} or piece.lower() == "and":
                 if current:
                     hits.append(_close(text, current, label))
                 current = []
