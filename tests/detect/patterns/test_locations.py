@@ -26,6 +26,11 @@ POSITIVES: list[Case] = [
     ("Son drove up from Brantisk Falls last night.", "Brantisk Falls", Label.CITY),
     ("Wife will fly back to Quelbury on Sunday.", "Quelbury", Label.CITY),
     ("Pt lives with son and family in Quelbury.", "Quelbury", Label.CITY),
+    # a town's public service, a care agency of a town (invented places)
+    ("Quelbury EMS brought pt in.", "Quelbury", Label.CITY),
+    ("BRANTISK FIRE DEPT ON SCENE", "BRANTISK", Label.CITY),
+    ("Kicifield Police at bedside", "Kicifield", Label.CITY),
+    ("VNA of Quelbury to follow at home.", "Quelbury", Label.CITY),
     # where the writer of a message or post is from (invented places)
     ("i'm 72, a pharmacist from quelbury, and ive had this since '99", "quelbury", Label.CITY),
     ("I'm from Quelbury originally.", "Quelbury", Label.CITY),
@@ -150,6 +155,9 @@ NEGATIVES: list[Case] = [
     ("give 2 avenue of approach", None, None),
     ("3 rue x over 4/5 strength", None, None),
     ("12 place holders were used", None, None),
+    # a public service or care agency after no town
+    ("Called EMS. Via Ambulance to ED. Per EMS pt was down 10 min. Local Police aware. Neuro EMS.", None, None),
+    ("Home care of pt reviewed. VNA of the area to follow.", None, None),
     # the writer "from" something that is no place: a treatment, a care site, a state or country, a common word
     ("i'm tired from the chemo. i'm a survivor from way back. I'm from the UK", None, None),
     ("I'm away from home. i'm a nurse from rehab. I am from around here. i'm recovering from surgery", None, None),

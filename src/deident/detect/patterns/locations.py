@@ -108,6 +108,25 @@ def _city_before(text: str, state_start: int) -> Hit | None:
     return Hit(start, city.end("c"), Label.CITY)
 
 
+def _city_of_service(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The town before its public service ("Quelbury EMS", "Brantisk Fire Dept"): as before a state and ZIP code, and
+    each word a listed place or no common word ("Called EMS", "Via Ambulance" name no town)."""
+    city = _city_before(text, m.start())
+    if city is None:
+        return []
+    places = _place_words()
+    if not all(w.lower() in places or _zipf(w.lower()) < 3.0 for w in text[city.start : city.end].split()):
+        return []
+    return [city]
+
+
+@lru_cache(maxsize=1)
+def _place_words() -> frozenset[str]:
+    from deident.detect.lexicon.data import load_lexicon
+
+    return frozenset(load_lexicon("cities")) | frozenset(load_lexicon("us_counties"))
+
+
 def _city_state(text: str, m: regex.Match[str]) -> list[Hit]:
     # Without a ZIP code, "Soft, ND" or "CABG, MI" are clinical abbreviations: require a title-case city.
     title_case_only = not m.groupdict().get("z")
@@ -679,6 +698,27 @@ def location_patterns() -> tuple[Pattern, ...]:
             Label.CITY,
             r"\b(?:i'?m|i[ \t]am|we'?re|we[ \t]are)[ \t]{1,2}(?:\d{1,3}[ \t]{0,2},[ \t]{1,2})?"
             r"(?:an?[ \t]{1,2}(?:[a-z][a-z\-]{1,24}[ \t]{1,2}){1,3})?(?:(?:originally|also)[ \t]{1,2})?from[ \t]{1,2}"
+            + _NAMED_AFTER,
+            0.5,
+            _place_not_care_site,
+        ),
+        Pattern(
+            # A town's public services: "Quelbury EMS brought pt in", "BRANTISK FIRE DEPT".
+            "location.city_service",
+            Label.CITY,
+            r"(?<![\w-])(?:EMS|[Ff]ire[ \t]{1,2}(?:[Dd]ept\.?|[Dd]epartment|[Rr]escue)"
+            r"|FIRE[ \t]{1,2}(?:DEPT\.?|DEPARTMENT|RESCUE)|[Pp]olice|POLICE|[Aa]mbulance|AMBULANCE)(?![\w-])",
+            0.5,
+            _city_of_service,
+            ignore_case=False,
+            hints=ScanHints(anchors=("ems", "fire", "police", "ambulance")),  # by hand: none is read from a cased regex
+        ),
+        Pattern(
+            # A care agency of a town: "VNA of Quelbury", "Hospice of Brantisk Falls".
+            "location.agency_of",
+            Label.CITY,
+            r"\b(?:vna|visiting[ \t]{1,2}nurses?(?:[ \t]{1,2}association)?|hospice|home[ \t]{1,2}(?:care|health)"
+            r"|elder[ \t]{1,2}services|council[ \t]{1,2}on[ \t]{1,2}aging)[ \t]{1,2}of[ \t]{1,2}(?:the[ \t]{1,2})?"
             + _NAMED_AFTER,
             0.5,
             _place_not_care_site,
