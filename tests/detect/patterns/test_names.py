@@ -279,6 +279,8 @@ NEGATIVES: list[Case] = [
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
+    # who speaks for the patient, named by kin, pronoun or service
+    ("Wife is HCP. Son is the contact person. Social work is contact for placement. She is HCP.", None, None),
     # after a slash, a service is no second name
     ("Paged Quorvane/renal fellow at 0300.", "renal", None),
     # report, coverage and talks that name a place, a service, a symptom or a relative
@@ -361,6 +363,10 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Handoff from Zelphine Quorvane, pt stable.", "Zelphine Quorvane", DR),
     ("Per discussion with Okonkwo-Brantisk, hold lasix.", "Okonkwo-Brantisk", DR),
     ("Message left for Vantrelos re: K 5.9", "Vantrelos", DR),
+    # who speaks for the patient, opening a sentence (invented names)
+    ("Family at bedside. Ahantski is family contact/interpreter.", "Ahantski", Label.RELATIVE),
+    ("Quorvane is the pt's health care proxy.", "Quorvane", Label.RELATIVE),
+    ("Zelphine Quorvane will be primary contact.", "Zelphine Quorvane", Label.RELATIVE),
     # names joined by a slash, each its own span (invented names)
     ("Seen by Quorvane/Brantisk today.", "Brantisk", DR),
     ("Drs. Quorvane/Brantisk aware.", "Quorvane", DR),

@@ -598,6 +598,11 @@ def _patient_word_title(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(start, m.end("n"), Label.PATIENT)]
 
 
+def _family_role_subject(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The name opening a sentence before the role of one who speaks for the patient (see :func:`_subject_name`)."""
+    return _subject_name(text, m, Label.RELATIVE)
+
+
 def _seen_clinician(text: str, m: regex.Match[str]) -> list[Hit]:
     """The person after "saw" or "seeing" and before a place, a time or the sentence's end, in text with case only,
     each full word capitalised and no English word or clinical term ("saw Cardiology today", "seeing Ativan work"
@@ -1151,6 +1156,17 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\bis[ \t]{1,2}an?[ \t]{1,2}\d{1,3}[ \t-]{0,2}(?:yo\b|y/o|y\.o|year|yr)",
             0.4,
             _subject_name,
+        ),
+        Pattern(
+            # "Ahantski is family contact", "Quorvane is the pt's health care proxy": who speaks for the patient.
+            "name.subject_family_role",
+            Label.RELATIVE,
+            r"\b(?:is|will[ \t]{1,2}be|to[ \t]{1,2}be)[ \t]{1,2}(?:the[ \t]{1,2})?"
+            r"(?:(?:family|pt'?s|patient'?s|his|her|their|primary|main)[ \t]{1,2})?"
+            r"(?:contact|spokesperson|spokesman|spokeswoman|hcp|health[ \t]{1,2}care[ \t]{1,2}proxy|proxy|interpreter"
+            r"|poa|guardian|next[ \t]{1,2}of[ \t]{1,2}kin|nok|decision[ \t]{1,2}maker)\b",
+            0.4,
+            _family_role_subject,
         ),
         Pattern(
             "name.handoff_from",
