@@ -64,6 +64,11 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("HEALTH CARE PROXY IS NIECE", "HEALTH CARE PROXY", Label.RELATIVE, "veto:kin_word_only"),
         ("son-in-law at bedside", "son-in-law", Label.RELATIVE, "veto:kin_word_only"),
         ("wife, son visited", "wife, son", Label.RELATIVE, "veto:kin_word_only"),
+        # A role with no name: nobody.
+        ("Dr Tamsin Vell\nConsultant Cardiologist", "Consultant Cardiologist", Label.DOCTOR, "veto:role_word_only"),
+        ("Attending Physician: see below", "Attending Physician", Label.DOCTOR, "veto:role_word_only"),
+        ("charge nurse aware", "charge nurse", Label.DOCTOR, "veto:role_word_only"),
+        ("NIGHT RN AWARE", "NIGHT RN", Label.PATIENT, "veto:role_word_only"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):
@@ -111,6 +116,9 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("Daughter Orlaith called", "Daughter Orlaith", Label.RELATIVE, ()),
         ("seen by Dr. Son today", "Son", Label.DOCTOR, ()),
         ("Son Nguyen at bedside", "Son Nguyen", Label.PATIENT, ()),
+        # A role with a name, or a place made of role words (only names are vetoed so): kept.
+        ("Fellow Quorvane aware", "Fellow Quorvane", Label.DOCTOR, ()),
+        ("Consultant House", "Consultant House", Label.LOCATION_OTHER, ()),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

@@ -24,7 +24,7 @@ from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
 from deident.detect.lexicon.matcher import LexiconMatcher
-from deident.detect.patterns.names import FAMILY_WORDS
+from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, ROLE_QUALIFIER_WORDS
 from deident.detect.patterns.rules import word_after
 from deident.text.normalise import normalise
 from deident.text.note_view import note_view
@@ -66,6 +66,21 @@ def _kin_words_only(key: str) -> bool:
     phrases = _kin_phrases()
     bare = key.removesuffix(" s")  # normalise splits the possessive off: "wife's" -> "wife s"
     return bool(bare) and (bare in phrases or all(word in phrases for word in bare.split()))
+
+
+@lru_cache(maxsize=1)
+def _role_words() -> frozenset[str]:
+    """The words of clinicians' roles and of what qualifies them by shift or post, normalised as span keys are."""
+    return frozenset(
+        word for phrase in (*DOCTOR_ROLES_WORDS, *ROLE_QUALIFIER_WORDS) for word in normalise(phrase).split()
+    )
+
+
+def _role_words_only(key: str) -> bool:
+    """Whether the normalised span text is made of role words alone: a role names nobody ("Consultant Cardiologist",
+    "charge nurse", "Attending Physician")."""
+    words = key.split()
+    return bool(words) and all(word in _role_words() for word in words)
 
 
 # The rules that find a state code by the city before it or the ZIP code after it.
@@ -137,6 +152,8 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
         return ()  # "Corinth, TX", "MD 21201": the city or ZIP code beside it says it is a state, not a treatment
     if _kin_words_only(key):
         return ("veto:kin_word_only",)  # "[Wife's] cell 617 555 2213", "[Daughter] Suzette called"
+    if span.category is Category.NAME and _role_words_only(key):
+        return ("veto:role_word_only",)  # "Dr Tamsin Vell\n[Consultant Cardiologist]"
     terms = load_veto_terms()
     reasons: list[str] = []
     for candidate in {key, key.removesuffix(" s"), surface.lower().strip()}:

@@ -46,6 +46,10 @@ DOCTOR_ROLES_WORDS = (
     "cardiologist", "surgeon", "nurse", "nurse practitioner", "social worker", "sw", "case manager", "case mgr",
     "cm", "chaplain", "physician", "ho", "house officer", "house staff", "pharmacist", "therapist",
     "nutritionist", "dietitian", "caseworker", "np's", "rn's", "md's",
+    # specialists, and the grades and professions of other countries' notes
+    "specialist", "nurse specialist", "educator", "nurse educator", "consultant", "registrar", "hospitalist",
+    "intensivist", "psychiatrist", "psychologist", "neurologist", "oncologist", "nephrologist", "anesthesiologist",
+    "radiologist", "physiotherapist", "midwife", "paramedic",
 )  # fmt: skip
 ROLE_SUFFIXES_WORDS = (
     "rn", "r.n.", "r.n", "md", "m.d.", "m.d", "np", "pa-c", "rrt", "crnp", "cnp", "lpn", "msw", "licsw", "lcsw", "phd",
