@@ -69,6 +69,7 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("Attending Physician: see below", "Attending Physician", Label.DOCTOR, "veto:role_word_only"),
         ("charge nurse aware", "charge nurse", Label.DOCTOR, "veto:role_word_only"),
         ("NIGHT RN AWARE", "NIGHT RN", Label.PATIENT, "veto:role_word_only"),
+        ("house officer aware", "house officer", Label.DOCTOR, "veto:role_word_only"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):
@@ -119,6 +120,8 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         # A role with a name, or a place made of role words (only names are vetoed so): kept.
         ("Fellow Quorvane aware", "Fellow Quorvane", Label.DOCTOR, ()),
         ("Consultant House", "Consultant House", Label.LOCATION_OTHER, ()),
+        ("Quorvane House NH resident", "House", Label.PATIENT, ()),  # a word of a role phrase, not a whole one
+        ("case at bedside", "case", Label.RELATIVE, ()),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

@@ -69,18 +69,25 @@ def _kin_words_only(key: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _role_words() -> frozenset[str]:
-    """The words of clinicians' roles and of what qualifies them by shift or post, normalised as span keys are."""
-    return frozenset(
-        word for phrase in (*DOCTOR_ROLES_WORDS, *ROLE_QUALIFIER_WORDS) for word in normalise(phrase).split()
-    )
+def _role_phrases() -> frozenset[tuple[str, ...]]:
+    """Clinicians' roles and what qualifies them by shift or post, as word tuples normalised as span keys are."""
+    return frozenset(tuple(normalise(phrase).split()) for phrase in (*DOCTOR_ROLES_WORDS, *ROLE_QUALIFIER_WORDS))
 
 
 def _role_words_only(key: str) -> bool:
-    """Whether the normalised span text is made of role words alone: a role names nobody ("Consultant Cardiologist",
-    "charge nurse", "Attending Physician")."""
+    """Whether the normalised span text is a run of whole role phrases: a role names nobody ("Consultant
+    Cardiologist", "charge nurse", "Attending Physician"). Whole phrases only: "House" is a name, "house officer" a
+    role."""
     words = key.split()
-    return bool(words) and all(word in _role_words() for word in words)
+    phrases = _role_phrases()
+    at = 0
+    while at < len(words):
+        # the longest role phrase that starts here (roles are of one to three words)
+        size = next((n for n in (3, 2, 1) if tuple(words[at : at + n]) in phrases), 0)
+        if not size:
+            return False
+        at += size
+    return bool(words)
 
 
 # The rules that find a state code by the city before it or the ZIP code after it.

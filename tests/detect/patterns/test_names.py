@@ -281,6 +281,8 @@ NEGATIVES: list[Case] = [
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
     # who speaks for the patient, named by kin, pronoun or service
     ("Wife is HCP. Son is the contact person. Social work is contact for placement. She is HCP.", None, None),
+    # a team or service with a role, a kind or a time in brackets
+    ("Seen by ICU team (MD, RN). Pain service (acute pain). Neuro (Stroke) following. Ortho (f/u 2 wks).", None, None),
     # after a slash, a service is no second name
     ("Paged Quorvane/renal fellow at 0300.", "renal", None),
     # report, coverage and talks that name a place, a service, a symptom or a relative
@@ -367,6 +369,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Family at bedside. Ahantski is family contact/interpreter.", "Ahantski", Label.RELATIVE),
     ("Quorvane is the pt's health care proxy.", "Quorvane", Label.RELATIVE),
     ("Zelphine Quorvane will be primary contact.", "Zelphine Quorvane", Label.RELATIVE),
+    # the clinicians of a team or service, in brackets after it (invented names)
+    ("MICU team (Quorvane/Brantisk) aware of K.", "Brantisk", DR),
+    ("Pt seen by ortho (Quorvane) today.", "Quorvane", DR),
     # names joined by a slash, each its own span (invented names)
     ("Seen by Quorvane/Brantisk today.", "Brantisk", DR),
     ("Drs. Quorvane/Brantisk aware.", "Quorvane", DR),

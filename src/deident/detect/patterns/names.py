@@ -1173,6 +1173,17 @@ def name_patterns() -> tuple[Pattern, ...]:
             _family_role_subject,
         ),
         Pattern(
+            # The clinicians of a team or service in brackets after it: "MICU team (Quorvane/Brantisk) aware",
+            # "seen by ortho (Quorvane)"; "renal (fellow) following" names no one.
+            "name.service_members",
+            Label.DOCTOR,
+            r"\b(?:team|service|renal|ortho|cards|cardiology|neuro|neurology|gi|id|surgery|micu|sicu|ccu|icu|medicine"
+            r"|nephro|nephrology|pulm|pulmonary|onc|oncology|heme|psych|psychiatry|pain|palliative|ent|urology|derm"
+            r"|plastics|vascular|anesthesia)[ \t]{0,2}\([ \t]{0,2}" + after + r"[ \t]{0,2}\)",
+            0.5,
+            _cased_or_listed(_names(Label.DOCTOR, strong=False)),
+        ),
+        Pattern(
             "name.handoff_from",
             Label.DOCTOR,
             r"\b" + words(*HANDOFF_FROM_WORDS) + r"[ \t]{1,2}" + after,
