@@ -279,6 +279,8 @@ NEGATIVES: list[Case] = [
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
+    # away, but no one: the patient, a device, a relative, a drug
+    ("Pt is off today. Foley is out today. Wife is away. Heparin is on vac.", None, None),
     # who speaks for the patient, named by kin, pronoun or service
     ("Wife is HCP. Son is the contact person. Social work is contact for placement. She is HCP.", None, None),
     # a team or service with a role, a kind or a time in brackets
@@ -365,6 +367,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Handoff from Zelphine Quorvane, pt stable.", "Zelphine Quorvane", DR),
     ("Per discussion with Okonkwo-Brantisk, hold lasix.", "Okonkwo-Brantisk", DR),
     ("Message left for Vantrelos re: K 5.9", "Vantrelos", DR),
+    # a clinician away, opening a sentence or a bracket (invented names)
+    ("Quorvane is on leave this week, covering is Brantisk.", "Quorvane", DR),
+    ("CASE MGMT ON MONDAY (ZHYCHORELLE IS ON VACA) AND", "ZHYCHORELLE", DR),
     # who speaks for the patient, opening a sentence (invented names)
     ("Family at bedside. Ahantski is family contact/interpreter.", "Ahantski", Label.RELATIVE),
     ("Quorvane is the pt's health care proxy.", "Quorvane", Label.RELATIVE),

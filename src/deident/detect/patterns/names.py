@@ -466,7 +466,7 @@ SUBJECT_VERB_WORDS = (
 CLINICIAN_VERB_WORDS = (
     "examined", "evaluated", "assessed", "wrote", "updated", "saw", "to call back", "will call back", "called back",
     "will see", "will assess", "will be assessing", "will evaluate", "will follow", "is on vacation", "is covering",
-    "is on call",
+    "is on call", "is on vaca", "is on vac", "is away", "is on leave", "is off today", "is out today",
     # the service the clinician comes from: "Tamsin from PT in to see pt"
     *(f"from {service}" for service in (
         "pt", "ot", "physical therapy", "occupational therapy", "speech", "speech therapy", "slp", "nutrition",
