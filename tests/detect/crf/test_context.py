@@ -209,3 +209,19 @@ def test_the_word_level_features_and_the_positional_ones_make_up_all_of_them(swi
     for text, features, rest in zip(texts, whole, positional, strict=True):
         assert features == [*word_context_features(switches, text.lower()), *rest]
     assert any(word_context_features(switches, t.lower()) for t in texts)
+
+
+def test_a_word_two_letters_longer_than_every_dictionary_word_is_near_none() -> None:
+    """The length guard of the fuzzy features answers what the index would: no dictionary word is within one edit."""
+    from deident.detect.crf import context
+
+    longest = max((w for kind, _ in context._DICTIONARIES for w in context._dictionary(kind)), key=len)
+    assert len(longest) == context._longest_word()
+    word = longest + "zz"
+    assert not any(context._near(kind, context._one_edit(word)) for kind, _ in context._DICTIONARIES)
+    assert not any(f.startswith("dfz=") for f in context._dictionary_features.__wrapped__(word))
+    assert not any(f.startswith("dfz=") for f in context._dictionary_features.__wrapped__("a" * 5000))
+    near = longest[:-1] + ("a" if longest[-1] != "a" else "b")  # one substitution from the longest word
+    assert context._near(
+        next(k for k, _ in context._DICTIONARIES if longest in context._dictionary(k)), context._one_edit(near)
+    )

@@ -30,6 +30,8 @@ from deident.text.tokenize import tokenize
         "ABCdefGHI aBC1d 2L.O2 x1234y rangeImpression5",  # every aggressive split point
         "  \r\n\x0b\x0c\x1c\x1d tail \n",  # white space of every kind, trailing spaces
         "||| a|b 12|34 __B__",
+        "   \n\t ",  # white space only
+        "x" + " \t\n" * 50 + "\x1c  ",  # a long run of white space before a last token that is no \s
     ],
 )
 @pytest.mark.parametrize("aggressive", [True, False])

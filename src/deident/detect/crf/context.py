@@ -119,6 +119,12 @@ def _own_features(lower: str, fuzzy: bool, lists: bool) -> tuple[str, ...]:
     return (_dictionary_features(lower) if fuzzy else ()) + (_list_features(lower) if lists else ())
 
 
+@cache
+def _longest_word() -> int:
+    """The length of the longest word of any dictionary."""
+    return max(len(word) for kind, _ in _DICTIONARIES for word in _dictionary(kind))
+
+
 # Cached per word alone: a cache keyed by the word itself keeps no key object for the collector to walk.
 @lru_cache(maxsize=_WORD_CACHE)
 def _dictionary_features(lower: str) -> tuple[str, ...]:
@@ -126,7 +132,9 @@ def _dictionary_features(lower: str) -> tuple[str, ...]:
         return ()
     exact = _membership(lower)
     out = [f"dx={kind}" for kind in exact]
-    if len(lower) >= FUZZY_MIN_LENGTH and len(exact) < len(_DICTIONARIES):
+    # A word two letters longer than every dictionary word is within one edit of none (and its edits, built for a
+    # word of thousands of letters, cost the square of its length).
+    if FUZZY_MIN_LENGTH <= len(lower) <= _longest_word() + 1 and len(exact) < len(_DICTIONARIES):
         edit = _one_edit(lower)
         out += [f"dfz={kind}" for kind, _ in _DICTIONARIES if kind not in exact and _near(kind, edit)]
     return tuple(out)
