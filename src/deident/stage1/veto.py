@@ -80,10 +80,11 @@ def _role_words_only(key: str) -> bool:
     role."""
     words = key.split()
     phrases = _role_phrases()
+    sizes = range(max(map(len, phrases)), 0, -1)
     at = 0
     while at < len(words):
-        # the longest role phrase that starts here (roles are of one to three words)
-        size = next((n for n in (3, 2, 1) if tuple(words[at : at + n]) in phrases), 0)
+        # the longest role phrase that starts here
+        size = next((n for n in sizes if tuple(words[at : at + n]) in phrases), 0)
         if not size:
             return False
         at += size

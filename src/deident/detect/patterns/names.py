@@ -586,43 +586,46 @@ def _cased_or_listed(found: Validator) -> Validator:
     return check
 
 
-# The name after "her name is" (as after a weak trigger).
+# The name after "her name is" (as after a weak trigger); a clinician after words that may name a place or a service
+# instead ("report from OSH", "team (MD, RN)").
 _stated_name = _cased_or_listed(_names(Label.PATIENT, strong=False))
+_clinician_cased_or_listed = _cased_or_listed(_names(Label.DOCTOR, strong=False))
 
 
-def _patient_word_title(text: str, m: regex.Match[str]) -> list[Hit]:
-    """ "Patient Zelphine Quorvane admitted", "Pt Quorvane resting": the word patient before a name, in text with case
-    only, each word capitalised and no English word or clinical term ("Patient Care", "Pt Controlled Analgesia")."""
-    start = m.start("n")
-    if window_case(text, start) != "mixed":
-        return []
-    for word in regex.finditer(r"\S+", m["n"]):
-        if not _rare_subject_word(word[0], text, start + word.start()):
+def _rare_words_in_case(label: Label) -> Validator:
+    """Group "n" as a name of ``label``, in text with case only, each full word (initials aside) capitalised and no
+    English word or clinical term: after the word patient ("Patient Zelphine Quorvane admitted"; "Patient Care", "Pt
+    Controlled Analgesia" are no names), after "saw" or "seeing" ("saw Brantisk T. in"; "saw Cardiology today",
+    "seeing Ativan work" are no names)."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        start = m.start("n")
+        if window_case(text, start) != "mixed":
             return []
-    return [Hit(start, m.end("n"), Label.PATIENT)]
+        for word in regex.finditer(r"\S+", m["n"]):
+            if len(word[0].rstrip(".")) > 1 and not _rare_subject_word(word[0], text, start + word.start()):
+                return []
+        return [Hit(start, m.end("n"), label)]
+
+    return check
 
 
-def _family_role_subject(text: str, m: regex.Match[str]) -> list[Hit]:
-    """The name opening a sentence before the role of one who speaks for the patient (see :func:`_subject_name`)."""
-    return _subject_name(text, m, Label.RELATIVE)
+_patient_word_title = _rare_words_in_case(Label.PATIENT)
+_seen_clinician = _rare_words_in_case(Label.DOCTOR)
 
 
-def _seen_clinician(text: str, m: regex.Match[str]) -> list[Hit]:
-    """The person after "saw" or "seeing" and before a place, a time or the sentence's end, in text with case only,
-    each full word capitalised and no English word or clinical term ("saw Cardiology today", "seeing Ativan work"
-    are no names)."""
-    start = m.start("n")
-    if window_case(text, start) != "mixed":
-        return []
-    for word in regex.finditer(r"\S+", m["n"]):
-        if len(word[0].rstrip(".")) > 1 and not _rare_subject_word(word[0], text, start + word.start()):
-            return []
-    return [Hit(start, m.end("n"), Label.DOCTOR)]
+def _subject_of(label: Label) -> Validator:
+    """:func:`_subject_name` for a subject of ``label``: a clinician before a verb of a clinician's work ("Quorvane
+    examined pt"), a relative before the role of one who speaks for the patient ("Ahantski is family contact")."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        return _subject_name(text, m, label)
+
+    return check
 
 
-def _clinician_subject(text: str, m: regex.Match[str]) -> list[Hit]:
-    """The same, before a verb of a clinician's work: "Quorvane examined pt", "Quorvane wrote for 1 u prbc"."""
-    return _subject_name(text, m, Label.DOCTOR)
+_clinician_subject = _subject_of(Label.DOCTOR)
+_family_role_subject = _subject_of(Label.RELATIVE)
 
 
 def _patient_in_parentheses(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -1181,14 +1184,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"|nephro|nephrology|pulm|pulmonary|onc|oncology|heme|psych|psychiatry|pain|palliative|ent|urology|derm"
             r"|plastics|vascular|anesthesia)[ \t]{0,2}\([ \t]{0,2}" + after + r"[ \t]{0,2}\)",
             0.5,
-            _cased_or_listed(_names(Label.DOCTOR, strong=False)),
+            _clinician_cased_or_listed,
         ),
         Pattern(
             "name.handoff_from",
             Label.DOCTOR,
             r"\b" + words(*HANDOFF_FROM_WORDS) + r"[ \t]{1,2}" + after,
             0.5,
-            _cased_or_listed(_names(Label.DOCTOR, strong=False)),
+            _clinician_cased_or_listed,
         ),
         Pattern(
             "name.contact_clinician",
