@@ -34,6 +34,7 @@ WINDOW = 2
 EVIDENCE_MAX_CHARS = 80
 TRIGGER_WINDOW = 4
 CONTEXT_CHARS = 60
+AUTOMATON_MAX_NEEDLE = 64  # longer candidate strings are counted one by one (see substring_counts)
 CRF_SOURCE = "crf"
 CRF_MEAN_NOTE = "crf:mean="  # the CRF's evidence; the union keeps it as "crf: crf:mean=0.42"
 CRF_P_EDGES = (0.01, 0.03, 0.1, 0.3, 0.7, 0.9, 0.99)
@@ -338,15 +339,23 @@ def _at_line_start(text: str, position: int) -> bool:
 def substring_counts(text: str, needles: Iterable[str]) -> dict[str, int]:
     """``{needle: text.count(needle)}`` for non-empty needles (non-overlapping occurrences, found left to right, as
     ``str.count`` counts them), all found in one Aho-Corasick pass over the text: counting each needle with its own
-    scan costs the note's length per candidate, quadratic on a long note dense with candidates."""
+    scan costs the note's length per candidate, quadratic on a long note dense with candidates.
+
+    A needle longer than ``AUTOMATON_MAX_NEEDLE`` is counted by ``str.count`` instead: the automaton's walk reports
+    matches by following suffix links, up to a needle's length at each position, so one long candidate in a run of
+    one repeated character ("aaaa...", 48,000 long: 1.6 s) cost the square of its length. Such candidates are few.
+    """
     counts = dict.fromkeys(needles, 0)
-    if not counts:
+    short = [needle for needle in counts if len(needle) <= AUTOMATON_MAX_NEEDLE]
+    for needle in counts.keys() - short:
+        counts[needle] = text.count(needle)
+    if not short:
         return counts
     automaton = ahocorasick.Automaton()
-    for needle in counts:
+    for needle in short:
         automaton.add_word(needle, needle)
     automaton.make_automaton()
-    free = dict.fromkeys(counts, 0)  # per needle, where its next counted occurrence may start
+    free = dict.fromkeys(short, 0)  # per needle, where its next counted occurrence may start
     for last, needle in automaton.iter(text):
         start = last - len(needle) + 1
         if start >= free[needle]:
