@@ -46,6 +46,8 @@ POSITIVES: list[Case] = [
     ("email jo at example dot com please", "jo at example dot com", Label.EMAIL),
     ("write to j.quorvane (at) gmail.com soon", "j.quorvane (at) gmail.com", Label.EMAIL),
     ("reach me: quorvane[at]mail[dot]co[dot]uk", "quorvane[at]mail[dot]co[dot]uk", Label.EMAIL),
+    ("mail tamsin dot q at quelmail dot com", "tamsin dot q at quelmail dot com", Label.EMAIL),
+    ("write jo [dot] quorvane [at] example [dot] org", "jo [dot] quorvane [at] example [dot] org", Label.EMAIL),
     ("see https://www.example.com/path?x=1.", "https://www.example.com/path?x=1", Label.URL),
     ("see www.hospital.org for info", "www.hospital.org", Label.URL),
     ("from 192.168.10.25 overnight", "192.168.10.25", Label.IPADDR),
@@ -90,6 +92,7 @@ NEGATIVES: list[Case] = [
     ("tylenol q.am/pm prn", None, None),  # a host of one letter: shorthand, not an address
     ("pt.in/out of bed", None, None),  # a plain "at" and no spelled-out "dot": no address
     ("stopped at the store. dot to dot puzzle", None, None),
+    ("connect the dots at home dot to dot", None, None),
     # called at a time, on a date or at a dose; an exit code without a number after it
     ("Called wife at 1500. call MD at 0800 for labs. paged resident at 2130 and 2200", None, None),
     ("Call HO at 1900-2000 re: K. called wife on 11/25 re plan. called the wife at 12.5 mg", None, None),

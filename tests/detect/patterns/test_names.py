@@ -36,6 +36,9 @@ POSITIVES: list[Case] = [
     ("MR. EDWIN PRZYBYLO IS AN 83 YO MALE", "EDWIN PRZYBYLO", PT),
     ("mrs. powers arrived from cath lab", "powers", PT),
     ("Ms. Manning slept well", "Manning", PT),
+    # a name spelled out letter by letter after a title (a layout that hides it from word-level readers)
+    ("Seen by Dr. Q u o r v a n e today", "Q u o r v a n e", DR),
+    ("Mrs. B r a n t i s k slept well", "B r a n t i s k", PT),
     ("wife anna called twice", "anna", REL),
     # after more contact verbs
     ("Plan reviewed with Fairweather, will hold lasix", "Fairweather", DR),
@@ -146,6 +149,8 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    ("Dr. A B", None, None),  # two letters alone are initials, the title rule's to judge
+    ("Mr X has a b c d of options", None, None),  # letters after a title and a word: no spelled-out name
     ("Asked pt to cough. Told family about the plan. Asked RN for help.", None, None),
     ("Back pain relieved by repositioning. Report to oncoming RN. Care assumed by nights.", None, None),
     ("Pt answers to questions. Pt goes by wheelchair. When called pt opens eyes.", None, None),

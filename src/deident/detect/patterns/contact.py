@@ -212,8 +212,10 @@ _WORD_DOT = r"(?:[ \t]{0,2}[\[(<{][ \t]{0,2}dot[ \t]{0,2}[\])>}][ \t]{0,2}|[ \t]
 _ANY_DOT = r"(?:" + _WORD_DOT + r"|\.)"
 _DOMAIN_LABEL = r"[a-z0-9][a-z0-9-]{0,62}"
 _EMAIL_DOMAINS = r"(?:com|org|net|edu|gov|mil|info|biz|io|us|uk|ca|de|au|nz|ie|fr|co)\b"
+_LOCAL_PART = r"[a-z0-9][a-z0-9._%+-]{0,63}"
 _SPELLED_EMAIL = (
-    r"(?<![\w.+-])[a-z0-9][a-z0-9._%+-]{0,63}(?:"
+    # the local part may spell its dots out too ("jo dot quorvane at example dot com")
+    r"(?<![\w.+-])" + _LOCAL_PART + r"(?:" + _WORD_DOT + _LOCAL_PART + r"){0,3}(?:"
     + _BRACKETED_AT + _DOMAIN_LABEL + r"(?:" + _ANY_DOT + _DOMAIN_LABEL + r"){0,3}" + _ANY_DOT
     + r"|[ \t]{1,2}at[ \t]{1,2}" + _DOMAIN_LABEL + r"(?:" + _WORD_DOT + _DOMAIN_LABEL + r"){0,3}" + _WORD_DOT
     + r")" + _EMAIL_DOMAINS

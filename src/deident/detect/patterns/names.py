@@ -838,6 +838,8 @@ def _close(text: str, tokens: list[tuple[int, int]], label: Label | None) -> Hit
 
 
 _GAP = r"[ \t]{0,2}[,:(\-]?[ \t]{0,2}"
+# Letters each standing alone, one blank apart, as a name spelled out letter by letter.
+_SPACED_LETTERS = r"(?P<n>[A-Za-z](?:[ \t][A-Za-z]){2,40})(?![\w'])"
 
 
 @lru_cache(maxsize=1)
@@ -994,6 +996,22 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + PATIENT_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?P<n>" + CHAIN + ")",
             0.9,
             _names(Label.PATIENT, strong=True),
+        ),
+        Pattern(
+            # A name spelled out letter by letter after a title ("Dr. Q u o r v a n e"): a layout that hides it from
+            # every word-level reader. Three letters at least, each alone, so "Dr. J A Quorvane" is the rule above's.
+            "name.doctor_title_spaced",
+            Label.DOCTOR,
+            r"\b" + DOCTOR_TITLES + r"\.?[ \t]{1,2}" + _SPACED_LETTERS,
+            0.9,
+            group="n",
+        ),
+        Pattern(
+            "name.patient_title_spaced",
+            Label.PATIENT,
+            r"\b" + PATIENT_TITLES + r"\.?[ \t]{1,2}" + _SPACED_LETTERS,
+            0.9,
+            group="n",
         ),
         Pattern(
             # "MS" is also mental status, multiple sclerosis or morphine sulfate; "Mx" is the title without a gender.
