@@ -39,6 +39,11 @@ POSITIVES: list[Case] = [
     # a name spelled out letter by letter after a title (a layout that hides it from word-level readers)
     ("Seen by Dr. Q u o r v a n e today", "Q u o r v a n e", DR),
     ("Mrs. B r a n t i s k slept well", "B r a n t i s k", PT),
+    # the patient named at a line's start before a record identifier (a label, a worklist row, a search)
+    ("QUORVANE, TOBIAH  MRN 3344556", "QUORVANE, TOBIAH", PT),
+    ("ward list\ntamsin quorvane dob 3/4/1960", "tamsin quorvane", PT),
+    ("Brantisk T. DOB: 3/4/1950", "Brantisk T.", PT),
+    ("John Smith  NHS number 943 476 5919", "John Smith", PT),
     ("wife anna called twice", "anna", REL),
     # after more contact verbs
     ("Plan reviewed with Fairweather, will hold lasix", "Fairweather", DR),
@@ -150,6 +155,12 @@ POSITIVES: list[Case] = [
 ]
 NEGATIVES: list[Case] = [
     ("Dr. A B", None, None),  # two letters alone are initials, the title rule's to judge
+    # a line's first words before a record identifier that are note, clinical or common words
+    ("Labs drawn MRN 1234567", None, None),
+    ("Name DOB MRN", None, None),
+    ("Heparin drip per protocol, DOB 3/4/50", None, None),
+    ("Follow up DOB verified", None, None),
+    ("Patient identified by name, DOB", None, None),
     ("Mr X has a b c d of options", None, None),  # letters after a title and a word: no spelled-out name
     ("Asked pt to cough. Told family about the plan. Asked RN for help.", None, None),
     ("Back pain relieved by repositioning. Report to oncoming RN. Care assumed by nights.", None, None),

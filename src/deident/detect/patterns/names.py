@@ -553,6 +553,51 @@ _NAME_PAIR = (
 )
 
 
+# The words that open a line before a record identifier: "QUORVANE, TOBIAH  MRN 3344556", "tamsin quorvane dob
+# 3/4/1960" (a label header, a worklist row, a search). Two to four words or initials, perhaps after a comma.
+_NAME_OPENING_LINE = (
+    r"(?r)(?:\A|(?<=\n))[ \t]{0,8}(?P<n>[A-Za-z][A-Za-z'\-]{0,24}\.?(?:,?[ \t]{1,2}[A-Za-z][A-Za-z'\-]{0,24}\.?){1,3})"
+    r"[ \t]{0,4}[,:;(\-]?[ \t]{0,4}\Z"
+)
+# Record identifiers whose holder is named before them (their numbers are the id rules' to find).
+RECORD_ID_WORDS = ("mrn", "mr#", "mr no", "dob", "d.o.b", "date of birth", "ssn", "nhs no", "nhs number", "hosp no")
+
+
+def _name_before_record_id(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The patient named at the start of a line, before a record identifier: each word an initial, or no note,
+    service or clinical word and a listed name (as after a title) or a rare word (capitalised where the text has
+    case), and one word at
+    least not an initial. "Labs MRN", "Name DOB MRN" and "Pt mrn" name no one."""
+    found = search_before(_NAME_OPENING_LINE, text, m.start(), 90)
+    if found is None:
+        return []
+    mode = window_case(text, found.start("n"))
+    pieces = [
+        (found.start("n") + w.start(), found.start("n") + w.end(), w[0])
+        for w in rx(r"[A-Za-z][A-Za-z'\-]*\.?").finditer(found["n"])
+    ]
+    named = False
+    for _, _, piece in pieces:
+        word = piece.rstrip(".")
+        if len(word) == 1:
+            continue
+        lower = word.lower()
+        if lower in NON_NAMES or lower in _SERVICE_WORDS or lower in clinical_terms():
+            return []
+        if mode == "mixed" and not word[0].isupper():
+            return []
+        zipf = _zipf(lower)
+        if not ((lower in known_names() and zipf < 5.6) or zipf < 3.0):
+            return []
+        named = True
+    if not named:
+        return []
+    start, end, last = pieces[0][0], pieces[-1][1], pieces[-1][2]
+    if last.endswith(".") and len(last) > 2:
+        end -= 1  # a full stop, not an initial's
+    return [Hit(start, end, Label.PATIENT)]
+
+
 def _name_pair(text: str, m: regex.Match[str]) -> list[Hit]:
     """Both words of "Quorvane and Brantisk are his proxies", when each may be a name (no English word, no note or
     clinical term, capitalised where the text has case): "Son and daughter are his proxies" names no one."""
@@ -1040,6 +1085,13 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"|guardians|poas|daughters|sons|children|parents|sisters|brothers)\b",
             0.6,
             _name_pair,
+        ),
+        Pattern(
+            "name.before_record_id",
+            Label.PATIENT,
+            r"\b" + words(*RECORD_ID_WORDS) + r"(?![\w])",
+            0.6,
+            _name_before_record_id,
         ),
         Pattern(
             "name.family_after",
