@@ -70,6 +70,16 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("charge nurse aware", "charge nurse", Label.DOCTOR, "veto:role_word_only"),
         ("NIGHT RN AWARE", "NIGHT RN", Label.PATIENT, "veto:role_word_only"),
         ("house officer aware", "house officer", Label.DOCTOR, "veto:role_word_only"),
+        (
+            "Dr Eluned Farthingale\nConsultant Rheumatologist",
+            "Consultant Rheumatologist",
+            Label.DOCTOR,
+            "veto:role_word_only",
+        ),
+        ("Rheumatologist", "Rheumatologist", Label.DOCTOR, "veto:role_word_only"),
+        ("seen by the Geriatrician today", "Geriatrician", Label.DOCTOR, "veto:role_word_only"),
+        ("per Paediatrician", "Paediatrician", Label.DOCTOR, "veto:role_word_only"),
+        ("Clinician aware", "Clinician", Label.DOCTOR, "veto:role_word_only"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):
@@ -97,6 +107,12 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
         ("we live in Corinth, TX near the lake", "TX", Label.STATE, ("pattern:location.city_state",)),
         ("Lives in Baltimore, MD 21201.", "MD", Label.STATE, ("pattern:location.state_zip",)),
+        (
+            "Felician Quorvane called",
+            "Felician",
+            Label.RELATIVE,
+            (),
+        ),  # a name ending in "ician" but no specialist's ending
         ("meeting with daughters Ama and Efua", "Ama", Label.RELATIVE, ()),  # a plural kin word, a clinical shorthand
         ("his sons Foley and Brady", "Foley", Label.RELATIVE, ()),
         ("Mx. Foley at bedside", "Foley", Label.PATIENT, ()),

@@ -24,7 +24,7 @@ from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
 from deident.detect.lexicon.matcher import LexiconMatcher
-from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, ROLE_QUALIFIER_WORDS
+from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, ROLE_QUALIFIER_WORDS, ROLE_WORD_ENDINGS
 from deident.detect.patterns.rules import word_after
 from deident.text.normalise import normalise
 from deident.text.note_view import note_view
@@ -77,7 +77,7 @@ def _role_phrases() -> frozenset[tuple[str, ...]]:
 def _role_words_only(key: str) -> bool:
     """Whether the normalised span text is a run of whole role phrases: a role names nobody ("Consultant
     Cardiologist", "charge nurse", "Attending Physician"). Whole phrases only: "House" is a name, "house officer" a
-    role."""
+    role. A word with a specialist's ending is a role of one word ("Consultant Rheumatologist")."""
     words = key.split()
     phrases = _role_phrases()
     sizes = range(max(map(len, phrases)), 0, -1)
@@ -85,6 +85,8 @@ def _role_words_only(key: str) -> bool:
     while at < len(words):
         # the longest role phrase that starts here
         size = next((n for n in sizes if tuple(words[at : at + n]) in phrases), 0)
+        if not size and words[at].endswith(ROLE_WORD_ENDINGS):
+            size = 1
         if not size:
             return False
         at += size

@@ -51,6 +51,10 @@ DOCTOR_ROLES_WORDS = (
     "intensivist", "psychiatrist", "psychologist", "neurologist", "oncologist", "nephrologist", "anesthesiologist",
     "radiologist", "physiotherapist", "midwife", "paramedic",
 )  # fmt: skip
+# The endings of specialists' and professions' names, each a role wherever the list above lacks it
+# ("Rheumatologist", "Geriatrician", "Paediatrician"): no name ends so ("Felician" ends in "lician").
+ROLE_WORD_ENDINGS = ("ologist", "ologists", "iatrist", "iatrists", "iatrician", "iatricians", "sician", "sicians",
+                     "nician", "nicians", "tician", "ticians")  # fmt: skip
 ROLE_SUFFIXES_WORDS = (
     "rn", "r.n.", "r.n", "md", "m.d.", "m.d", "np", "pa-c", "rrt", "crnp", "cnp", "lpn", "msw", "licsw", "lcsw", "phd",
     "ph.d.", "pharmd", "cns", "sw", "rpt", "slp", "d.o.",
