@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from deident.core import ConfigurationError
-from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, natural_key
+from deident.io.corpus_files import file_for_id, folder_files, metadata_from_id, natural_key, not_valid
 
 
 def test_natural_order():
@@ -35,3 +35,25 @@ def test_file_for_id_keeps_dots_and_folders(tmp_path: Path):
 def test_metadata_from_id(doc_id: str, patient: str | None, note: str | None):
     meta = metadata_from_id(doc_id)
     assert (meta.patient_id, meta.note_id) == (patient, note)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "head", "announced"),
+    [
+        ("utf-8", "Dr".encode("utf-16"), "utf-16"),  # the platform's order, with its mark
+        ("utf-8", b"\xfe\xff" + "Dr".encode("utf-16-be"), "utf-16"),
+        ("utf-8", "Dr".encode("utf-32"), "utf-32"),  # its little-endian mark begins with UTF-16's
+        ("latin-1", b"\xff\xfeD\x00", "utf-16"),
+    ],
+)
+def test_a_decoding_problem_names_the_encoding_a_byte_order_mark_announces(encoding: str, head: bytes, announced: str):
+    problem = f"not valid {encoding}: it begins with a {announced} byte order mark"
+    assert not_valid(encoding, head[:4]) == f"{problem}; give --encoding {announced}"
+    assert not_valid(encoding, head[:4], encoding_option=False) == f"{problem}; convert it to UTF-8"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "head"), [("utf-8", b"\xff not"), ("utf-8", b"\xef\xbb\xbfDr"), ("utf-16", b"\xff\xfeD\x00")]
+)
+def test_no_byte_order_mark_of_another_encoding_no_hint(encoding: str, head: bytes):
+    assert not_valid(encoding, head) == f"not valid {encoding}"

@@ -106,8 +106,16 @@ def test_delimiter_quotechar_and_encoding_options(tmp_path: Path):
     assert [d.text for d in docs] == ["Dr. Müller; seen", "plain"]
     write_corpus(docs, tmp_path / "again.csv")  # the dialect is kept; the encoding becomes UTF-8
     assert (tmp_path / "again.csv").read_bytes().decode() == "id;text\r\n1;'Dr. Müller; seen'\r\n2;plain\r\n"
-    with pytest.raises(InputFormatError, match=r"semi\.csv, byte 16: not valid utf-8"):
+    with pytest.raises(InputFormatError, match=r"semi\.csv, byte 16: not valid utf-8 \(see --encoding\)"):
         read_corpus(path, options=ReadOptions(delimiter=";", quotechar="'"))
+
+
+def test_a_utf16_table_read_as_utf8_names_the_encoding_to_give(tmp_path: Path):
+    path = tmp_path / "wide.csv"
+    path.write_bytes("id,text\n1,Dr. Quorvane\n".encode("utf-16"))
+    with pytest.raises(InputFormatError, match=r"wide\.csv, byte 0: .*utf-16 byte order mark; give --encoding utf-16$"):
+        read_corpus(path)
+    assert [d.text for d in read_corpus(path, options=ReadOptions(encoding="utf-16"))] == ["Dr. Quorvane"]
 
 
 def test_tsv_by_extension(tmp_path: Path):

@@ -56,3 +56,10 @@ def test_a_byte_order_mark_is_accepted_and_lines_split_on_newline_only(tmp_path:
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b'\xef\xbb\xbf{"id": "1", "text": "a\xe2\x80\xa8b\xc2\x85c"}\r\n{"id": "2", "text": "d"}\n')
     assert [(d.id, d.text) for d in read_jsonl(path)] == [("1", "a\u2028b\x85c"), ("2", "d")]
+
+
+def test_a_utf16_jsonl_file_is_refused_with_a_hint_to_convert_it(tmp_path: Path):
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes('{"id": "a", "text": "Dr. Quorvane"}\n'.encode("utf-16"))
+    with pytest.raises(InputFormatError, match=r"wide\.jsonl, line 1, byte 1: .*utf-16 byte order mark; convert it"):
+        read_jsonl(path)

@@ -189,6 +189,13 @@ def test_an_invalid_byte_is_named_by_its_offset_in_the_file(tmp_path: Path, monk
         read_corpus(path)
 
 
+def test_a_utf16_corpus_is_refused_with_a_hint_to_convert_it(tmp_path: Path):
+    path = tmp_path / "wide.text"
+    path.write_bytes("START_OF_RECORD=1||||1||||\nnote\n||||END_OF_RECORD\n".encode("utf-16"))
+    with pytest.raises(InputFormatError, match=r"wide\.text, byte 0: .*utf-16 byte order mark; convert it to UTF-8"):
+        read_corpus(path)
+
+
 @pytest.mark.parametrize("interleaved", [False, True])
 def test_the_streamed_writer_writes_what_the_whole_formatters_make(tmp_path: Path, interleaved: bool):
     _invented(tmp_path / "in.text", interleaved)

@@ -83,3 +83,11 @@ def test_a_folder_is_read_one_file_at_a_time_in_the_sidecars_order(tmp_path: Pat
     assert [next(found).id, next(found).id] == ["c", "a"]  # before the bad file is opened
     with pytest.raises(InputFormatError, match=r"b\.txt, byte 0: not valid utf-8"):
         next(found)
+
+
+def test_a_utf16_file_read_as_utf8_is_refused_with_the_encoding_to_give(tmp_path: Path):
+    (tmp_path / "note.txt").write_bytes("Dr. Quorvane saw pt".encode("utf-16"))
+    with pytest.raises(InputFormatError, match=r"note\.txt, byte 0: .*utf-16 byte order mark; give --encoding utf-16"):
+        read_text_corpus(tmp_path / "note.txt")
+    (doc,) = read_text_corpus(tmp_path / "note.txt", encoding="utf-16")
+    assert doc.text == "Dr. Quorvane saw pt"

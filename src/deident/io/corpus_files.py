@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -16,13 +17,34 @@ LONE_SURROGATE = regex.compile(r"[\ud800-\udfff]")
 NOT_XML = regex.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
+# Byte order marks of the encodings a UTF-8 reader cannot read (UTF-32 first: its little-endian mark begins with
+# UTF-16's), with the --encoding value that reads each.
+_FOREIGN_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def not_valid(encoding: str, head: bytes, *, encoding_option: bool = True) -> str:
+    """The problem of a file that ``encoding`` cannot decode, naming the encoding its byte order mark announces
+    ("not valid utf-8: it begins with a utf-16 byte order mark; give --encoding utf-16"; for a format read as
+    UTF-8 only, ``encoding_option`` False: "...; convert it to UTF-8")."""
+    for mark, name in _FOREIGN_BOMS:
+        if head.startswith(mark) and codecs.lookup(encoding).name != codecs.lookup(name).name:
+            remedy = f"give --encoding {name}" if encoding_option else "convert it to UTF-8"
+            return f"not valid {encoding}: it begins with a {name} byte order mark; {remedy}"
+    return f"not valid {encoding}"
+
+
 def read_exact(path: Path, encoding: str = "utf-8") -> str:
     """A file's text with its line breaks untouched (no universal-newline translation)."""
     data = path.read_bytes()
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as err:
-        raise InputFormatError(path, f"byte {err.start}", f"not valid {encoding}") from None
+        raise InputFormatError(path, f"byte {err.start}", not_valid(encoding, data[:4])) from None
     return text.removeprefix("\ufeff")
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from deident.core.atomic import atomic_write
 from deident.core.document import AnnotatedDocument, Document
 from deident.core.errors import InputFormatError
+from deident.io.corpus_files import not_valid
 from deident.io.tables import choose_columns, iter_rows_to_documents, spilled_table
 
 DELIMITER_KEY = "table:delimiter"
@@ -114,7 +115,12 @@ def iter_csv(
         )
         raise InputFormatError(path, f"row starting on line {row_start}", problem) from None
     except UnicodeDecodeError as err:
-        raise InputFormatError(path, f"byte {err.start}", f"not valid {encoding} (see --encoding)") from None
+        with path.open("rb") as raw:
+            head = raw.read(4)
+        problem = not_valid(encoding, head)
+        if problem == f"not valid {encoding}":
+            problem += " (see --encoding)"
+        raise InputFormatError(path, f"byte {err.start}", problem) from None
 
 
 def write_csv(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:

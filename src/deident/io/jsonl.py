@@ -19,7 +19,7 @@ from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import Label
 from deident.core.provenance import Part
 from deident.core.span import Span
-from deident.io.corpus_files import LONE_SURROGATE
+from deident.io.corpus_files import LONE_SURROGATE, not_valid
 
 
 def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:
@@ -35,7 +35,8 @@ def iter_jsonl(path: str | Path) -> Iterator[AnnotatedDocument]:
             try:
                 raw = line.decode("utf-8")
             except UnicodeDecodeError as err:
-                raise InputFormatError(path, f"line {number}, byte {err.start + 1}", "not valid UTF-8") from None
+                problem = not_valid("UTF-8", line[:4] if number == 1 else b"", encoding_option=False)
+                raise InputFormatError(path, f"line {number}, byte {err.start + 1}", problem) from None
             if not raw.strip():
                 continue
             try:

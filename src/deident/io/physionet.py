@@ -20,6 +20,7 @@ from deident.core.document import AnnotatedDocument, Document, DocumentMetadata
 from deident.core.errors import InputFormatError, SpanAlignmentError
 from deident.core.labels import PHYSIONET_TO_LABEL, Label
 from deident.core.span import Span
+from deident.io.corpus_files import not_valid
 
 _HEADER = regex.compile(r"START_OF_RECORD=([^|\r\n]*)\|\|\|\|([^|\r\n]*)\|\|\|\|\r?\n")
 _END = "||||END_OF_RECORD"
@@ -62,7 +63,8 @@ def _blocks(path: Path) -> Iterator[str]:
             try:
                 text = decoder.decode(data, final=not data)
             except UnicodeDecodeError as err:
-                raise InputFormatError(path, f"byte {offset + err.start}", "not valid UTF-8") from None
+                problem = not_valid("UTF-8", data[:4] if offset == 0 else b"", encoding_option=False)
+                raise InputFormatError(path, f"byte {offset + err.start}", problem) from None
             offset += len(data)
             if text:
                 yield text
