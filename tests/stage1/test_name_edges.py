@@ -5,7 +5,7 @@ from deident.stage1.name_edges import trim_name_edges
 
 TEXT = (
     "Spoke with Dr. Zyx Quill today; wife Anna Roe called; Jon Smith, RN here; the wife and son; per Sally MS."
-    " Called ; niece"
+    " Called ; niece. Hi Lorna! Dear Quorvane, thanks"
 )
 
 
@@ -21,6 +21,9 @@ TEXT = (
         ("Dr. Zyx Quill", Label.HOSPITAL, "Dr. Zyx Quill"),  # only names are trimmed
         ("Sally MS", Label.PATIENT, "Sally"),
         ("; niece", Label.DOCTOR, "; niece"),  # punctuation is no name: nothing is left to keep, so left whole
+        ("Hi Lorna", Label.PATIENT, "Lorna"),  # a greeting is not the name it greets
+        ("Dear Quorvane", Label.DOCTOR, "Quorvane"),
+        ("Quorvane, thanks", Label.DOCTOR, "Quorvane"),
     ],
 )
 def test_trim_name_edges(piece: str, label: Label, expected: str) -> None:

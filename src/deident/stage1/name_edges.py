@@ -1,4 +1,4 @@
-"""Trimming of titles, roles, kinship words and credentials off the edges of name candidates.
+"""Trimming of titles, roles, kinship words, greetings and credentials off the edges of name candidates.
 
 The CRF and the fuzzy lexicons sometimes take the trigger with the name ("Dr. Smith", "wife Anna",
 "Smith RN"); the gold standards annotate the name alone, and a trigger left inside a span is both a
@@ -34,6 +34,7 @@ def edge_words() -> frozenset[str]:
         *names.ROLE_SUFFIXES_WORDS,
         *names.PATIENT_TITLES_WORDS,
         *names.FAMILY_WORDS,
+        *names.VOCATIVE_WORDS,  # "Hi Lorna", "Dear Quorvane": the greeting is not the name
         "ms",
     )
     # Single words only: "nurse practitioner" is trimmed a word at a time, as "nurse" and "practitioner" are not.
