@@ -44,6 +44,13 @@ POSITIVES: list[Case] = [
     ("ward list\ntamsin quorvane dob 3/4/1960", "tamsin quorvane", PT),
     ("Brantisk T. DOB: 3/4/1950", "Brantisk T.", PT),
     ("John Smith  NHS number 943 476 5919", "John Smith", PT),
+    # a history or a letter opening on its subject; people named by what they do together; a side of the family
+    ("Klaemiorek was admitted to Ward 7B on Aug 31.", "Klaemiorek", PT),
+    ("History of present illness: Grehabroul describes panic attacks.", "Grehabroul", PT),
+    ("Quorvane presented to the ED with chest pain.", "Quorvane", PT),
+    ("Vavox and Dravodreama both work in the same field.", "Vavox", REL),
+    ("Vavox and Dravodreama both work in the same field.", "Dravodreama", REL),
+    ("bipolar disorder in Dravodreama's side of the family", "Dravodreama", REL),
     ("wife anna called twice", "anna", REL),
     # after more contact verbs
     ("Plan reviewed with Fairweather, will hold lasix", "Fairweather", DR),
@@ -161,6 +168,9 @@ NEGATIVES: list[Case] = [
     ("Heparin drip per protocol, DOB 3/4/50", None, None),
     ("Follow up DOB verified", None, None),
     ("Patient identified by name, DOB", None, None),
+    ("Patient was admitted from ED. Pt presents with CP. Heparin was discharged.", None, None),
+    ("Son and daughter both visited today. Mom and dad both live nearby.", None, None),
+    ("Depression on her mother's side of the family.", None, None),
     ("Mr X has a b c d of options", None, None),  # letters after a title and a word: no spelled-out name
     ("Asked pt to cough. Told family about the plan. Asked RN for help.", None, None),
     ("Back pain relieved by repositioning. Report to oncoming RN. Care assumed by nights.", None, None),

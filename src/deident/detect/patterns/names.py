@@ -464,6 +464,9 @@ SUBJECT_VERB_WORDS = (
     "is aware", "was aware", "wishes", "wants", "requests", "requested", "asks", "asked", "understands",
     "verbalizes", "verbalized", "complains", "refuses", "refused", "declines", "declined", "consents", "consented",
     "visited", "was in to visit", "was here", "phoned", "arrived", "c/o", "complained", "complaining",
+    # how a letter or a history opens on its subject: "Klaemiorek was admitted to Ward 7B", "Tamsin T. describes"
+    "was admitted", "was transferred", "was discharged", "was brought", "presented", "presents", "describes",
+    "described", "endorses", "endorsed",
 )  # fmt: skip
 # A clinician's work, after the clinician's name opening a sentence ("Quorvane examined pt"); not "placed" or
 # "inserted", whose subjects are mostly devices ("Dobhoff placed").
@@ -1089,6 +1092,22 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"|guardians|poas|daughters|sons|children|parents|sisters|brothers)\b",
             0.6,
             _name_pair,
+        ),
+        Pattern(
+            # Two people named by what they do together: "Vavox and Dravodreama both work in the same field".
+            "name.pair_both",
+            Label.RELATIVE,
+            r"\bboth[ \t]{1,2}(?:work|works|worked|live|lived|visit|visited|came|called|are|were)\b",
+            0.5,
+            _name_pair,
+        ),
+        Pattern(
+            # A family history's side of the family: "bipolar disorder in Dravodreama's side of the family".
+            "name.family_side",
+            Label.RELATIVE,
+            r"\bside[ \t]{1,2}of[ \t]{1,2}(?:(?:the|his|her|their)[ \t]{1,2})?family\b",
+            0.5,
+            _names_before(Label.RELATIVE, False, r"['’][sS][ \t]{1,2}"),
         ),
         Pattern(
             "name.before_record_id",
