@@ -30,6 +30,14 @@ POSITIVES: list[Case] = [
     ("Quelbury EMS brought pt in.", "Quelbury", Label.CITY),
     ("BRANTISK FIRE DEPT ON SCENE", "BRANTISK", Label.CITY),
     ("Kicifield Police at bedside", "Kicifield", Label.CITY),
+    # "City, ST" where the code is also an abbreviation ("MD", "MS", "IN"): after "in/from/to" and before the
+    # clause goes on; a function word before the city is not part of it (invented places)
+    ("Moved from Pecaenburg, AL to live with husband.", "Pecaenburg", Label.CITY),
+    ("Moved from Pecaenburg, AL to live with husband.", "AL", Label.STATE),
+    ("Grew up in Zeapriosova, WI; graduated from high school.", "WI", Label.STATE),
+    ("a son lives in Cheveovaton, MN and is supportive.", "Cheveovaton", Label.CITY),
+    ("From Quelbury, TX originally", "Quelbury", Label.CITY),
+    ("grew up in New Quelbury, MD.", "New Quelbury", Label.CITY),
     ("VNA of Quelbury to follow at home.", "Quelbury", Label.CITY),
     # where the writer of a message or post is from (invented places)
     ("i'm 72, a pharmacist from quelbury, and ive had this since '99", "quelbury", Label.CITY),
@@ -158,6 +166,9 @@ NEGATIVES: list[Case] = [
     # a public service or care agency after no town
     ("Called EMS. Via Ambulance to ED. Per EMS pt was down 10 min. Local Police aware. Neuro EMS.", None, None),
     ("Home care of pt reviewed. VNA of the area to follow.", None, None),
+    # a common word before a state code that is also an abbreviation, or no place preposition before the town
+    ("Abd Soft, ND. Decreased in Pain, MD aware. transferred to Floor, PA to see. s/p CABG, MI in 2004", None, None),
+    ("Called Quelbury, MD to confirm. Went to New, MA.", None, None),
     # the writer "from" something that is no place: a treatment, a care site, a state or country, a common word
     ("i'm tired from the chemo. i'm a survivor from way back. I'm from the UK", None, None),
     ("I'm away from home. i'm a nurse from rehab. I am from around here. i'm recovering from surgery", None, None),

@@ -3,6 +3,7 @@ Canadian postcodes and flat or unit addresses in :mod:`deident.detect.patterns.p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import regex
@@ -114,10 +115,7 @@ def _city_of_service(text: str, m: regex.Match[str]) -> list[Hit]:
     city = _city_before(text, m.start())
     if city is None:
         return []
-    places = _place_words()
-    if not all(w.lower() in places or _zipf(w.lower()) < 3.0 for w in text[city.start : city.end].split()):
-        return []
-    return [city]
+    return [city] if _names_a_place(text[city.start : city.end].split()) else []
 
 
 @lru_cache(maxsize=1)
@@ -127,19 +125,75 @@ def _place_words() -> frozenset[str]:
     return frozenset(load_lexicon("cities")) | frozenset(load_lexicon("us_counties"))
 
 
+# Words that open many towns' names and are common words alone ("New Haven", "Fort Worth", "San Marcos").
+_PLACE_NAME_HEADS = frozenset("new north south east west fort port saint st lake mount mt el los las san santa".split())
+
+
+def _names_a_place(words: Sequence[str]) -> bool:
+    """Whether capitalised words may be a town's name: the whole a listed place, or each word a listed place, a
+    place-name head or no common word (Zipf < 3), and not heads alone ("Abd Soft", "Called", "New" are not)."""
+    lowered = [w.lower() for w in words]
+    places = _place_words()
+    if " ".join(lowered) in places:
+        return True
+    heads = [w in _PLACE_NAME_HEADS for w in lowered]
+    return not all(heads) and all(h or w in places or _zipf(w) < 3.0 for w, h in zip(lowered, heads, strict=True))
+
+
+# Up to three capitalised words ending right where a ", ST" starts.
+_CITY_JUST_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _CAP_WORD + r"(?:[ \t]" + _CAP_WORD + r"){0,2})\Z"
+
+
+def _city_just_before(text: str, end: int) -> tuple[int, list[str]] | None:
+    """(start, words) of the capitalised words right before ``end``, without the function words that open them
+    ("From Quelbury, TX": "Quelbury"); None where none is left or one is a function word or clinical term."""
+    city = compile_source(_CITY_JUST_BEFORE, False).search(text, max(0, end - 80), end)
+    if city is None:
+        return None
+    words = city["c"].split()
+    while words and _no_city_word(words[0]):
+        words = words[1:]
+    if not words or any(map(_no_city_word, words)):
+        return None
+    return end - len(" ".join(words)), words
+
+
 def _city_state(text: str, m: regex.Match[str]) -> list[Hit]:
-    # Without a ZIP code, "Soft, ND" or "CABG, MI" are clinical abbreviations: require a title-case city.
+    # Without a ZIP code, "Soft, ND" or "CABG, MI" are clinical abbreviations: require a title-case town's name.
     title_case_only = not m.groupdict().get("z")
-    source = r"(?r)(?<![\w'])(?P<c>" + _CAP_WORD + r"(?:[ \t]" + _CAP_WORD + r"){0,2})\Z"
-    city = compile_source(source, False).search(text, max(0, m.start() - 80), m.start())
-    if city is None or any(w.lower() in STOP_WORDS for w in city["c"].split()):
+    city = _city_just_before(text, m.start())
+    if city is None:
         return []
-    if title_case_only and any(w.isupper() for w in city["c"].split()):
+    start, words = city
+    if title_case_only and (any(w.isupper() for w in words) or not _names_a_place(words)):
         return []
-    hits = [Hit(city.start("c"), city.end("c"), Label.CITY), Hit(m.start("st"), m.end("st"), Label.STATE)]
+    hits = [Hit(start, m.start(), Label.CITY), Hit(m.start("st"), m.end("st"), Label.STATE)]
     if m.groupdict().get("z"):
         hits.append(Hit(m.start("z"), m.end("z"), Label.ZIP))
     return hits
+
+
+# A state code that is also a clinical or common abbreviation ("MD", "MS", "PA", "IN") after "in/from City,": only where
+# the sentence goes on as after a place ("Grew up in Quelbury, WI; graduated", "moved from Quelbury, AL to live").
+_PLACE_CLAUSE_END = (
+    r"(?=[ \t]{0,2}(?:[;.,)]|\n|\Z)|[ \t]{1,2}(?:and|to|in|for|with|where|until|since|but|when|after|before)\b)"
+)
+_PLACE_PREPOSITION = r"(?r)\b(?:in|from|to|near|outside|of)[ \t]{1,2}\Z"
+
+
+def _city_ambiguous_state(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "lives in Quelbury, MN and", "Moved from Quelbury, AL to": a city after a place preposition, each of its words
+    a listed place or no common word, then an ambiguous state code. "in Pain, MD aware" and "to Floor, PA to see"
+    name no place."""
+    city = _city_just_before(text, m.start())
+    if city is None:
+        return []
+    start, words = city
+    if search_before(_PLACE_PREPOSITION, text, start, 12) is None or any(w.isupper() for w in words):
+        return []
+    if not _names_a_place(words):
+        return []
+    return [Hit(start, m.start(), Label.CITY), Hit(m.start("st"), m.end("st"), Label.STATE)]
 
 
 def _has_non_street_word(name_words: list[str]) -> bool:
@@ -572,6 +626,14 @@ def location_patterns() -> tuple[Pattern, ...]:
             r",[ \t]{1,2}(?P<st>" + _state_codes(False) + r")\b(?:[ \t]{1,2}(?P<z>\d{5}(?:-\d{4})?)\b)?",
             0.8,
             _city_state,
+            ignore_case=False,
+        ),
+        Pattern(
+            "location.city_ambiguous_state",
+            Label.CITY,
+            r",[ \t]{1,2}(?P<st>" + "|".join(sorted(AMBIGUOUS_STATE_CODES)) + r")" + _PLACE_CLAUSE_END,
+            0.6,
+            _city_ambiguous_state,
             ignore_case=False,
         ),
         Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6),
