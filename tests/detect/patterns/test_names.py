@@ -51,6 +51,12 @@ POSITIVES: list[Case] = [
     ("Vavox and Dravodreama both work in the same field.", "Vavox", REL),
     ("Vavox and Dravodreama both work in the same field.", "Dravodreama", REL),
     ("bipolar disorder in Dravodreama's side of the family", "Dravodreama", REL),
+    # a consult's patient field, surname first; kin and contacts of a social history
+    ("Psychiatry Consult - June 18, 2006 Pt: Kechiexek, Maria M. (96 y.o.)", "Kechiexek, Maria M.", PT),
+    ("Pt: Quorvane, Maria", "Quorvane, Maria", PT),
+    ("her supervisor Cimem is aware of the diagnosis.", "Cimem", REL),
+    ("his carer, Brantisk, visits daily", "Brantisk", REL),
+    ("Landlord Quorvane called about the rent.", "Quorvane", REL),
     ("wife anna called twice", "anna", REL),
     # after more contact verbs
     ("Plan reviewed with Fairweather, will hold lasix", "Fairweather", DR),
@@ -171,6 +177,8 @@ NEGATIVES: list[Case] = [
     ("Patient was admitted from ED. Pt presents with CP. Heparin was discharged.", None, None),
     ("Son and daughter both visited today. Mom and dad both live nearby.", None, None),
     ("Depression on her mother's side of the family.", None, None),
+    ("Pt: alert and oriented x3. PT: LETHARGIC, RESPONSIVE TO PAIN. Pt: Intubated, sedated.", None, None),
+    ("PT: WEANED, EXTUBATED. PT: AGITATED, CONFUSED. Employer aware. supervisor notified.", None, None),
     ("Mr X has a b c d of options", None, None),  # letters after a title and a word: no spelled-out name
     ("Asked pt to cough. Told family about the plan. Asked RN for help.", None, None),
     ("Back pain relieved by repositioning. Report to oncoming RN. Care assumed by nights.", None, None),

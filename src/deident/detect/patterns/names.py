@@ -74,6 +74,9 @@ FAMILY_WORDS = (
     # as posts and letters write them
     "hubby", "hubbie", "wifey", "mum", "mummy", "mommy", "daddy", "granny", "grandad", "granddad", "stepmom",
     "stepmother", "stepdad", "stepfather",
+    # kin and contacts that social histories and letters name too
+    "stepsister", "stepbrother", "ex-wife", "ex-husband", "godmother", "godfather", "carer", "supervisor", "boss",
+    "coworker", "co-worker", "colleague", "landlord", "landlady", "employer", "housemate", "flatmate",
 )  # fmt: skip
 CONTACT_VERBS_FAMILY_WORDS = (
     "spoke with", "spoke to", "talked with", "talked to", "called", "phoned", "reach", "reached", "met with",
@@ -558,6 +561,26 @@ _NAME_PAIR = (
     r"(?r)(?<![\w'-])(?P<a>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}(?:and|&)[ \t]{1,2}(?P<b>[A-Za-z][A-Za-z'\-]{1,24})"
     r"[ \t]{1,2}\Z"
 )
+
+
+def _inverted_patient_field(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "Pt: Kechiexek, Basheam M.": a consult's or letter's patient field with the name written surname first. "Pt:"
+    also opens nursing findings ("PT: LETHARGIC, RESPONSIVE", "Pt: Intubated, sedated"), so only this shape counts:
+    no note, clinical or function word, both capitalised where the text has case, and without case cues (or in capitals)
+    a listed first name after the comma."""
+    surname, given = m["s"], m["g"]
+    for word in (surname, given):
+        lower = word.lower()
+        if lower in NON_NAMES or lower in STOP_WORDS or lower in clinical_terms():
+            return []
+    mode = window_case(text, m.start("s"))
+    if mode == "mixed" and not (surname.isupper() or given.isupper()):
+        named = surname[0].isupper() and given[0].isupper() and is_name_word(given, mode, True)
+    else:  # no case cues, or capitals among small letters (a heading's shouting: "PT: LETHARGIC, RESPONSIVE")
+        named = given.lower() in known_names()
+    if not (named and is_name_word(surname, mode, True)):
+        return []
+    return [Hit(m.start("s"), m.end(), Label.PATIENT)]
 
 
 # The words that open a line before a record identifier: "QUORVANE, TOBIAH  MRN 3344556", "tamsin quorvane dob
@@ -1108,6 +1131,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\bside[ \t]{1,2}of[ \t]{1,2}(?:(?:the|his|her|their)[ \t]{1,2})?family\b",
             0.5,
             _names_before(Label.RELATIVE, False, r"['’][sS][ \t]{1,2}"),
+        ),
+        Pattern(
+            "name.patient_field_inverted",
+            Label.PATIENT,
+            r"\bpt[ \t]{0,2}:[ \t]{1,3}(?P<s>[A-Za-z][A-Za-z'\-]{1,24}),[ \t]{0,2}(?P<g>[A-Za-z][A-Za-z'\-]{1,24})"
+            r"(?:[ \t]{1,2}[A-Za-z](?:\.|(?![\w'])))?(?![\w'])",
+            0.8,
+            _inverted_patient_field,
         ),
         Pattern(
             "name.before_record_id",
