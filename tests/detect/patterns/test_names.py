@@ -57,6 +57,8 @@ POSITIVES: list[Case] = [
     ("her supervisor Cimem is aware of the diagnosis.", "Cimem", REL),
     ("his carer, Brantisk, visits daily", "Brantisk", REL),
     ("Landlord Quorvane called about the rent.", "Quorvane", REL),
+    ("Geabrev B. (the patient's son) is a secretary.", "Geabrev B.", REL),
+    ("Tamsin (her daughter) visited.", "Tamsin", REL),
     ("wife anna called twice", "anna", REL),
     # after more contact verbs
     ("Plan reviewed with Fairweather, will hold lasix", "Fairweather", DR),
@@ -179,6 +181,8 @@ NEGATIVES: list[Case] = [
     ("Depression on her mother's side of the family.", None, None),
     ("Pt: alert and oriented x3. PT: LETHARGIC, RESPONSIVE TO PAIN. Pt: Intubated, sedated.", None, None),
     ("PT: WEANED, EXTUBATED. PT: AGITATED, CONFUSED. Employer aware. supervisor notified.", None, None),
+    ("talking about going home w/pump for dopa, her mother is to visit next week", None, None),
+    ("Stable (the patient's baseline) overnight. Lasix (his home dose) given.", None, None),
     ("Mr X has a b c d of options", None, None),  # letters after a title and a word: no spelled-out name
     ("Asked pt to cough. Told family about the plan. Asked RN for help.", None, None),
     ("Back pain relieved by repositioning. Report to oncoming RN. Care assumed by nights.", None, None),

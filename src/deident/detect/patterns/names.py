@@ -1153,7 +1153,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + FAMILY + r"\b",
             0.6,
             # A closing quote may stand between the name and its role: "'Ann Smith' (mother)".
-            _names_before(Label.RELATIVE, False, r"['\"’”]?[ \t]{0,2}[(\-,][ \t]{0,2}(?:pt'?s[ \t]{1,2})?"),
+            # In brackets, whose relative it is: "Geabrev (the patient's son)", "Tamsin (her daughter)"; not after a
+            # comma ("pump for dopa, her mother is to visit").
+            _names_before(
+                Label.RELATIVE,
+                False,
+                r"['\"’”]?[ \t]{0,2}(?:[(\-,][ \t]{0,2}(?:pt'?s[ \t]{1,2})?"
+                r"|\([ \t]{0,2}(?:the[ \t]{1,2})?(?:pt'?s|patient'?s|his|her|their)[ \t]{1,2})",
+            ),
             hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as for name.family
         ),
         Pattern(
