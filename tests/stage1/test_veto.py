@@ -80,6 +80,16 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("seen by the Geriatrician today", "Geriatrician", Label.DOCTOR, "veto:role_word_only"),
         ("per Paediatrician", "Paediatrician", Label.DOCTOR, "veto:role_word_only"),
         ("Clinician aware", "Clinician", Label.DOCTOR, "veto:role_word_only"),
+        # a role or a credential taken for a place or a name: under a letter's signature
+        ("Dr O. Connor\nGeneral Practitioner\n", "General Practitioner", Label.LOCATION_OTHER, "veto:role_word_only"),
+        (
+            "Glen Haynes MBBS MRCP\nSpecialty Registrar",
+            "Specialty Registrar",
+            Label.LOCATION_OTHER,
+            "veto:role_word_only",
+        ),
+        ("Dr. Laurie St-Onge, MD, FRCPC", "FRCPC", Label.DOCTOR, "veto:role_word_only"),
+        ("Glen Haynes MBBS MRCP", "MBBS MRCP", Label.DOCTOR, "veto:role_word_only"),
     ],
 )
 def test_vetoed(text: str, word: str, label: Label, reason: str):

@@ -24,7 +24,13 @@ from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
 from deident.detect.lexicon.matcher import LexiconMatcher
-from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, ROLE_QUALIFIER_WORDS, ROLE_WORD_ENDINGS
+from deident.detect.patterns.names import (
+    DOCTOR_ROLES_WORDS,
+    FAMILY_WORDS,
+    ROLE_QUALIFIER_WORDS,
+    ROLE_SUFFIXES_WORDS,
+    ROLE_WORD_ENDINGS,
+)
 from deident.detect.patterns.rules import word_after
 from deident.text.normalise import normalise
 from deident.text.note_view import note_view
@@ -70,8 +76,10 @@ def _kin_words_only(key: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _role_phrases() -> frozenset[tuple[str, ...]]:
-    """Clinicians' roles and what qualifies them by shift or post, as word tuples normalised as span keys are."""
-    return frozenset(tuple(normalise(phrase).split()) for phrase in (*DOCTOR_ROLES_WORDS, *ROLE_QUALIFIER_WORDS))
+    """Clinicians' roles, what qualifies them by shift or post, and their credentials, as word tuples normalised as
+    span keys are."""
+    phrases = (*DOCTOR_ROLES_WORDS, *ROLE_QUALIFIER_WORDS, *ROLE_SUFFIXES_WORDS)
+    return frozenset(tuple(normalise(phrase).split()) for phrase in phrases)
 
 
 def _role_words_only(key: str) -> bool:
@@ -162,8 +170,9 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
         return ()  # "Corinth, TX", "MD 21201": the city or ZIP code beside it says it is a state, not a treatment
     if _kin_words_only(key):
         return ("veto:kin_word_only",)  # "[Wife's] cell 617 555 2213", "[Daughter] Suzette called"
-    if span.category is Category.NAME and _role_words_only(key):
-        return ("veto:role_word_only",)  # "Dr Tamsin Vell\n[Consultant Cardiologist]"
+    if _role_words_only(key):
+        # "Dr Tamsin Vell\n[Consultant Cardiologist]", "[General Practitioner]" taken for a place, "MD, [FRCPC]"
+        return ("veto:role_word_only",)
     terms = load_veto_terms()
     reasons: list[str] = []
     for candidate in {key, key.removesuffix(" s"), surface.lower().strip()}:

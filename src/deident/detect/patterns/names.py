@@ -49,7 +49,8 @@ DOCTOR_ROLES_WORDS = (
     # specialists, and the grades and professions of other countries' notes
     "specialist", "nurse specialist", "educator", "nurse educator", "consultant", "registrar", "hospitalist",
     "intensivist", "psychiatrist", "psychologist", "neurologist", "oncologist", "nephrologist", "anesthesiologist",
-    "radiologist", "physiotherapist", "midwife", "paramedic",
+    "radiologist", "physiotherapist", "midwife", "paramedic", "general practitioner",
+    "specialty registrar", "specialist registrar", "senior house officer", "foundation doctor", "junior doctor",
 )  # fmt: skip
 # The endings of specialists' and professions' names, each a role wherever the list above lacks it
 # ("Rheumatologist", "Geriatrician", "Paediatrician"): no name ends so ("Felician" ends in "lician").
