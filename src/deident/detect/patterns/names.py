@@ -1073,21 +1073,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.9,
             _names(Label.PATIENT, strong=True),
         ),
-        Pattern(
-            # A name spelled out letter by letter after a title ("Dr. Q u o r v a n e"): a layout that hides it from
-            # every word-level reader. Three letters at least, each alone, so "Dr. J A Quorvane" is the rule above's.
-            "name.doctor_title_spaced",
-            Label.DOCTOR,
-            r"\b" + DOCTOR_TITLES + r"\.?[ \t]{1,2}" + _SPACED_LETTERS,
-            0.9,
-            group="n",
-        ),
-        Pattern(
-            "name.patient_title_spaced",
-            Label.PATIENT,
-            r"\b" + PATIENT_TITLES + r"\.?[ \t]{1,2}" + _SPACED_LETTERS,
-            0.9,
-            group="n",
+        # A name spelled out letter by letter after a title ("Dr. Q u o r v a n e"): a layout that hides it from every
+        # word-level reader. Three letters at least, each alone, so "Dr. J A Quorvane" is the title rules' above.
+        *(
+            Pattern(
+                f"name.{kind}_title_spaced", label, r"\b" + titles + r"\.?[ \t]{1,2}" + _SPACED_LETTERS, 0.9, group="n"
+            )
+            for kind, titles, label in (
+                ("doctor", DOCTOR_TITLES, Label.DOCTOR),
+                ("patient", PATIENT_TITLES, Label.PATIENT),
+            )
         ),
         Pattern(
             # "MS" is also mental status, multiple sclerosis or morphine sulfate; "Mx" is the title without a gender.
