@@ -597,8 +597,7 @@ RECORD_ID_WORDS = ("mrn", "mr#", "mr no", "dob", "d.o.b", "date of birth", "ssn"
 def _name_before_record_id(text: str, m: regex.Match[str]) -> list[Hit]:
     """The patient named at the start of a line, before a record identifier: each word an initial, or no note,
     service or clinical word and a listed name (as after a title) or a rare word (capitalised where the text has
-    case), and one word at
-    least not an initial. "Labs MRN", "Name DOB MRN" and "Pt mrn" name no one."""
+    case), and one word at least not an initial. "Labs MRN", "Name DOB MRN" and "Pt mrn" name no one."""
     found = search_before(_NAME_OPENING_LINE, text, m.start(), 90)
     if found is None:
         return []
