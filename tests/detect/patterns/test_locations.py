@@ -38,6 +38,9 @@ POSITIVES: list[Case] = [
     ("a son lives in Cheveovaton, MN and is supportive.", "Cheveovaton", Label.CITY),
     ("From Quelbury, TX originally", "Quelbury", Label.CITY),
     ("grew up in New Quelbury, MD.", "New Quelbury", Label.CITY),
+    # short heads of towns' names are part of them ("El", "La", "St")
+    ("moved from El Paso, TX last year", "El Paso", Label.CITY),
+    ("retired to La Quelbury, CA in 2010", "La Quelbury", Label.CITY),
     ("VNA of Quelbury to follow at home.", "Quelbury", Label.CITY),
     # where the writer of a message or post is from (invented places)
     ("i'm 72, a pharmacist from quelbury, and ive had this since '99", "quelbury", Label.CITY),

@@ -126,7 +126,9 @@ def _place_words() -> frozenset[str]:
 
 
 # Words that open many towns' names and are common words alone ("New Haven", "Fort Worth", "San Marcos").
-_PLACE_NAME_HEADS = frozenset("new north south east west fort port saint st lake mount mt el los las san santa".split())
+_PLACE_NAME_HEADS = frozenset(
+    "new north south east west fort ft port saint st lake mount mt el los las san santa la le de del des du".split()
+)
 
 
 def _names_a_place(words: Sequence[str]) -> bool:
@@ -151,11 +153,16 @@ def _city_just_before(text: str, end: int) -> tuple[int, list[str]] | None:
     if city is None:
         return None
     words = city["c"].split()
-    while words and _no_city_word(words[0]):
+    while words and _no_town_word(words[0]):
         words = words[1:]
-    if not words or any(map(_no_city_word, words)):
+    if not words or any(map(_no_town_word, words)):
         return None
     return end - len(" ".join(words)), words
+
+
+def _no_town_word(word: str) -> bool:
+    """:func:`_no_city_word`, but for the short heads of towns' names ("St Louis", "El Paso", "La Jolla")."""
+    return _no_city_word(word) and word.lower().rstrip(".") not in _PLACE_NAME_HEADS
 
 
 def _city_state(text: str, m: regex.Match[str]) -> list[Hit]:
