@@ -64,6 +64,18 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("HEALTH CARE PROXY IS NIECE", "HEALTH CARE PROXY", Label.RELATIVE, "veto:kin_word_only"),
         ("son-in-law at bedside", "son-in-law", Label.RELATIVE, "veto:kin_word_only"),
         ("wife, son visited", "wife, son", Label.RELATIVE, "veto:kin_word_only"),
+        (
+            "Date: 02/12/17\n\nDear Colleague,\n\nRe: Mr Smith",
+            "Dear Colleague",
+            Label.LOCATION_OTHER,
+            "veto:kin_word_only",
+        ),
+        (
+            "Mrs Bennett was seen in the Emergency Department on May 10",
+            "Emergency Department",
+            Label.LOCATION_OTHER,
+            "veto:service",
+        ),
         # A role with no name: nobody.
         ("Dr Tamsin Vell\nConsultant Cardiologist", "Consultant Cardiologist", Label.DOCTOR, "veto:role_word_only"),
         ("Attending Physician: see below", "Attending Physician", Label.DOCTOR, "veto:role_word_only"),
@@ -117,12 +129,8 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
         ("we live in Corinth, TX near the lake", "TX", Label.STATE, ("pattern:location.city_state",)),
         ("Lives in Baltimore, MD 21201.", "MD", Label.STATE, ("pattern:location.state_zip",)),
-        (
-            "Felician Quorvane called",
-            "Felician",
-            Label.RELATIVE,
-            (),
-        ),  # a name ending in "ician" but no specialist's ending
+        ("Felician Quorvane called", "Felician", Label.RELATIVE, ()),  # "-ician", but no specialist's ending
+        ("Dear Quorvane, thank you", "Dear Quorvane", Label.DOCTOR, ()),  # a greeting before a name, not a kin word
         ("meeting with daughters Ama and Efua", "Ama", Label.RELATIVE, ()),  # a plural kin word, a clinical shorthand
         ("his sons Foley and Brady", "Foley", Label.RELATIVE, ()),
         ("Mx. Foley at bedside", "Foley", Label.PATIENT, ()),

@@ -30,6 +30,7 @@ from deident.detect.patterns.names import (
     ROLE_QUALIFIER_WORDS,
     ROLE_SUFFIXES_WORDS,
     ROLE_WORD_ENDINGS,
+    VOCATIVE_WORDS,
 )
 from deident.detect.patterns.rules import word_after
 from deident.text.normalise import normalise
@@ -71,7 +72,15 @@ def _kin_words_only(key: str) -> bool:
     or not: a relation names nobody ("wife's", "daughter", "health care proxy", "son-in-law")."""
     phrases = _kin_phrases()
     bare = key.removesuffix(" s")  # normalise splits the possessive off: "wife's" -> "wife s"
-    return bool(bare) and (bare in phrases or all(word in phrases for word in bare.split()))
+    words = bare.split()
+    while len(words) > 1 and words[0] in _VOCATIVES:
+        words = words[1:]  # a letter's or a post's greeting: "Dear Colleague", "Hi son"
+    bare = " ".join(words)
+    return bool(bare) and (bare in phrases or all(word in phrases for word in words))
+
+
+# The one-word greetings that open a salutation (a kin word after one still names nobody).
+_VOCATIVES = frozenset(word for word in VOCATIVE_WORDS if " " not in word)
 
 
 @lru_cache(maxsize=1)
