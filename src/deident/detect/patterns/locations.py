@@ -3,7 +3,7 @@ Canadian postcodes and flat or unit addresses in :mod:`deident.detect.patterns.p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import regex
@@ -100,13 +100,19 @@ def _city_before(text: str, state_start: int) -> Hit | None:
     city = compile_source(_CITY_BEFORE, False).search(text, max(0, state_start - 60), state_start)
     if city is None:
         return None
-    words = city["c"].split()
-    while words and _no_city_word(words[0]):
-        words = words[1:]  # "Lives in Kicifield MO": the city starts after the function word
-    if not words or any(map(_no_city_word, words)):
+    words = _town_words(city["c"].split(), _no_city_word)  # "Lives in Kicifield MO": the city starts after "in"
+    if words is None:
         return None
     start = city.end("c") - len(" ".join(words))
     return Hit(start, city.end("c"), Label.CITY)
+
+
+def _town_words(words: list[str], no_word: Callable[[str], bool]) -> list[str] | None:
+    """A capitalised run's words without the function words that open it ("Lives in Kicifield"); None where none is
+    left or one inside is no word of a town's name (``no_word``)."""
+    while words and no_word(words[0]):
+        words = words[1:]
+    return None if not words or any(map(no_word, words)) else words
 
 
 def _city_of_service(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -152,12 +158,8 @@ def _city_just_before(text: str, end: int) -> tuple[int, list[str]] | None:
     city = compile_source(_CITY_JUST_BEFORE, False).search(text, max(0, end - 80), end)
     if city is None:
         return None
-    words = city["c"].split()
-    while words and _no_town_word(words[0]):
-        words = words[1:]
-    if not words or any(map(_no_town_word, words)):
-        return None
-    return end - len(" ".join(words)), words
+    words = _town_words(city["c"].split(), _no_town_word)
+    return None if words is None else (end - len(" ".join(words)), words)
 
 
 def _no_town_word(word: str) -> bool:
