@@ -103,6 +103,9 @@ NATIONAL_PHONE_TEXTS = (
     "1176, chemin Thibault", "45 rue de la Gauchetière; 3 rue x", "(8 boul. René-Lévesque) 12, avenue Smith",
     # a month and a four-digit year
     "CABG 9/2002, PCI 11/2004", "x09-2002 (12/2019) 3-2000", "13/2005 1/1899.4/2031",
+    # a person's age set off after the name
+    "Tamsin, 34, from x", "Quorvane, aged 52, was; Ann, 120, x", "Quorvane, 52 years old, who; Bo,  7 yo,",
+    "Ann (34) and Bo ( aged 7 F)", "x (119 yo) or (7)", "(52yrs) x(34) 1, 2, 3 (4)",
 )  # fmt: skip
 
 

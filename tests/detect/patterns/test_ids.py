@@ -19,6 +19,10 @@ POSITIVES: list[Case] = [
     # after its name, any prefix: HMRC's example number and a mistyped prefix
     ("NI number QQ 12 34 56 C on the form", "QQ 12 34 56 C", Label.SSN),
     ("NINO: GB123456A (check)", "GB123456A", Label.SSN),
+    # a UK bank's sort code after its name
+    ("Sort code: 40-47-84, account 71234567.", "40-47-84", Label.ACCOUNT),
+    ("sort code 404784 and acct ending 12", "404784", Label.ACCOUNT),
+    ("Sortcode is 20 00 00", "20 00 00", Label.ACCOUNT),
     ("pump MAC 00:1A:2B:3C:4D:5E logged", "00:1A:2B:3C:4D:5E", Label.DEVICE),
     ("mac 00-1a-2b-3c-4d-5e", "00-1a-2b-3c-4d-5e", Label.DEVICE),
     ("social security number: 123456789.", "123456789", Label.SSN),
@@ -49,6 +53,9 @@ NEGATIVES: list[Case] = [
     ("GB 12 34 56 A", "12 34 56", Label.SSN),  # a prefix HMRC never allocates
     ("NI no. 12 34 56 A; national insurance pending", "12 34 56", Label.SSN),  # no prefix letters after the word
     ("ratio 10:42:33:12:01 ok", "10:42:33", Label.DEVICE),  # five pairs: no MAC address
+    # a sort code is six digits in pairs, after its name
+    ("sort code the samples by 12-14-16-18 hours", None, None),
+    ("codes sorted 40-47-84", None, None),
     # "plate" in the laboratory, or followed by a number and a word
     ("blood agar plate 2 days old, plate count 24 hrs, plates 3 and 4 grew", None, None),
     ("HEPARIN INCREASED TO 1000U/HR, NEG BY 1500CC", None, None),

@@ -41,6 +41,9 @@ POSITIVES: list[Case] = [
     # short heads of towns' names are part of them ("El", "La", "St")
     ("moved from El Paso, TX last year", "El Paso", Label.CITY),
     ("retired to La Quelbury, CA in 2010", "La Quelbury", Label.CITY),
+    # the same heads before a state and ZIP code
+    ("Lives at 12 Oak St, St Louis, MO 63101", "St Louis", Label.CITY),
+    ("moved to El Paso TX 79901", "El Paso", Label.CITY),
     ("VNA of Quelbury to follow at home.", "Quelbury", Label.CITY),
     # where the writer of a message or post is from (invented places)
     ("i'm 72, a pharmacist from quelbury, and ive had this since '99", "quelbury", Label.CITY),

@@ -42,6 +42,10 @@ POSITIVES: list[Case] = [
     # the patient named at a line's start before a record identifier (a label, a worklist row, a search)
     ("QUORVANE, TOBIAH  MRN 3344556", "QUORVANE, TOBIAH", PT),
     ("ward list\ntamsin quorvane dob 3/4/1960", "tamsin quorvane", PT),
+    # a search for a patient: perhaps the word patient first, a birth date ending the line
+    ("pt tobiah quorvane 3/4/60", "tobiah quorvane", PT),
+    ("Patient: Tamsin Quorvane 03-04-1960\n", "Tamsin Quorvane", PT),
+    ("pt quorvane dob 3/4/60", "quorvane", PT),
     ("Brantisk T. DOB: 3/4/1950", "Brantisk T.", PT),
     ("John Smith  NHS number 943 476 5919", "John Smith", PT),
     # a history or a letter opening on its subject; people named by what they do together; a side of the family
@@ -51,6 +55,12 @@ POSITIVES: list[Case] = [
     ("Vavox and Dravodreama both work in the same field.", "Vavox", REL),
     ("Vavox and Dravodreama both work in the same field.", "Dravodreama", REL),
     ("bipolar disorder in Dravodreama's side of the family", "Dravodreama", REL),
+    # a person's age set off after the name, as news items, posts and vignettes write it
+    ("Tamsin, 34, from Quelbury, works as a nurse.", "Tamsin", PT),
+    ("Tobiah Quorvane, aged 52, was taken to hospital.", "Tobiah Quorvane", PT),
+    ("Quorvane, 52 years old, who lives alone", "Quorvane", PT),
+    ("Geabrev, 29F, from Quelbury", "Geabrev", PT),
+    ("As with Marisol Geabrev (34) the rash came first.", "Marisol Geabrev", PT),
     # a consult's patient field, surname first; kin and contacts of a social history
     ("Psychiatry Consult - June 18, 2006 Pt: Kechiexek, Maria M. (96 y.o.)", "Kechiexek, Maria M.", PT),
     ("Pt: Quorvane, Maria", "Quorvane, Maria", PT),
@@ -169,10 +179,21 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # "I'm" before a state, a condition or a faith
+    ("I'm Diabetic, so I check. I'm Anaemic and tired. I'm sure. I'm fine, thanks. I'm Catholic.", None, None),
+    ("I'm Asthmatic and Epileptic. I'm here. I'm Pregnant! I'm Type 2.", None, None),
+    # a laboratory value, a dose or a list of numbers after a word, set off as an age would be
+    ("Hemoglobin, 12, stable. Serum Creatinine, 2, rising. Troponin (12) pending.", None, None),
+    ("Potassium, 4M, replaced. Glucose, 12 y/o, fasting", None, None),
+    ("Lasix, 40, given twice. On days 3, 12, 14 she had fevers. Patient, 72, admitted.", None, None),
+    ("Her son, 34, lives nearby. Total Bilirubin, 12, and rising.", None, None),
     ("Dr. A B", None, None),  # two letters alone are initials, the title rule's to judge
     # a line's first words before a record identifier that are note, clinical or common words
     ("Labs drawn MRN 1234567", None, None),
     ("Name DOB MRN", None, None),
+    # a history's line ending in a date: one word, a procedure, a common word; a date inside a line
+    ("Appendectomy 3/4/1960\nLap chole 6/3/95\nSeen today 3/4/19\nCABG x3 3/4/09\nName DOB 3/4/60", None, None),
+    ("Hernia repair 6/3/95\nDischarged home 3/4/19\nFollow up 3/4/19 with labs", None, None),
     ("Heparin drip per protocol, DOB 3/4/50", None, None),
     ("Follow up DOB verified", None, None),
     ("Patient identified by name, DOB", None, None),
@@ -337,6 +358,10 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # a writer's self-introduction: an unlisted name needs its capital (in one case only listed names count)
+    ("Hi all, I'm Tamsin, 29F, diagnosed in 2015.", "Tamsin", PT),
+    ("I am Tobiah Quorvane and I have had this for years.", "Tobiah Quorvane", PT),
+    ("HI ALL, I'M MARISOL, DIAGNOSED IN 2015", "MARISOL", PT),
     # "Ms"/"Mx" written as a title (capital, then lower case) take any surname, listed or not, as "Mrs" does
     ("Ms. Fairweather up to chair.", "Fairweather", PT),
     ("Ms Quorvane is a 54 yo female", "Quorvane", PT),

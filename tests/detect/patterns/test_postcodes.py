@@ -41,6 +41,15 @@ POSITIVES: list[Case] = [
     ("Home: 9775 Little Avenue, North Cowichan BC  V9L 6B4", "North Cowichan", Label.CITY),
     ("144 Hawkins Terrace, Newcastle under Lyme ST5 1AA", "Newcastle under Lyme", Label.CITY),
     ("111 Burton Lane\nAshton in Makerfield\nWN4 9AA", "Ashton in Makerfield", Label.CITY),
+    # an Australian town, state or territory and postcode, each in that state's ranges
+    ("12 Banksia Rd, Parramatta NSW 2150.", "2150", Z),
+    ("12 Banksia Rd, Parramatta NSW 2150.", "NSW", Label.STATE),
+    ("12 Banksia Rd, Parramatta NSW 2150.", "Parramatta", Label.CITY),
+    ("Unit 4/18 Collins St, Melbourne VIC 3000", "Melbourne", Label.CITY),
+    ("Kambah ACT 2902", "2902", Z),
+    ("PO Box 77, Alice Springs NT 0870", "0870", Z),
+    ("Quelbury, Qld 4350", "4350", Z),
+    ("Hobart TAS 7000 Australia", "TAS", Label.STATE),
 ]
 # (text, a piece that must not be tagged with the label)
 NEGATIVES: list[tuple[str, str, Label]] = [
@@ -65,6 +74,12 @@ NEGATIVES: list[tuple[str, str, Label]] = [
     ("and then\nLS6 3AB", "and then", Label.CITY),
     ("seen with the QC K1A 0B1", "the", Label.CITY),
     ("Plan: QC review, ON K1A 0B1", "Plan", Label.CITY),
+    # a state abbreviation before four digits outside that state's postcodes, or a clinical abbreviation's number
+    ("abd soft NT 2150 cc out", "2150", Z),
+    ("SA 1200 bpm", "1200", Z),
+    ("WA 3000 left", "3000", Z),
+    ("fluids NSW 20000 ml", "NSW", Label.STATE),
+    ("Plan: ACT 2601 review", "Plan", Label.CITY),
 ]
 
 

@@ -234,6 +234,18 @@ def id_patterns() -> tuple[Pattern, ...]:
             group="p",
             hints=ScanHints(anchors=("nino", "ni", "national")),  # by hand: none is derived past a gap in a branch
         ),
+        Pattern(
+            # A UK bank's sort code after its name, six digits in pairs ("Sort code: 40-47-84", "sort code 404784"),
+            # which with an account number identifies a person's bank account.
+            "id.uk_sort_code",
+            Label.ACCOUNT,
+            r"\bsort[ \t]{0,2}code[ \t]{0,2}[:#]?[ \t]{0,2}(?:is[ \t]{1,2})?(?P<p>\d\d(?P<s>[- ]?)\d\d(?P=s)\d\d)"
+            r"(?![\w]|[-./]\d)",
+            0.9,
+            None,
+            group="p",
+            hints=ScanHints(anchors=("sort", "sortcode")),  # by hand: none is derived past the optional gap
+        ),
         *triggered,
         *checked_id_patterns(),
         Pattern(

@@ -3,7 +3,7 @@ Canadian postcodes and flat or unit addresses in :mod:`deident.detect.patterns.p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import regex
@@ -100,19 +100,20 @@ def _city_before(text: str, state_start: int) -> Hit | None:
     city = compile_source(_CITY_BEFORE, False).search(text, max(0, state_start - 60), state_start)
     if city is None:
         return None
-    words = _town_words(city["c"].split(), _no_city_word)  # "Lives in Kicifield MO": the city starts after "in"
+    words = _town_words(city["c"].split())  # "Lives in Kicifield MO": the city starts after "in"
     if words is None:
         return None
     start = city.end("c") - len(" ".join(words))
     return Hit(start, city.end("c"), Label.CITY)
 
 
-def _town_words(words: list[str], no_word: Callable[[str], bool]) -> list[str] | None:
+def _town_words(words: list[str]) -> list[str] | None:
     """A capitalised run's words without the function words that open it ("Lives in Kicifield"); None where none is
-    left or one inside is no word of a town's name (``no_word``)."""
-    while words and no_word(words[0]):
+    left or one inside is no word of a town's name (a function word or clinical term; the short heads of towns'
+    names, "St Louis", "El Paso", "La Jolla", are words of it)."""
+    while words and _no_town_word(words[0]):
         words = words[1:]
-    return None if not words or any(map(no_word, words)) else words
+    return None if not words or any(map(_no_town_word, words)) else words
 
 
 def _city_of_service(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -158,7 +159,7 @@ def _city_just_before(text: str, end: int) -> tuple[int, list[str]] | None:
     city = compile_source(_CITY_JUST_BEFORE, False).search(text, max(0, end - 80), end)
     if city is None:
         return None
-    words = _town_words(city["c"].split(), _no_town_word)
+    words = _town_words(city["c"].split())
     return None if words is None else (end - len(" ".join(words)), words)
 
 

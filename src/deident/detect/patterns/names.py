@@ -585,47 +585,59 @@ def _inverted_patient_field(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 # The words that open a line before a record identifier: "QUORVANE, TOBIAH  MRN 3344556", "tamsin quorvane dob
-# 3/4/1960" (a label header, a worklist row, a search). Two to four words or initials, perhaps after a comma.
+# 3/4/1960" (a label header, a worklist row, a search). Two to four words or initials, perhaps after a comma; a search
+# may start with the word patient ("pt tobiah quorvane dob").
 _NAME_OPENING_LINE = (
-    r"(?r)(?:\A|(?<=\n))[ \t]{0,8}(?P<n>[A-Za-z][A-Za-z'\-]{0,24}\.?(?:,?[ \t]{1,2}[A-Za-z][A-Za-z'\-]{0,24}\.?){1,3})"
+    r"(?r)(?:\A|(?<=\n))[ \t]{0,8}(?:(?:pt|patient)[ \t]{0,2}:?[ \t]{1,3})?"
+    r"(?P<n>[A-Za-z][A-Za-z'\-]{0,24}\.?(?:,?[ \t]{1,2}[A-Za-z][A-Za-z'\-]{0,24}\.?){1,3})"
     r"[ \t]{0,4}[,:;(\-]?[ \t]{0,4}\Z"
 )
+_PATIENT_WORDS = frozenset({"pt", "patient"})
 # Record identifiers whose holder is named before them (their numbers are the id rules' to find).
 RECORD_ID_WORDS = ("mrn", "mr#", "mr no", "dob", "d.o.b", "date of birth", "ssn", "nhs no", "nhs number", "hosp no")
+# A numeric date that ends its line, as a birth date ends a search or a worklist row ("tobiah quorvane 3/4/1960").
+_DATE_ENDING_LINE = r"\d(?<![\w/.-]\d)\d?([/.-])\d{1,2}\1(?:\d{4}|\d{2})[ \t]{0,4}(?=\n|\Z)"
 
 
-def _name_before_record_id(text: str, m: regex.Match[str]) -> list[Hit]:
-    """The patient named at the start of a line, before a record identifier: each word an initial, or no note,
-    service or clinical word and a listed name (as after a title) or a rare word (capitalised where the text has
-    case), and one word at least not an initial. "Labs MRN", "Name DOB MRN" and "Pt mrn" name no one."""
-    found = search_before(_NAME_OPENING_LINE, text, m.start(), 90)
-    if found is None:
-        return []
-    mode = window_case(text, found.start("n"))
-    pieces = [
-        (found.start("n") + w.start(), found.start("n") + w.end(), w[0])
-        for w in rx(r"[A-Za-z][A-Za-z'\-]*\.?").finditer(found["n"])
-    ]
-    named = False
-    for _, _, piece in pieces:
-        word = piece.rstrip(".")
-        if len(word) == 1:
-            continue
-        lower = word.lower()
-        if lower in NON_NAMES or lower in _SERVICE_WORDS or lower in clinical_terms():
+def _name_opening_line(full_words: int) -> Validator:
+    """The patient named at the start of a line, before a record identifier or a birth date: each word an initial, or
+    no note, service or clinical word and a listed name (as after a title) or a rare word (capitalised where the text
+    has case), and ``full_words`` words at least not an initial. "Labs MRN", "Name DOB MRN" and "Pt mrn" name no
+    one."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        found = search_before(_NAME_OPENING_LINE, text, m.start(), 90)
+        if found is None:
             return []
-        if mode == "mixed" and not word[0].isupper():
+        mode = window_case(text, found.start("n"))
+        pieces = [
+            (found.start("n") + w.start(), found.start("n") + w.end(), w[0])
+            for w in rx(r"[A-Za-z][A-Za-z'\-]*\.?").finditer(found["n"])
+        ]
+        while pieces and pieces[0][2].lower() in _PATIENT_WORDS:
+            pieces.pop(0)  # "pt pt tobiah": the lead the opening's own group could not hold apart
+        named = 0
+        for _, _, piece in pieces:
+            word = piece.rstrip(".")
+            if len(word) == 1:
+                continue
+            lower = word.lower()
+            if lower in NON_NAMES or lower in _SERVICE_WORDS or lower in clinical_terms() or lower in RECORD_ID_WORDS:
+                return []
+            if mode == "mixed" and not word[0].isupper():
+                return []
+            zipf = _zipf(lower)
+            if not ((lower in known_names() and zipf < 5.6) or zipf < 3.0):
+                return []
+            named += 1
+        if named < full_words:
             return []
-        zipf = _zipf(lower)
-        if not ((lower in known_names() and zipf < 5.6) or zipf < 3.0):
-            return []
-        named = True
-    if not named:
-        return []
-    start, end, last = pieces[0][0], pieces[-1][1], pieces[-1][2]
-    if last.endswith(".") and len(last) > 2:
-        end -= 1  # a full stop, not an initial's
-    return [Hit(start, end, Label.PATIENT)]
+        start, end, last = pieces[0][0], pieces[-1][1], pieces[-1][2]
+        if last.endswith(".") and len(last) > 2:
+            end -= 1  # a full stop, not an initial's
+        return [Hit(start, end, Label.PATIENT)]
+
+    return check
 
 
 def _name_pair(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -644,6 +656,63 @@ def _name_pair(text: str, m: regex.Match[str]) -> list[Hit]:
             return []
         hits.append(Hit(at, found.end(group), Label.RELATIVE))
     return hits
+
+
+# The words that go on after a person's age set off by commas ("Tamsin, 34, from Quelbury"; "Quorvane, 52, was"): a
+# laboratory value's list goes on otherwise ("Hemoglobin, 12, stable").
+_AFTER_APPOSED_AGE = frozenset(
+    {"from", "of", "who", "whose", "was", "is", "has", "had", "lives", "lived", "works", "worked", "said", "says",
+     "told", "died", "became", "grew"}
+)  # fmt: skip
+
+
+def _named_before_age(found: Validator) -> Validator:
+    """``found``'s names before an age that hold no clinical term and a listed name, or that a person's clause
+    follows: one rare word or two before a number are as often a laboratory's analyte ("Hemoglobin, 12, stable";
+    "Serum Creatinine (2)")."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        terms, listed = clinical_terms(), known_names()
+        after = word_after(text, m.end())
+        kept = []
+        for hit in found(text, m):
+            pieces = [w.lower().rstrip(".,") for w in text[hit.start : hit.end].split()]
+            if any(p in terms for p in pieces):
+                continue
+            if any(p in listed for p in pieces) or after in _AFTER_APPOSED_AGE:
+                kept.append(hit)
+        return kept
+
+    return check
+
+
+def _self_introduced(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The writer's own name after "I'm" ("Hi all, I'm Tamsin, 29F"): written as a name where the text has case, each
+    word a listed name or a rare word; without case cues a listed name only ("i'm sure.", "I'm Diabetic" and "I'm
+    Anaemic" are no names: a common or clinical word)."""
+    mixed = window_case(text, m.start("n")) == "mixed"
+    for word in m["n"].split():
+        lower = word.lower()
+        if not _bare_name_word(word, text, m.start("n")):
+            return []
+        listed, zipf = lower in known_names(), _zipf(lower)
+        if not ((listed and zipf < (5.6 if mixed else 4.5)) or (mixed and zipf < 2.5 and not lower.endswith("ic"))):
+            return []
+    return [Hit(m.start("n"), m.end("n"), Label.PATIENT)]
+
+
+# A person's age set off after the name, as news items, posts and case vignettes write it: "Tamsin, 34, from",
+# "Tobiah Quorvane, aged 52, was", "Quorvane, 52 years old, who", "Tamsin, 29F, from", "Marisol Geabrev (34)".
+# Matched from the age's first digit (a digit-run scan); the validator finds the name before the comma or bracket.
+_AGE_NUMBER = r"(?:[1-9]\d?|1[01]\d)(?!\d)"
+_AGED = r"(?:aged[ \t]{1,2})?"
+_AGE_COMMA_GLUE = r",[ \t]{1,2}" + _AGED
+_AGE_BRACKET_GLUE = r"[ \t]{1,2}\([ \t]{0,2}" + _AGED
+_AGE_BETWEEN_COMMAS = (
+    f"(?<={_AGE_COMMA_GLUE}){_AGE_NUMBER}"
+    r"(?:[ \t]?[MFmf]|[ \t]{1,2}(?:(?:years?|yrs?)[ \t]{1,2}old|y/?o))?[ \t]{0,2},"
+)
+_AGE_IN_BRACKETS = r"(?<=" + _AGE_BRACKET_GLUE + r")" + _AGE_NUMBER + r"[ \t]{0,2}(?:[MFmf]|y/?o|yrs?)?[ \t]{0,2}\)"
 
 
 def _cased_or_listed(found: Validator) -> Validator:
@@ -1120,6 +1189,22 @@ def name_patterns() -> tuple[Pattern, ...]:
             _name_pair,
         ),
         Pattern(
+            "name.age_apposition",
+            Label.PATIENT,
+            _AGE_BETWEEN_COMMAS,
+            0.5,
+            _named_before_age(_names_before(Label.PATIENT, False, _AGE_COMMA_GLUE)),
+            hints=ScanHints(digit_run=(1, 3), run_prev=r"[ \t]"),
+        ),
+        Pattern(
+            "name.age_in_brackets",
+            Label.PATIENT,
+            _AGE_IN_BRACKETS,
+            0.5,
+            _named_before_age(_names_before(Label.PATIENT, False, _AGE_BRACKET_GLUE)),
+            hints=ScanHints(digit_run=(1, 3), run_prev=r"[ \t(]"),
+        ),
+        Pattern(
             # A family history's side of the family: "bipolar disorder in Dravodreama's side of the family".
             "name.family_side",
             Label.RELATIVE,
@@ -1140,7 +1225,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.PATIENT,
             r"\b" + words(*RECORD_ID_WORDS) + r"(?![\w])",
             0.6,
-            _name_before_record_id,
+            _name_opening_line(1),
+        ),
+        Pattern(
+            # Two words at least: one word before a date is a history's line as often ("Appendectomy 3/4/1960").
+            "name.before_birth_date",
+            Label.PATIENT,
+            _DATE_ENDING_LINE,
+            0.5,
+            _name_opening_line(2),
+            hints=ScanHints(digit_run=(1, 2), run_next=r"[/.-]", run_prev=r"[^\w/.-]"),
         ),
         Pattern(
             "name.family_after",
@@ -1235,6 +1329,15 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"[ \t]{1,2}[\"'“‘]?" + after,
             0.5,
             _names(Label.PATIENT, strong=False),
+        ),
+        Pattern(
+            # A writer's self-introduction in a message or post: "Hi all, I'm Tamsin, 29F", "I am Tobiah Quorvane and".
+            "name.self_introduced",
+            Label.PATIENT,
+            r"\b(?:i['’]m|i[ \t]{1,2}am)[ \t]{1,2}(?P<n>[A-Za-z][A-Za-z'\-]{2,24}(?:[ \t][A-Za-z][A-Za-z'\-]{2,24})?)"
+            r"(?=[ \t]{0,2}(?:[,.!;(]|(?:and|from|here)(?![\w]))|[ \t]{0,2}$)",
+            0.5,
+            _self_introduced,
         ),
         Pattern(
             # What the patient says the name is: "states her name is Zelphine" ("name is illegible" is no name).

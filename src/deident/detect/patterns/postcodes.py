@@ -38,6 +38,19 @@ _LABELLED_POSTCODE = (
     + _UK_AREA + r"\d" + _UK_DISTRICT_END + r"[ \t]{0,2}\d" + _UK_INWARD_LETTERS
     + r"|" + _CA_FIRST + r"\d" + _CA_LETTER + r"[ \t-]{0,2}\d" + _CA_LETTER + r"\d)(?![\w])"
 )  # fmt: skip
+# An Australian address's state or territory and postcode ("Parramatta NSW 2150", "Hobart TAS 7000"): Australia Post
+# writes the abbreviation in capitals before four digits, each state's postcodes in its own ranges (below).
+_AU_POSTCODE = r"(?<![\w])(?P<st>NSW|VIC|QLD|SA|WA|TAS|NT|ACT|Vic|Qld|Tas)[ \t]{1,2}(?P<pc>\d{4})(?![\w]|[-./,]\d)"
+_AU_POSTCODE_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
+    "NSW": ((1000, 2599), (2619, 2899), (2921, 2999)),
+    "ACT": ((200, 299), (2600, 2618), (2900, 2920)),
+    "VIC": ((3000, 3999), (8000, 8999)),
+    "QLD": ((4000, 4999), (9000, 9999)),
+    "SA": ((5000, 5999),),
+    "WA": ((6000, 6999),),
+    "TAS": ((7000, 7999),),
+    "NT": ((800, 999),),
+}
 # A ZIP+4 on its own ("21201-3456"): five digits, a hyphen, four digits.
 ZIP_PLUS4 = r"\d(?<![\w.,/-]\d)\d{4}-\d{4}(?![\w]|[.,/-]\d)"
 
@@ -81,6 +94,18 @@ def _letters_before(lead: int) -> Validator:
         return [Hit(start, m.end()), *_town_before(text, start)]
 
     return check
+
+
+def _au_postcode(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A state's postcode only in that state's ranges ("NSW 2150", not "NT 2150" or "SA 1200"), the town before it."""
+    code = int(m["pc"])
+    if not any(low <= code <= high for low, high in _AU_POSTCODE_RANGES[m["st"].upper()]):
+        return []
+    return [
+        Hit(m.start("st"), m.end("st"), Label.STATE),
+        Hit(m.start("pc"), m.end("pc")),
+        *_town_before(text, m.start("st")),
+    ]
 
 
 def _zip_plus4(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -138,6 +163,16 @@ def postcode_patterns(street_rules: Callable[[], tuple[Pattern, ...]]) -> tuple[
             None,
             group="p",
             hints=ScanHints(anchors=("postcode", "post code", "postal code")),
+        ),
+        Pattern(
+            "location.au_postcode",
+            Label.ZIP,
+            _AU_POSTCODE,
+            0.85,
+            _au_postcode,
+            ignore_case=False,
+            # by hand: none is derived from a case-sensitive alternation
+            hints=ScanHints(anchors=("nsw", "vic", "qld", "sa", "wa", "tas", "nt", "act")),
         ),
         Pattern(
             "location.zip_plus4",
