@@ -208,6 +208,10 @@ FACILITIES: list[tuple[str, str]] = [
     ("cc: Dr Annette Jones, Cartwright Surgery\n", "Cartwright Surgery"),
     ("Jackson Road Surgery\n108 Flynn Lane", "Jackson Road Surgery"),
     ("registered at Evans Surgery since 2010", "Evans Surgery"),
+    # or after a rare word that is no specialty's adjective, or named after its street (invented names)
+    ("Report to: Brantisk Surgery, 22 Fenwick Road.", "Brantisk Surgery"),
+    ("GP: Dr Vavox, Mill Lane Surgery", "Mill Lane Surgery"),
+    ("Registered with the Quelbury Road Surgery since 2010.", "Quelbury Road Surgery"),
 ]
 FACILITY_NEGATIVES: list[str] = [
     "seen by General Surgery today",
@@ -220,6 +224,9 @@ FACILITY_NEGATIVES: list[str] = [
     "referred to Hand Surgery and Breast Surgery",
     "Vascular Surgery, Colorectal Surgery and Trauma Surgery",
     "post Cataract Surgery review",
+    "Bariatric Surgery, Hepatobiliary Surgery and Oculoplastic Surgery",
+    "Keyhole Surgery. Septoplasty Surgery. Mohs Surgery. Transplant Surgery",
+    "referred to brantisk surgery",
 ]
 
 

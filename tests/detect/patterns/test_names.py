@@ -46,6 +46,9 @@ POSITIVES: list[Case] = [
     ("pt tobiah quorvane 3/4/60", "tobiah quorvane", PT),
     ("Patient: Tamsin Quorvane 03-04-1960\n", "Tamsin Quorvane", PT),
     ("pt quorvane dob 3/4/60", "quorvane", PT),
+    # the name opening a search or a handover row before an age and sex
+    ("tamsin quorvane 34f chest pain", "tamsin quorvane", PT),
+    ("Quorvane, Tobiah 45 yo M", "Quorvane, Tobiah", PT),
     ("Brantisk T. DOB: 3/4/1950", "Brantisk T.", PT),
     ("John Smith  NHS number 943 476 5919", "John Smith", PT),
     # a history or a letter opening on its subject; people named by what they do together; a side of the family
@@ -179,6 +182,10 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # a sign-off by a role, a service, a machine or the patient
+    ("seen by ENT. reviewed by MD. Seen by P.T. on rounds, seen by O.T., checked by S.T.", None, None),
+    ("BP checked by machine. Pain reported by patient. Verified by pharmacy. Approved by insurance.", None, None),
+    ("line placement was verified by xray,dsg changed", None, None),
     # "I'm" before a state, a condition or a faith
     ("I'm Diabetic, so I check. I'm Anaemic and tired. I'm sure. I'm fine, thanks. I'm Catholic.", None, None),
     ("I'm Asthmatic and Epileptic. I'm here. I'm Pregnant! I'm Type 2.", None, None),
@@ -194,6 +201,8 @@ NEGATIVES: list[Case] = [
     # a history's line ending in a date: one word, a procedure, a common word; a date inside a line
     ("Appendectomy 3/4/1960\nLap chole 6/3/95\nSeen today 3/4/19\nCABG x3 3/4/09\nName DOB 3/4/60", None, None),
     ("Hernia repair 6/3/95\nDischarged home 3/4/19\nFollow up 3/4/19 with labs", None, None),
+    ("Pt 72M admitted\nPatient 45 yo female\nWalked 2m\nGravida 2 F\nTwins 2 M", None, None),
+    ("Baby girl 2 F\nLeft knee 45 m", None, None),
     ("Heparin drip per protocol, DOB 3/4/50", None, None),
     ("Follow up DOB verified", None, None),
     ("Patient identified by name, DOB", None, None),
@@ -358,6 +367,13 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # who signed off a report or letter (without case, a listed name only)
+    ("Authorised by: Geabrev Marisol, Consultant", "Geabrev Marisol", DR),
+    ("Reported by Kechiexek B on 3/5", "Kechiexek B", DR),
+    ("Transcribed by Quorvane 3/5/2024", "Quorvane", DR),
+    # a clinician's dotted initials after a sign-off or "seen by"
+    ("Verified by J.Q. on 3/5/2024 1412", "J.Q.", DR),
+    ("Seen by T. Q. on rounds", "T. Q.", DR),
     # a writer's self-introduction: an unlisted name needs its capital (in one case only listed names count)
     ("Hi all, I'm Tamsin, 29F, diagnosed in 2015.", "Tamsin", PT),
     ("I am Tobiah Quorvane and I have had this for years.", "Tobiah Quorvane", PT),

@@ -41,6 +41,7 @@ from deident.detect.lexicon.data import (
     load_hospital_names,
     load_hospital_shapes,
     load_lexicon,
+    load_specialty_words,
     load_stop_words,
 )
 from deident.detect.lexicon.fuzzy import fuzzy_name
@@ -51,6 +52,7 @@ from deident.detect.lexicon.matcher import (
     MultiLexiconMatcher,
     case_shape,
 )
+from deident.detect.patterns.names import CLINICAL_SUFFIXES
 from deident.text.case import CaseMode
 from deident.text.normalise import normalise
 from deident.text.note_view import NoteView, note_view
@@ -704,6 +706,31 @@ def _shape_name_word(word: str, mode: CaseMode, stop: frozenset[str]) -> bool:
     return len(lowered) >= 5 and lowered.isalpha() and table_zipf(lowered) < RARE_WORD_ZIPF + 1.0
 
 
+# Street types that name a practice after its address ("Mill Lane Surgery", "Quelbury Road Surgery").
+_PRACTICE_STREET_WORDS = frozenset({"road", "lane", "street", "avenue", "way", "close", "drive", "place", "square"})
+# Endings of the adjectives that name a surgical specialty ("Bariatric", "Colorectal", "Hepatobiliary").
+_SPECIALTY_ENDINGS = ("ic", "al", "ary", "ive", "ous")
+
+
+def _practice_name(words: list[str], mode: CaseMode) -> bool:
+    """Capitalised words before a UK practice's head that a listed name does not open: a practice named after its
+    street, or after a rare word that is no specialty's adjective ("Brantisk Surgery"; "Bariatric Surgery",
+    "Colorectal Surgery" and "Day Surgery" are services)."""
+    if mode is not CaseMode.MIXED or not words or not all(w[:1].isupper() for w in words):
+        return False
+    lowered = [w.lower() for w in words]
+    if len(words) >= 2 and lowered[-1] in _PRACTICE_STREET_WORDS:
+        return True
+    first = lowered[0]
+    return (
+        len(first) >= 5
+        and first.isalpha()
+        and table_zipf(first) < RARE_WORD_ZIPF  # rarer than a procedure's word ("Keyhole Surgery")
+        and not first.endswith(_SPECIALTY_ENDINGS + CLINICAL_SUFFIXES)
+        and first not in load_specialty_words()
+    )
+
+
 _COMPANY_GROUPS = frozenset({"company_suffix"})
 
 
@@ -802,10 +829,10 @@ class HospitalShapeDetector:
         found = _name_before(text, mode, stop, start)
         if found is None:
             return None
-        first = regex.match(r"[\p{L}'\-]+", text[found:start])
-        lowered = "" if first is None else first.group().lower()
+        words = regex.findall(r"[\p{L}'\-]+", text[found:start])
+        lowered = words[0].lower() if words else ""
         listed = lowered in name_matcher() or lowered in place_matcher()
-        if not listed or lowered in load_lexicon("common_words"):
+        if not (listed and lowered not in load_lexicon("common_words")) and not _practice_name(words, mode):
             return None
         return Span(found, end, Label.HOSPITAL, self.name, 0.7, ("shape:name_suffix",))
 

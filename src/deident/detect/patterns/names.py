@@ -114,6 +114,28 @@ CONTACT_VERBS_CLINICIAN_WORDS = (
     "discussion with", "conversation with", "message left for", "left message for", "msg left for",
 )  # fmt: skip
 
+# Who signed off a report, a letter or a result, in its footer or header ("Authorised by: Geabrev Marisol", "Verified
+# by J.Q.").
+SIGN_OFF_WORDS = (
+    "verified by", "authorised by", "authorized by", "approved by", "signed by", "countersigned by", "dictated by",
+    "transcribed by", "typed by", "reported by", "checked by",
+)  # fmt: skip
+# The clinician's initials alone after a sign-off or "seen by", dotted ("Verified by J.Q."; "seen by ENT" is a
+# service, so undotted capitals are not read).
+_INITIALS_SIGNED = (
+    r"(?i:\b" + words(*SIGN_OFF_WORDS, "seen by", "reviewed by", "read by") + r")[ \t]{0,2}:?[ \t]{1,2}"
+    r"(?P<n>[A-Z]\.[ ]?[A-Z]\.(?:[ ]?[A-Z]\.)?)(?![\w])"
+)
+
+
+def _initials_no_service(text: str, m: regex.Match[str]) -> list[Hit]:
+    """Dotted initials that spell no role or service ("Seen by P.T.", "reviewed by M.D.", "seen by E.N.T.")."""
+    letters = "".join(c for c in m["n"] if c.isalpha()).lower()
+    if letters in NON_NAMES or letters in _SERVICE_WORDS or letters in ("rt", "st", "sw"):
+        return []
+    return [Hit(m.start("n"), m.end("n"))]
+
+
 # From whom a nurse took report: a clinician, but also a place ("report received from OSH"), so a name after them
 # needs case to tell it, or a listed name.
 HANDOFF_FROM_WORDS = (
@@ -595,6 +617,9 @@ _NAME_OPENING_LINE = (
 _PATIENT_WORDS = frozenset({"pt", "patient"})
 # Record identifiers whose holder is named before them (their numbers are the id rules' to find).
 RECORD_ID_WORDS = ("mrn", "mr#", "mr no", "dob", "d.o.b", "date of birth", "ssn", "nhs no", "nhs number", "hosp no")
+# An age and sex after the name that opens a line, as a search, a handover list or a forum's title writes them
+# ("tamsin quorvane 34f", "Quorvane 72M CHF", "QUORVANE, T 45 yo M").
+_AGE_SEX = r"\d(?<![\w/.-]\d)\d{0,2}[ \t]?(?:y/?o|yrs?|y\.o\.)?[ \t]?(?:[MFmf]|male|female|man|woman)(?![\w])"
 # A numeric date that ends its line, as a birth date ends a search or a worklist row ("tobiah quorvane 3/4/1960").
 _DATE_ENDING_LINE = r"\d(?<![\w/.-]\d)\d?([/.-])\d{1,2}\1(?:\d{4}|\d{2})[ \t]{0,4}(?=\n|\Z)"
 
@@ -1228,6 +1253,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             _name_opening_line(1),
         ),
         Pattern(
+            "name.before_age_sex",
+            Label.PATIENT,
+            _AGE_SEX,
+            0.5,
+            _name_opening_line(1),
+            hints=ScanHints(digit_run=(1, 3), run_prev=r"[^\w/.-]"),
+        ),
+        Pattern(
             # Two words at least: one word before a date is a history's line as often ("Appendectomy 3/4/1960").
             "name.before_birth_date",
             Label.PATIENT,
@@ -1428,6 +1461,23 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + CONTACT_VERBS_CLINICIAN + r"[ \t]{1,2}" + after,
             0.5,
             _names(Label.DOCTOR, strong=False),
+        ),
+        Pattern(
+            "name.signed_off_by",
+            Label.DOCTOR,
+            r"\b" + words(*SIGN_OFF_WORDS) + r"[ \t]{0,2}:?[ \t]{1,2}" + after,
+            0.5,
+            # what was verified by x-ray or checked by a machine is no one: without case, a listed name only
+            _clinician_cased_or_listed,
+        ),
+        Pattern(
+            "name.initials_signed_off",
+            Label.DOCTOR,
+            _INITIALS_SIGNED,
+            0.6,
+            _initials_no_service,
+            ignore_case=False,
+            group="n",
         ),
     )
 
