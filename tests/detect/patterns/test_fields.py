@@ -22,6 +22,11 @@ POSITIVES: list[Case] = [
     ("Name: José García Pérez DOB: 1/2/80", "José García Pérez", P),
     ("Patient: K. Rosa", "K. Rosa", P),
     ("Surname: O'Connell; Forename: Siobhan", "O'Connell", P),
+    # a form's name fields with a plural or "(s)"
+    ("Surname: QUORVANE    Forename(s): TOBIAH JAMES", "TOBIAH JAMES", P),
+    ("Family name: Kechiexek\nGiven names: Basheam", "Kechiexek", P),
+    ("Family name: Kechiexek\nGiven names: Basheam", "Basheam", P),
+    ("Middle name: Quelby", "Quelby", P),
     ("Next of kin: Jose Lopez (son)", "Jose Lopez", R),
     ("Parent/Guardian: Aoife O'Brien-Walsh", "Aoife O'Brien-Walsh", R),
     ("Emergency contact: Tomasz Nowak, 07700 900 123", "Tomasz Nowak", R),
