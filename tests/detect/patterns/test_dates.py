@@ -24,6 +24,10 @@ POSITIVES: list[Case] = [
     ("LBM 1/2 per pt, colace given", "1/2", D),
     ("LMP: 2/28, hcg neg", "2/28", D),
     ("3/4 Nursing Progress Note\nNeuro: alert", "3/4", D),
+    # after a weekday or an appointment, a day and month that is also a fraction
+    ("appointment Wed 3/4 @ 2pm", "3/4", D),
+    ("Tues. 1/2 clinic review", "1/2", D),
+    ("next appt 3/4", "3/4", D),
     # after "=" in a key=value export, where the three parts say it is a date
     ("dob=03/04/1950&sex=F", "03/04/1950", D),
     ("admit_date=2020-01-05T10:00", "2020-01-05", D),
@@ -98,6 +102,7 @@ POSITIVES: list[Case] = [
     ("seen 3/6 and 4/6 for wound care", "3/6", D),
 ]
 NEGATIVES: list[Case] = [
+    ("O2 sat 3/4 of the time, 3/4 strength, 3/4 tab", None, None),
     ("lot 2019-03-04T7 expired", "2019-03-04", D),
     ("1/2 NS at 200cc/hr for 2 liters", "1/2", D),
     ("last dose 1/2 tab at 2200", "1/2", D),

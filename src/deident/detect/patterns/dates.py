@@ -54,7 +54,9 @@ _DATE_CONTEXT_BEFORE = (
     r"|d/c'?d|started|placed|done|performed|drawn|sent|last|of|as of|s/p|status post|cath|echo|ct|mri|cxr|surgery"
     r"|op|or|ekg|ecg|tee|tte|eeg|ir|egd|transferred|seen|visit|f/u|follow up|follow-up|due|scheduled|re-?intubated"
     r"|intubated|extubated|extubation|intubation|weaned|weaned off|wened|arrest|mi|cabg|ptca|cva|born|dob|tx"
-    r"|treated"
+    r"|treated|appt|appointment"
+    # a weekday written before the day and month ("Wed 3/4 @ 2pm", "Tuesday 3/4"); not "sat" or "sun" (saturation)
+    r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri)\.?|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
     # when something last happened, as charts record it ("last BM 3/4", "LBM 3/4", "LMP 2/28")
     r"|lbm|lmp|last[ \t]{1,2}(?:bm|bowel[ \t]{1,2}movement|dose|drink|meal|void|seizure|fall|period|menses|dialysis|hd"
     r"|chemo|transfusion|admission|visit|colonoscopy|flu[ \t]{1,2}shot|tetanus))[ \t:,]{1,3}\Z"
