@@ -189,6 +189,8 @@ NEGATIVES: list[Case] = [
     # "I'm" before a state, a condition or a faith
     ("I'm Diabetic, so I check. I'm Anaemic and tired. I'm sure. I'm fine, thanks. I'm Catholic.", None, None),
     ("I'm Asthmatic and Epileptic. I'm here. I'm Pregnant! I'm Type 2.", None, None),
+    ("I'm English, born here. I'm French. I'm Young and fit. I'm Christian.", None, None),
+    ("I'm Black, 45, from Quelbury. She is English, 45, from Leeds.", "Black", None),
     # a laboratory value, a dose or a list of numbers after a word, set off as an age would be
     ("Hemoglobin, 12, stable. Serum Creatinine, 2, rising. Troponin (12) pending.", None, None),
     ("Potassium, 4M, replaced. Glucose, 12 y/o, fasting", None, None),

@@ -691,6 +691,9 @@ _AFTER_APPOSED_AGE = frozenset(
 )  # fmt: skip
 
 
+_COPULA_BEFORE = r"(?i)\b(?:i['’]m|am|is|are|was|were|be)[ \t]{1,2}\Z"
+
+
 def _named_before_age(found: Validator) -> Validator:
     """``found``'s names before an age that hold no clinical term and a listed name, or that a person's clause
     follows: one rare word or two before a number are as often a laboratory's analyte ("Hemoglobin, 12, stable";
@@ -702,8 +705,8 @@ def _named_before_age(found: Validator) -> Validator:
         kept = []
         for hit in found(text, m):
             pieces = [w.lower().rstrip(".,") for w in text[hit.start : hit.end].split()]
-            if any(p in terms for p in pieces):
-                continue
+            if any(p in terms for p in pieces) or search_before(_COPULA_BEFORE, text, hit.start, 12):
+                continue  # "I'm Black, 45, from": after a copula, what the writer is, not a name
             if any(p in listed for p in pieces) or after in _AFTER_APPOSED_AGE:
                 kept.append(hit)
         return kept
@@ -711,17 +714,25 @@ def _named_before_age(found: Validator) -> Validator:
     return check
 
 
+@lru_cache(maxsize=1)
+def _first_names() -> frozenset[str]:
+    from deident.detect.lexicon.data import load_lexicon
+
+    return frozenset(load_lexicon("first_names"))
+
+
 def _self_introduced(text: str, m: regex.Match[str]) -> list[Hit]:
     """The writer's own name after "I'm" ("Hi all, I'm Tamsin, 29F"): written as a name where the text has case, each
-    word a listed name or a rare word; without case cues a listed name only ("i'm sure.", "I'm Diabetic" and "I'm
-    Anaemic" are no names: a common or clinical word)."""
+    word a listed first name no commoner than "Grace", or a rare word in text with case. "I'm English", "I'm Young",
+    "I'm Diabetic", "I'm Anaemic" and "i'm sure" are no names: a surname is also a common word, a first name may be one
+    too ("I'm Christian"), and a rare word may be a condition."""
     mixed = window_case(text, m.start("n")) == "mixed"
     for word in m["n"].split():
         lower = word.lower()
         if not _bare_name_word(word, text, m.start("n")):
             return []
-        listed, zipf = lower in known_names(), _zipf(lower)
-        if not ((listed and zipf < (5.6 if mixed else 4.5)) or (mixed and zipf < 2.5 and not lower.endswith("ic"))):
+        zipf = _zipf(lower)
+        if not ((lower in _first_names() and zipf < 4.8) or (mixed and zipf < 2.5 and not lower.endswith("ic"))):
             return []
     return [Hit(m.start("n"), m.end("n"), Label.PATIENT)]
 
