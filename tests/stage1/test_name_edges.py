@@ -5,7 +5,7 @@ from deident.stage1.name_edges import trim_name_edges
 
 TEXT = (
     "Spoke with Dr. Zyx Quill today; wife Anna Roe called; Jon Smith, RN here; the wife and son; per Sally MS."
-    " Called ; niece. Hi Lorna! Dear Quorvane, thanks"
+    " Called ; niece. Hi Lorna! Dear Quorvane, thanks. Seen by Dr. Brantisk on 3/4; smith john mrn 4455667 seen"
 )
 
 
@@ -24,6 +24,9 @@ TEXT = (
         ("Hi Lorna", Label.PATIENT, "Lorna"),  # a greeting is not the name it greets
         ("Dear Quorvane", Label.DOCTOR, "Quorvane"),
         ("Quorvane, thanks", Label.DOCTOR, "Quorvane"),
+        # a title's full stop, a record field and its number are no part of the name
+        (". Brantisk", Label.DOCTOR, "Brantisk"),
+        ("smith john mrn 4455667", Label.PATIENT, "smith john"),
     ],
 )
 def test_trim_name_edges(piece: str, label: Label, expected: str) -> None:

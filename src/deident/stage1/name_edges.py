@@ -38,7 +38,14 @@ def edge_words() -> frozenset[str]:
         "ms",
     )
     # Single words only: "nurse practitioner" is trimmed a word at a time, as "nurse" and "practitioner" are not.
-    return frozenset(_key(p) for p in pieces if " " not in p) - {""}
+    record_ids = (w for w in names.RECORD_ID_WORDS if " " not in w)  # "tamsin quorvane dob": the field after a name
+    return frozenset(_key(p) for p in (*pieces, *record_ids) if " " not in p) - {""}
+
+
+def _at_edge(key: str, edges: frozenset[str]) -> bool:
+    """A trigger word, a piece of punctuation alone (". Quorvane" of "Dr. Quorvane") or a number ("smith john mrn
+    4455667": the record number has its own span)."""
+    return key in edges or not key or key.isdigit()
 
 
 def _key(word: str) -> str:
@@ -58,9 +65,9 @@ def trim_name_edges(document: Document, spans: tuple[Span, ...]) -> tuple[Span, 
         words = [(m.start() + span.start, m.end() + span.start) for m in _WORD.finditer(span.text_of(document.text))]
         keys = [_key(document.text[s:e]) for s, e in words]
         first, last = 0, len(words) - 1
-        while first <= last and keys[first] in edges:
+        while first <= last and _at_edge(keys[first], edges):
             first += 1
-        while last >= first and keys[last] in edges:
+        while last >= first and _at_edge(keys[last], edges):
             last -= 1
         # A word of punctuation alone (key "") is no name either: "; niece" keeps no name once "niece" goes.
         if (
