@@ -41,6 +41,10 @@ POSITIVES: list[Case] = [
     # short heads of towns' names are part of them ("El", "La", "St")
     ("moved from El Paso, TX last year", "El Paso", Label.CITY),
     ("retired to La Quelbury, CA in 2010", "La Quelbury", Label.CITY),
+    # a school named before its kind (invented names)
+    ("Her son is at Brantisk Primary School.", "Brantisk Primary School", Label.ORGANIZATION),
+    ("QUELBURY HIGH SCHOOL", "QUELBURY HIGH SCHOOL", Label.ORGANIZATION),
+    ("at Quelbury Community High School since 2019", "Quelbury Community High School", Label.ORGANIZATION),
     # the same heads before a state and ZIP code
     ("Lives at 12 Oak St, St Louis, MO 63101", "St Louis", Label.CITY),
     ("moved to El Paso TX 79901", "El Paso", Label.CITY),
@@ -110,6 +114,8 @@ POSITIVES: list[Case] = [
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
+    # a school's kind without its name
+    ("he finished high school; the local primary school; Medical School; Senior High School", None, None),
     ("resident of the MICU team aware; originally from home; trip to bathroom", None, None),
     ("K 3.4567, Na 140.1234 mmol/L", "3.4567", Label.LOCATION_OTHER),  # a word between the numbers: no pair
     ("INR 1.2, 3.4 today", "1.2, 3.4", Label.LOCATION_OTHER),  # coordinates have four decimals or more

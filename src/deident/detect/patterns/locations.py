@@ -3,7 +3,7 @@ Canadian postcodes and flat or unit addresses in :mod:`deident.detect.patterns.p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import regex
@@ -494,16 +494,30 @@ def _hospital_name(text: str, m: regex.Match[str]) -> list[Hit]:
     following = rx(r"[ \t]{1,2}(?P<w>[A-Za-z]{1,24})").match(text, m.end())
     if name_part and following and following["w"].lower() not in STOP_WORDS | {"hosp", "med", "center", "ctr"}:
         return []  # "regional anesthesia", "memorial service": the suffix word is used as an adjective
+    # "Memorial Hospital", "General Hospital": a name-part word right before "hospital" is the name.
+    kept = _site_name_before(text, m.start(), lambda word: not name_part and word.lower() in _NAME_PART_SUFFIXES)
+    if not kept:
+        return []
+    if name_part and not any(_zipf(text[s:e].strip(".").lower()) < 4.0 for s, e in kept):
+        return []  # "general surgery", "regional anesthesia": a rare name word is needed before these
+    end = m.end() if name_part else kept[-1][1]
+    return [Hit(kept[0][0], end, Label.HOSPITAL)]
+
+
+def _site_name_before(text: str, end: int, names_next_to_suffix: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """The words of a care site's or school's name right before its suffix at ``end``: up to three, facility type
+    words ("County", "Children's") only after a name word, which ``names_next_to_suffix`` may also accept right
+    before the suffix; [] where none names it."""
     before = search_before(
         r"(?r)(?<![\w'])(?P<n>[A-Za-z][A-Za-z.'\-]{0,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{0,24}){0,2})"
         r"[ \t]{1,2}\Z",
         text,
-        m.start(),
+        end,
         80,
     )
     if before is None:
         return []
-    mode = window_case(text, m.start())
+    mode = window_case(text, end)
     start = before.start("n")
     toks = [(start + t.start(), start + t.end(), t[0]) for t in rx(r"[A-Za-z][A-Za-z.'\-]{0,24}").finditer(before["n"])]
     kept: list[tuple[int, int]] = []
@@ -511,19 +525,35 @@ def _hospital_name(text: str, m: regex.Match[str]) -> list[Hit]:
     for s, e, piece in reversed(toks):
         if piece.endswith(".") and len(piece) > 2:
             break  # a sentence ends before the name
-        # "Memorial Hospital", "General Hospital": a name-part word right before "hospital" is the name.
-        adjacent = not kept and not name_part and piece.lower() in _NAME_PART_SUFFIXES
-        if adjacent or _site_word(piece, mode):
+        if (not kept and names_next_to_suffix(piece)) or _site_word(piece, mode):
             named = True
         elif named or piece.lower() not in FACILITY_TYPE_WORDS:
             break  # type words stand next to the suffix, after the name
         kept.insert(0, (s, e))
-    if not named:
+    return kept if named else []
+
+
+# The kinds of school that follow a school's name ("Brantisk Primary School", "QUELBURY HIGH SCHOOL").
+SCHOOL_SUFFIXES = (
+    "primary school", "secondary school", "high school", "middle school", "elementary school", "junior school",
+    "infant school", "infants school", "grammar school", "junior high", "junior high school", "sixth form college",
+)  # fmt: skip
+
+
+# Words that say what kind of school it is, no name on their own ("Senior High School", "Central Primary School").
+_SCHOOL_TYPE_WORDS = frozenset(
+    "senior junior community catholic christian state public private local county city village central"
+    " international independent special new".split()
+)
+
+
+def _school_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A school named before its kind: the name words as a care site's (no common word unless capitalised), one at
+    least no word of a school's kind."""
+    kept = _site_name_before(text, m.start(), lambda word: False)
+    if not any(text[s:e].lower() not in _SCHOOL_TYPE_WORDS for s, e in kept):
         return []
-    if name_part and not any(_zipf(text[s:e].strip(".").lower()) < 4.0 for s, e in kept):
-        return []  # "general surgery", "regional anesthesia": a rare name word is needed before these
-    end = m.end() if name_part else kept[-1][1]
-    return [Hit(kept[0][0], end, Label.HOSPITAL)]
+    return [Hit(kept[0][0], m.end())]
 
 
 # Head nouns of natural places ("the Eastern Shore", "Chesapeake Bay") and the words that open such names
@@ -842,6 +872,13 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*HOSPITAL_SUFFIXES) + r"(?![\w])",
             0.6,
             _hospital_name,
+        ),
+        Pattern(
+            "location.school_name",
+            Label.ORGANIZATION,
+            r"\b" + words(*SCHOOL_SUFFIXES) + r"(?![\w])",
+            0.6,
+            _school_name,
         ),
         Pattern(
             "location.natural_place",
