@@ -114,6 +114,9 @@ POSITIVES: list[Case] = [
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
+    # a street too common to name one, a clinical or care word before a street type
+    ("he lives on the main road; at the High Street; went to Main Street; placed on Heparin Drip", None, None),
+    ("sent to Cardiology Way; up to Dr Smith", "Cardiology Way", None),
     # a school's kind without its name
     ("he finished high school; the local primary school; Medical School; Senior High School", None, None),
     ("resident of the MICU team aware; originally from home; trip to bathroom", None, None),
@@ -215,9 +218,14 @@ NATURAL_PLACES: list[Case] = [
     ("Went fishing at Deep Creek yesterday", "Deep Creek", Label.LOCATION_OTHER),
     ("Chesapeake Bay trip last week", "Chesapeake Bay", Label.LOCATION_OTHER),
 ]
+# Streets named without a house number: in title case only, as natural places (invented names).
+NAMED_STREETS: list[Case] = [
+    ("Found collapsed off Brantisk Road yesterday.", "Brantisk Road", Label.STREET),
+    ("She lives on Elm Street. She is well.", "Elm Street", Label.STREET),
+]
 NATURAL_PLACE_NEGATIVES: list[Case] = [
-    *((t.upper(), e.upper(), lab) for t, e, lab in NATURAL_PLACES),
-    *((t.lower(), e.lower(), lab) for t, e, lab in NATURAL_PLACES),
+    *((t.upper(), e.upper(), lab) for t, e, lab in NATURAL_PLACES + NAMED_STREETS),
+    *((t.lower(), e.lower(), lab) for t, e, lab in NATURAL_PLACES + NAMED_STREETS),
     ("lives near the river and the bay", None, None),
     ("Tolerating ice chips. Lake of fluid in the abd", None, None),
     ("Clear Lake water given", None, None),
@@ -243,7 +251,8 @@ HARD: list[Case] = [
 
 
 @pytest.mark.parametrize(
-    ("text", "expected", "label"), params(POSITIVES + CASE_VARIANTS + HARD + NATURAL_PLACES, KNOWN_FAILURES)
+    ("text", "expected", "label"),
+    params(POSITIVES + CASE_VARIANTS + HARD + NATURAL_PLACES + NAMED_STREETS, KNOWN_FAILURES),
 )
 def test_finds_locations(text: str, expected: str, label: Label) -> None:
     check_positive(location_detector(), text, expected, label)

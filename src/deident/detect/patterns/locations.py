@@ -533,6 +533,34 @@ def _site_name_before(text: str, end: int, names_next_to_suffix: Callable[[str],
     return kept if named else []
 
 
+# A street named without a house number after a word of place ("off Brantisk Road", "lives on Quorvane Avenue"): up to
+# three capitalised words and a capitalised street type, in text with case.
+_STREET_TYPES_NAMED = (
+    "Road", "Street", "Avenue", "Lane", "Drive", "Way", "Close", "Crescent", "Boulevard", "Terrace", "Place", "Court",
+    "Grove", "Gardens", "Rd", "St", "Ave", "Ln", "Blvd",
+)  # fmt: skip
+_STREET_NAMED = (
+    r"\b(?i:on|off|along|onto|near|down|up|at|from|to|into|of)[ \t]{1,2}(?:the[ \t]{1,2})?"
+    r"(?P<s>[A-Z][a-z'\-]{1,24}(?:[ \t][A-Z][a-z'\-]{1,24}){0,2}[ \t](?:" + "|".join(_STREET_TYPES_NAMED) + r"))"
+    r"(?![\w'])"
+)
+
+
+def _street_named(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A named street: no clinical or function word in its name, one word at least no common word ("off Brantisk
+    Road", "on Elm Street"; "the High Street", "Main Street", "on Harley Street" of a clinic's address are streets too
+    common to name a person's)."""
+    if window_case(text, m.start("s")) != "mixed":
+        return []
+    name = m["s"].split()[:-1]
+    lowered = [w.lower() for w in name]
+    if any(w in STOP_WORDS or _clinical_place(w) or w in clinical_terms() for w in lowered):
+        return []
+    if not any(_zipf(w) < 4.5 for w in lowered):
+        return []
+    return [Hit(m.start("s"), m.end("s"))]
+
+
 # The kinds of school that follow a school's name ("Brantisk Primary School", "QUELBURY HIGH SCHOOL").
 SCHOOL_SUFFIXES = (
     "primary school", "secondary school", "high school", "middle school", "elementary school", "junior school",
@@ -873,6 +901,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.6,
             _hospital_name,
         ),
+        Pattern("location.street_named", Label.STREET, _STREET_NAMED, 0.5, _street_named, ignore_case=False),
         Pattern(
             "location.school_name",
             Label.ORGANIZATION,
