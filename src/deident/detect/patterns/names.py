@@ -1224,21 +1224,19 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.5,
             _name_pair,
         ),
-        Pattern(
-            "name.age_apposition",
-            Label.PATIENT,
-            _AGE_BETWEEN_COMMAS,
-            0.5,
-            _named_before_age(_names_before(Label.PATIENT, False, _AGE_COMMA_GLUE)),
-            hints=ScanHints(digit_run=(1, 3), run_prev=r"[ \t]"),
-        ),
-        Pattern(
-            "name.age_in_brackets",
-            Label.PATIENT,
-            _AGE_IN_BRACKETS,
-            0.5,
-            _named_before_age(_names_before(Label.PATIENT, False, _AGE_BRACKET_GLUE)),
-            hints=ScanHints(digit_run=(1, 3), run_prev=r"[ \t(]"),
+        *(
+            Pattern(
+                name,
+                Label.PATIENT,
+                source,
+                0.5,
+                _named_before_age(_names_before(Label.PATIENT, False, glue)),
+                hints=ScanHints(digit_run=(1, 3), run_prev=before_age),
+            )
+            for name, source, glue, before_age in (
+                ("name.age_apposition", _AGE_BETWEEN_COMMAS, _AGE_COMMA_GLUE, r"[ \t]"),
+                ("name.age_in_brackets", _AGE_IN_BRACKETS, _AGE_BRACKET_GLUE, r"[ \t(]"),
+            )
         ),
         Pattern(
             # A family history's side of the family: "bipolar disorder in Dravodreama's side of the family".
