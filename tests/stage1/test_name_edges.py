@@ -26,7 +26,7 @@ TEXT = (
         ("Quorvane, thanks", Label.DOCTOR, "Quorvane"),
         # a title's full stop, a record field and its number are no part of the name
         (". Brantisk", Label.DOCTOR, "Brantisk"),
-        ("smith john mrn 4455667", Label.PATIENT, "smith john"),
+        ("smith john mrn 4455667", Label.PATIENT, "smith john mrn 4455667"),  # the number alone: see below
     ],
 )
 def test_trim_name_edges(piece: str, label: Label, expected: str) -> None:
@@ -42,3 +42,12 @@ def test_trimmed_span_explains_itself() -> None:
     start = TEXT.index("Dr. Zyx")
     (got,) = trim_name_edges(Document("d", TEXT), (Span(start, start + 13, Label.DOCTOR, "crf", 0.4),))
     assert any("trimmed" in note for note in got.evidence)
+
+
+def test_a_number_at_the_edge_goes_only_where_another_span_holds_it() -> None:
+    start = TEXT.index("smith john")
+    end = start + len("smith john mrn 4455667")
+    number = Span(end - 7, end, Label.MEDICALRECORD, "patterns.id", 0.9)
+    name = Span(start, end, Label.PATIENT, "crf", 0.4)
+    got = trim_name_edges(Document("d", TEXT), (name, number))
+    assert [TEXT[s.start : s.end] for s in got] == ["smith john", "4455667"]

@@ -42,10 +42,15 @@ def edge_words() -> frozenset[str]:
     return frozenset(_key(p) for p in (*pieces, *record_ids) if " " not in p) - {""}
 
 
-def _at_edge(key: str, edges: frozenset[str]) -> bool:
-    """A trigger word, a piece of punctuation alone (". Quorvane" of "Dr. Quorvane") or a number ("smith john mrn
-    4455667": the record number has its own span)."""
-    return key in edges or not key or key.isdigit()
+def _held_elsewhere(spans: tuple[Span, ...], span: Span, start: int, end: int) -> bool:
+    """Whether a span other than ``span`` covers [start, end)."""
+    return any(o is not span and o.start <= start and end <= o.end for o in spans)
+
+
+def _at_edge(key: str, edges: frozenset[str], spans: tuple[Span, ...], span: Span, word: tuple[int, int]) -> bool:
+    """A trigger word, a piece of punctuation alone (". Quorvane" of "Dr. Quorvane"), or a number that another span
+    covers ("smith john mrn 4455667": the record number has its own span; a number no other span holds stays)."""
+    return key in edges or not key or (key.isdigit() and _held_elsewhere(spans, span, *word))
 
 
 def _key(word: str) -> str:
@@ -65,9 +70,9 @@ def trim_name_edges(document: Document, spans: tuple[Span, ...]) -> tuple[Span, 
         words = [(m.start() + span.start, m.end() + span.start) for m in _WORD.finditer(span.text_of(document.text))]
         keys = [_key(document.text[s:e]) for s, e in words]
         first, last = 0, len(words) - 1
-        while first <= last and _at_edge(keys[first], edges):
+        while first <= last and _at_edge(keys[first], edges, spans, span, words[first]):
             first += 1
-        while last >= first and _at_edge(keys[last], edges):
+        while last >= first and _at_edge(keys[last], edges, spans, span, words[last]):
             last -= 1
         # A word of punctuation alone (key "") is no name either: "; niece" keeps no name once "niece" goes.
         if (
