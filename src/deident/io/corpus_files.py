@@ -27,15 +27,15 @@ _FOREIGN_BOMS = (
 )
 
 
-def not_valid(encoding: str, head: bytes, *, encoding_option: bool = True) -> str:
+def not_valid(encoding: str, head: bytes, *, encoding_option: bool = True, hint: str = "") -> str:
     """The problem of a file that ``encoding`` cannot decode, naming the encoding its byte order mark announces
     ("not valid utf-8: it begins with a utf-16 byte order mark; give --encoding utf-16"; for a format read as
-    UTF-8 only, ``encoding_option`` False: "...; convert it to UTF-8")."""
+    UTF-8 only, ``encoding_option`` False: "...; convert it to UTF-8"); without such a mark, ``hint`` follows."""
     for mark, name in _FOREIGN_BOMS:
         if head.startswith(mark) and codecs.lookup(encoding).name != codecs.lookup(name).name:
             remedy = f"give --encoding {name}" if encoding_option else "convert it to UTF-8"
             return f"not valid {encoding}: it begins with a {name} byte order mark; {remedy}"
-    return f"not valid {encoding}"
+    return f"not valid {encoding}{hint}"
 
 
 def read_exact(path: Path, encoding: str = "utf-8") -> str:

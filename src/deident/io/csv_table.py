@@ -117,9 +117,7 @@ def iter_csv(
     except UnicodeDecodeError as err:
         with path.open("rb") as raw:
             head = raw.read(4)
-        problem = not_valid(encoding, head)
-        if problem == f"not valid {encoding}":
-            problem += " (see --encoding)"
+        problem = not_valid(encoding, head, hint=" (see --encoding)")
         raise InputFormatError(path, f"byte {err.start}", problem) from None
 
 

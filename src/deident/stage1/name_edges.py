@@ -38,8 +38,8 @@ def edge_words() -> frozenset[str]:
         "ms",
     )
     # Single words only: "nurse practitioner" is trimmed a word at a time, as "nurse" and "practitioner" are not.
-    record_ids = (w for w in names.RECORD_ID_WORDS if " " not in w)  # "tamsin quorvane dob": the field after a name
-    return frozenset(_key(p) for p in (*pieces, *record_ids) if " " not in p) - {""}
+    # and the record fields written after a name ("tamsin quorvane dob")
+    return frozenset(_key(p) for p in (*pieces, *names.RECORD_ID_WORDS) if " " not in p) - {""}
 
 
 def _held_elsewhere(spans: tuple[Span, ...], span: Span, start: int, end: int) -> bool:

@@ -85,7 +85,8 @@ def _state_zip(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 _CAP_WORD = r"[A-Z][A-Za-z'\-]{1,24}"
-_CITY_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _CAP_WORD + r"(?:[ \t]" + _CAP_WORD + r"){0,2}),?[ \t]{1,2}\Z"
+# What stands between a city and the state code after it: perhaps a comma, then one or two blanks.
+_CITY_STATE_GLUE = r"(?r),?[ \t]{1,2}\Z"
 
 
 def _no_city_word(word: str) -> bool:
@@ -96,15 +97,13 @@ def _no_city_word(word: str) -> bool:
 
 def _city_before(text: str, state_start: int) -> Hit | None:
     """The city of "Kicifield MO 97720" and "Kicifield, MO 97720": up to three capitalised words right before a state
-    and ZIP code, none a function word or clinical term (the street before it ends at its comma)."""
-    city = compile_source(_CITY_BEFORE, False).search(text, max(0, state_start - 60), state_start)
-    if city is None:
+    and ZIP code, none a function word or clinical term (the street before it ends at its comma), within 60
+    characters of the state."""
+    glue = compile_source(_CITY_STATE_GLUE, False).search(text, max(0, state_start - 3), state_start)
+    if glue is None:
         return None
-    words = _town_words(city["c"].split())  # "Lives in Kicifield MO": the city starts after "in"
-    if words is None:
-        return None
-    start = city.end("c") - len(" ".join(words))
-    return Hit(start, city.end("c"), Label.CITY)
+    city = _city_just_before(text, glue.start(), 60 - (state_start - glue.start()))
+    return None if city is None else Hit(city[0], glue.start(), Label.CITY)
 
 
 def _town_words(words: list[str]) -> list[str] | None:
@@ -153,10 +152,11 @@ def _names_a_place(words: Sequence[str]) -> bool:
 _CITY_JUST_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _CAP_WORD + r"(?:[ \t]" + _CAP_WORD + r"){0,2})\Z"
 
 
-def _city_just_before(text: str, end: int) -> tuple[int, list[str]] | None:
-    """(start, words) of the capitalised words right before ``end``, without the function words that open them
-    ("From Quelbury, TX": "Quelbury"); None where none is left or one is a function word or clinical term."""
-    city = compile_source(_CITY_JUST_BEFORE, False).search(text, max(0, end - 80), end)
+def _city_just_before(text: str, end: int, width: int = 80) -> tuple[int, list[str]] | None:
+    """(start, words) of the capitalised words right before ``end`` (within ``width`` characters), without the
+    function words that open them ("From Quelbury, TX": "Quelbury"); None where none is left or one is a function word
+    or clinical term."""
+    city = compile_source(_CITY_JUST_BEFORE, False).search(text, max(0, end - width), end)
     if city is None:
         return None
     words = _town_words(city["c"].split())

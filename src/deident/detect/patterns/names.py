@@ -714,11 +714,11 @@ def _named_before_age(found: Validator) -> Validator:
     return check
 
 
-@lru_cache(maxsize=1)
 def _first_names() -> frozenset[str]:
+    """The listed first names, lower case (the lexicon loader caches them)."""
     from deident.detect.lexicon.data import load_lexicon
 
-    return frozenset(load_lexicon("first_names"))
+    return load_lexicon("first_names")
 
 
 def _self_introduced(text: str, m: regex.Match[str]) -> list[Hit]:
