@@ -54,6 +54,10 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("Quibble & Zorn classification IIb", "Zorn", Label.DOCTOR, "veto:eponym_pair"),
         ("positive Quibble and Zorn's sign", "Zorn", Label.PATIENT, "veto:eponym_pair"),
         ("Mallory and Weiss syndrome", "Mallory", Label.HOSPITAL, "veto:eponym_pair"),
+        # Punctuation alone names nobody: a note's last full stop, a dash between words.
+        ("TRANSFERRED FROM QUELBURY. \n\n", ".", Label.RELATIVE, "veto:no_letter_or_digit"),
+        ("D/C TO BRANTISK HOUSE.", ".", Label.LOCATION_OTHER, "veto:no_letter_or_digit"),
+        ("seen by Quorvane -- will f/u", "--", Label.DOCTOR, "veto:no_letter_or_digit"),
         # A title with no name: nobody (a street suffix names a place only with the street's name).
         ("Pt seen by Dr. Quillon Marsh.", "Dr.", Label.LOCATION_OTHER, "veto:honorific_only"),
         ("update given to Mrs Okonkwo", "Mrs", Label.RELATIVE, "veto:honorific_only"),

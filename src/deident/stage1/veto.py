@@ -170,6 +170,8 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
         return ()
     text = document.text
     surface = text[span.start : span.end]
+    if not any(ch.isalnum() for ch in surface):
+        return ("veto:no_letter_or_digit",)  # the CRF's tag on a note's last full stop ("FROM QUELBURY[.]")
     key = " ".join(normalise(surface).split())
     if (found := _WORD.findall(key)) and all(word in HONORIFICS for word in found):
         return ("veto:honorific_only",)  # a title with no name ("[Dr.] Faith Summers" as a place)

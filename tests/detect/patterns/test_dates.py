@@ -51,6 +51,9 @@ POSITIVES: list[Case] = [
     ("dated 22.07.2005 per outside", "22.07.2005", D),
     ("returned to OR on 7-8 for coiling", "7-8", D),
     ("s/p bil mastectomies 11/92, transferred", "11/92", D),
+    # no day is 00: a month and the year 2000
+    ("last colonoscopy 2/00, normal", "2/00", D),
+    ("MI in 12/00, cath then", "12/00", D),
     ("HX:8/30 decreased mental status", "8/30", D),
     ("seen July 22nd by ortho", "July 22nd", D),
     ("seen on 22 Jul 2005", "22 Jul 2005", D),
@@ -117,6 +120,8 @@ NEGATIVES: list[Case] = [
     ("BP 1/1980 unlikely, recheck cuff", "1/1980", D),
     ("took 1/2000 mg", "1/2000", D),
     ("ratio 13/2005 and 1/1899", "13/2005", D),
+    ("BP 120/00 by cuff, 0/00 leak", "0/00", D),
+    ("BP 120/00 by cuff", "20/00", D),
     # bracketed numbers that are no years
     ("MI (98) ruled out, sat (98%)", "98", D),
     ("BP (2000) cuff reading, lasix (2000)", "2000", D),

@@ -205,8 +205,9 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
     if unit_follows(text, m.end()):
         return []
     before = _before(text, m.start())
-    if m["sep"] == "/" and 1 <= month <= 12 and 32 <= day <= 99 and len(m["b"]) == 2:
-        # month/year ("s/p CABG 11/92"); blood pressures have three-digit systolic values
+    if m["sep"] == "/" and 1 <= month <= 12 and (32 <= day <= 99 or m["b"] == "00") and len(m["b"]) == 2:
+        # month/year ("s/p CABG 11/92", "colonoscopy 2/00": no day is 00, so "00" is the year 2000); blood
+        # pressures have three-digit systolic values
         if _ends_with(_CLINICAL_BEFORE, before):
             return []
         return [Hit(m.start(), m.end(), evidence=("month/year",))]
