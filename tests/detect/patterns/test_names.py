@@ -16,6 +16,11 @@ from .helpers import Case, check_negative, check_positive, found, params, random
 DR, PT, REL = Label.DOCTOR, Label.PATIENT, Label.RELATIVE
 
 POSITIVES: list[Case] = [
+    # a listed first name that is no English word, opening a sentence before a verb or with a relative
+    ("Harold was calm overnight, no c/o pain.", "Harold", PT),
+    ("Resting. Mary and husband at bedside this am.", "Mary", PT),
+    ("Social: Evelyn remains on bipap, family aware.", "Evelyn", PT),
+    ("Afebrile. John slept well and denies pain.", "John", PT),
     ("Present: - Reazhiodisk Liehomski (patient)", "Reazhiodisk Liehomski", PT),
     ("Contact 'Dubrierko Utraeski' (mother) if unwell", "Utraeski", REL),
     ("SPOKE WITH DR. KOWALSKI ABOUT BP", "KOWALSKI", DR),
@@ -182,6 +187,16 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # a first name that is also an English word, a date, a drug or no name before the verb
+    ("Frank appears comfortable. Grace period ended. Mark on skin noted. Will continue to monitor.", None, None),
+    ("Pt was calm. Lasix was given. Family and friends at bedside. Neuro: alert.", None, None),
+    # a relative's or a clinician's verb right after the trigger, in text without case cues (names are capitalised
+    # where the text has case, so the mixed-case row is kept apart)
+    ("HUSBAND VERBALIZED UNDERSTANDING OF PLAN. WIFE DROVE IN.", None, None),
+    ("son flew in last night, daughter understands plan, wife texted update", None, None),
+    ("WIFE SLEPT AT BEDSIDE. DAUGHTER INSISTED ON STAYING. SON LEFT AT 2000.", None, None),
+    ("dr agreed with plan, md requested cxr, wife declined, son expresses concern", None, None),
+    ("WIFE ANNA VERBALIZED UNDERSTANDING.", "VERBALIZED", REL),
     # a sign-off by a role, a service, a machine or the patient
     ("seen by ENT. reviewed by MD. Seen by P.T. on rounds, seen by O.T., checked by S.T.", None, None),
     ("BP checked by machine. Pain reported by patient. Verified by pharmacy. Approved by insurance.", None, None),

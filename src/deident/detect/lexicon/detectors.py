@@ -52,7 +52,7 @@ from deident.detect.lexicon.matcher import (
     MultiLexiconMatcher,
     case_shape,
 )
-from deident.detect.patterns.names import CLINICAL_SUFFIXES
+from deident.detect.patterns.names import CLINICAL_SUFFIXES, is_verb_form
 from deident.text.case import CaseMode
 from deident.text.normalise import normalise
 from deident.text.note_view import NoteView, note_view
@@ -544,6 +544,8 @@ def _unlisted_name_word(text: str, normalised: str, mode: CaseMode, start: int, 
         return False
     if table_zipf(lowered) >= UNLISTED_SURNAME_ZIPF or is_clinical_term(lowered) or _is_drug(lowered):
         return False
+    if mode is not CaseMode.MIXED and is_verb_form(lowered):
+        return False  # the name's verb: "WIFE ANNA VERBALIZED UNDERSTANDING"
     if lowered in BEFORE_TRIGGERS or lowered in AFTER_TRIGGERS or lowered in load_stop_words():
         return False
     return lowered not in name_matcher()

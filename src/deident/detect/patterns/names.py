@@ -236,6 +236,55 @@ def _unknown_capitalised(word: str, zipf: float, mode: str, strong: bool) -> boo
     return mode == "upper" or (mode == "mixed" and word[0].isupper())
 
 
+# A relative or a clinician is the subject of the note's next verb ("WIFE VERBALIZED UNDERSTANDING", "son flew in",
+# "daughter understands plan"): such a verb form right after the trigger is no name. The verbs a person does in a
+# note's account of a visit, a call or a talk, with English's regular endings; the irregular past tenses listed.
+SUBJECT_VERBS = """
+    accompany acknowledge admit agree answer appear argue arrive ask assist attend believe bathe call chat complain
+    confirm consent cry decide decline demand demonstrate deny depart describe dispute endorse explain express help
+    hope hug hurry inform insist intend kiss live mention notify object observe phone plan pray prefer question
+    recall refuse relay remain remember report request rest return rush scream seem share shout sign state stay talk
+    text threaten tolerate update verbalize verbalise visit voice wait walk want watch wish witness wonder worry yell
+    """.split()
+# Irregular verbs of the same kind and their past tenses.
+IRREGULAR_PASTS = {
+    "awake": "awoke", "become": "became", "begin": "began", "bring": "brought", "buy": "bought", "choose": "chose",
+    "come": "came", "drive": "drove", "eat": "ate", "feed": "fed", "feel": "felt", "fly": "flew", "forget": "forgot",
+    "get": "got", "give": "gave", "go": "went", "hold": "held", "keep": "kept", "know": "knew", "leave": "left",
+    "lose": "lost", "meet": "met", "pay": "paid", "ring": "rang", "run": "ran", "say": "said", "send": "sent",
+    "sit": "sat", "sleep": "slept", "speak": "spoke", "spend": "spent", "stand": "stood", "take": "took",
+    "tell": "told", "think": "thought", "understand": "understood", "wake": "woke", "weep": "wept", "write": "wrote",
+}  # fmt: skip
+# One short stressed vowel before one final consonant doubles it: "hugged", "admitted", "preferred".
+_DOUBLED_FINAL = frozenset("admit chat hug plan prefer".split())
+
+
+def _third_person(verb: str) -> str:
+    if verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "es" if verb.endswith(("s", "sh", "ch", "x", "go")) else verb + "s"
+
+
+def _regular_past(verb: str) -> str:
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ied"
+    return verb + verb[-1] + "ed" if verb in _DOUBLED_FINAL else verb + "ed"
+
+
+VERB_FORMS = frozenset(
+    {_regular_past(v) for v in SUBJECT_VERBS}
+    | {_third_person(v) for v in (*SUBJECT_VERBS, *IRREGULAR_PASTS)}
+    | set(IRREGULAR_PASTS.values())
+)
+
+
+def is_verb_form(lower: str) -> bool:
+    """Whether a lower-cased word is one of :data:`VERB_FORMS` (a past tense or a third person): no name."""
+    return lower in VERB_FORMS
+
+
 @lru_cache(maxsize=65536)  # pure: the same words come back in every note
 def is_name_word(token: str, mode: str, strong: bool) -> bool:
     """Whether ``token`` can be (part of) a person's name here.
@@ -256,6 +305,8 @@ def is_name_word(token: str, mode: str, strong: bool) -> bool:
     if "-" in lower and lower.split("-", 1)[0] in NON_NAMES:
         return False  # "cath-bwn", "wife-aware": a clinical or note word glued to another
     known = lower in known_names()
+    if not known and is_verb_form(lower) and (mode != "mixed" or word[0].islower()):
+        return False  # in text with case a capital still makes a name: "Dr. Ran", "Mr Sat"
     zipf = _zipf(lower)
     if not known and lower.endswith(CLINICAL_SUFFIXES) and not _unknown_capitalised(word, zipf, mode, strong):
         return False
@@ -278,7 +329,9 @@ def is_surname_word(token: str) -> bool:
     lower = token.rstrip(".").lower()
     if lower.endswith("'s"):
         lower = lower[:-2]
-    return len(lower) == 1 or lower in known_names() or _zipf(lower) < 3.0
+    if len(lower) == 1 or lower in known_names():
+        return True
+    return _zipf(lower) < 3.0 and not is_verb_form(lower)
 
 
 def _hyphen_head(piece: str) -> str | None:
@@ -578,6 +631,32 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
             return []
         start = given.start("n")
     return [Hit(start, found.end("i") if found["i"] else found.end("n"), label)]
+
+
+# What a person who opens a sentence by a first name alone does next, beyond SUBJECT_VERB_WORDS: a copula, "has",
+# or one of the verb forms of VERB_FORMS ("Harold was calm overnight", "John slept well", "Marisol remains on
+# bipap"); and the relative who came with the person ("Tamsin and husband at bedside").
+_FIRST_NAME_SUBJECT_WORDS = ("is", "was", "has", "had", *sorted(VERB_FORMS))
+_WITH_RELATIVE = r"\band[ \t]{1,2}(?:(?:her|his|their)[ \t]{1,2})?" + FAMILY + r"(?![\w'])"
+
+
+def _first_name_subject(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A listed first name that is no English word (``common_words``: "Frank", "Grace", "Will" and "Mark" are) opening
+    a sentence before a verb: "Harold was calm overnight", "JOHN DENIES PAIN", "Tamsin and husband at bedside". The
+    rarer names are :func:`_subject_name`'s; this takes the common ones ("John", "Mary") that a name list knows as
+    names first. "Pt was", "Lasix was given" and "Jan 3 was" name no one (no first name, or no verb after it)."""
+    from deident.detect.lexicon.data import load_lexicon
+
+    found = search_before(_SUBJECT_WORD, text, m.start(), 30)
+    if found is None or found["i"] or not _opens_sentence(text, found.start("n")):
+        return []
+    word = found["n"]
+    lower = word.lower()
+    if lower not in _first_names() or lower in load_lexicon("common_words") or is_verb_form(lower):
+        return []
+    if not _bare_name_word(word, text, found.start("n")):
+        return []
+    return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
 
 
 _NAME_PAIR = (
@@ -1419,6 +1498,22 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*SUBJECT_VERB_WORDS) + r"\b",
             0.4,
             _subject_name,
+        ),
+        Pattern(
+            "name.first_name_subject",
+            Label.PATIENT,
+            # The lookbehind (one word opening a sentence) rejects the common verbs' other places before the validator.
+            r"(?<=(?:\A|[.!?;:(\n])[ \t]{0,3}[A-Za-z][A-Za-z'\-]{1,24}[ \t]{1,2})"
+            r"(?:" + words(*_FIRST_NAME_SUBJECT_WORDS) + "|" + _WITH_RELATIVE[2:] + r")(?![\w'])",
+            0.4,
+            _first_name_subject,
+            # by hand: a match starts at the verb or at "and" (the lookbehind hides them from the derivation)
+            hints=ScanHints(
+                anchors=(
+                    *_FIRST_NAME_SUBJECT_WORDS,
+                    *(f"and {whose}{kin}" for whose in ("", "her ", "his ", "their ") for kin in FAMILY_WORDS),
+                )
+            ),
         ),
         Pattern(
             "name.subject_clinician_verb",
