@@ -24,6 +24,7 @@ from deident.stage2.filter.span_classifier import (
     save_filter,
 )
 from deident.stage2.filter.training import OutOfFoldCandidates, fit_span_filter
+from deident.stage2.union import UnionStage
 
 
 def _synthetic(n: int, seed: int) -> tuple[list[dict[str, float]], list[bool]]:
@@ -134,7 +135,7 @@ def test_filter_stage_drops_below_threshold_and_records_probability():
     stage = SpanFilterStage(SpanFilter({"names": model, "numeric": model}, {"names": 0.5, "numeric": 0.5}))
     doc = Document("d", "Bob came on 3/4 to Boston")
     spans = (
-        Span(0, 3, Label.PATIENT, "crf", 0.6),
+        Span(0, 3, Label.PATIENT, "crf", 0.4),
         Span(12, 15, Label.DATE, "patterns.date"),
         Span(19, 25, Label.CITY, "lexicon.city"),
     )
@@ -147,14 +148,40 @@ def test_filter_stage_drops_below_threshold_and_records_probability():
 
 @pytest.mark.parametrize(("score", "kept"), [(None, False), (0.6, False), (0.89, False), (0.9, True), (1.0, True)])
 def test_a_confident_detector_keeps_its_candidate(score, kept):
-    model = LinearModel({"src=crf": -4.0}, 0.0)
+    model = LinearModel({"src=lexicon.name": -4.0}, 0.0)
     stage = SpanFilterStage(SpanFilter({"names": model}, {"names": 0.5}))
     doc = Document("d", "Mrs Ley here")
-    survivors = stage(doc, (Span(4, 7, Label.PATIENT, "crf", score),))
+    survivors = stage(doc, (Span(4, 7, Label.PATIENT, "lexicon.name", score),))
     assert bool(survivors) is kept
     if kept:
         assert survivors[0].score == score  # the detector's score, not the filter's probability
         assert any(e.endswith("kept: confident detector") for e in survivors[0].evidence)
+
+
+@pytest.mark.parametrize(
+    ("crf", "other", "kept"),
+    [
+        (None, 0.6, False),
+        (0.3, 0.6, False),
+        (0.49, 0.6, False),
+        (0.5, 0.6, True),
+        (0.89, None, True),
+        (0.5, None, True),
+    ],
+)
+def test_the_filter_never_overrules_the_crf_calling_a_candidate_phi(crf, other, kept):
+    """What the CRF itself tags at its own 0.5 boundary stays whatever the filter thinks of it: the filter judges what
+    stage 1 merely proposes. Here the candidate is a merged one (a lexicon part, a CRF part, or both)."""
+    model = LinearModel({"src=crf": -4.0, "src=lexicon.name": -4.0}, 0.0)
+    stage = SpanFilterStage(SpanFilter({"names": model}, {"names": 0.5}))
+    doc = Document("d", "Seen by Tobiah Quorvane today")
+    members = [Span(8, 23, Label.DOCTOR, source, score)
+               for source, score in (("crf", crf), ("lexicon.name", other)) if score is not None]  # fmt: skip
+    (candidate,) = UnionStage()(doc, tuple(members))
+    survivors = stage(doc, (candidate,))
+    assert bool(survivors) is kept
+    if kept and (other is None or other < 0.9):
+        assert survivors[0].evidence[-1].endswith("kept: the CRF calls it PHI")
 
 
 @pytest.mark.parametrize(
@@ -167,7 +194,7 @@ def test_a_label_the_filter_never_saw_is_kept(trained_labels, kept):
     stage = SpanFilterStage(SpanFilter({"names": model}, {"names": 0.5}, info=info))
     doc = Document("d", "From: bramblefoot")
     label = Label.PATIENT if trained_labels == ["PATIENT"] else Label.USERNAME
-    survivors = stage(doc, (Span(6, 17, label, "crf", 0.6),))
+    survivors = stage(doc, (Span(6, 17, label, "crf", 0.4),))
     assert bool(survivors) is kept
     if kept:
         assert survivors[0].evidence[-1] == "filter: USERNAME unseen in training, kept"

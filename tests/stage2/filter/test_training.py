@@ -48,7 +48,7 @@ def _capitalised_words(train: Sequence[AnnotatedDocument]) -> Callable[[Document
         import regex
 
         return [
-            Span(m.start(), m.end(), Label.PATIENT, "crf", 0.5)
+            Span(m.start(), m.end(), Label.PATIENT, "crf", 0.3)
             for m in regex.finditer(r"(?<=\w )[A-Z][a-z]+", doc.text)
         ]
 
