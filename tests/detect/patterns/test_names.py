@@ -16,6 +16,10 @@ from .helpers import Case, check_negative, check_positive, found, params, random
 DR, PT, REL = Label.DOCTOR, Label.PATIENT, Label.RELATIVE
 
 POSITIVES: list[Case] = [
+    # a word after "Mrs" or "Mr." whatever else it also is ("house", "blood", "hand")
+    ("Mrs. House ate breakfast.", "House", PT),
+    ("Mr. Blood is a 70 yo man.", "Blood", PT),
+    ("Pt seen with Mrs. Hand today.", "Hand", PT),
     # a listed first name that is no English word, opening a sentence before a verb or with a relative
     ("Harold was calm overnight, no c/o pain.", "Harold", PT),
     ("Resting. Mary and husband at bedside this am.", "Mary", PT),
@@ -187,6 +191,9 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # a title with its name left out, and "MR" graded as mitral regurgitation
+    ("Mr. and Mrs. at bedside. Spoke with Mrs. at length.", None, None),
+    ("ECHO: MILD MR. PLAN: DIURESE. 1+ MR. EF 40%. MOD MR. TR 2+. MILD TO MOD MR. AS.", None, None),
     # a first name that is also an English word, a date, a drug or no name before the verb
     ("Frank appears comfortable. Grace period ended. Mark on skin noted. Will continue to monitor.", None, None),
     ("Pt was calm. Lasix was given. Family and friends at bedside. Neuro: alert.", None, None),
@@ -384,6 +391,10 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # any capitalised word after "Mr"/"Mr."/"Mrs" is the name, a modal or a clinical word too
+    ("Mr. Will is awake and alert.", "Will", PT),
+    ("Mrs Page ate well, Mr Hand aware.", "Page", PT),
+    ("Mrs Page ate well, Mr Hand aware.", "Hand", PT),
     # who signed off a report or letter (without case, a listed name only)
     ("Authorised by: Geabrev Marisol, Consultant", "Geabrev Marisol", DR),
     ("Reported by Kechiexek B on 3/5", "Kechiexek B", DR),

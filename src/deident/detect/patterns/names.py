@@ -406,6 +406,68 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
     return check
 
 
+# The words of grammar, which may follow a title whose name the writer left out ("Mr. and Mrs. Quorvane", "spoke with
+# Mrs. at bedside"); any other word right after an unambiguous title is the person's name.
+GRAMMAR_WORDS = frozenset(
+    """
+    a an the and or but nor of in on at to for from by with without into onto via per as is was were are be been being
+    am has had have having do does did will would shall should can could may might must not no yes this that these those
+    there here he she it they them him her his hers its their we us our you your i me my who whom whose which what when
+    where why how all any some each both either neither other another such same also re
+    """.split()
+)
+
+
+# A valve lesion's grade before "MR" (mitral regurgitation), as echo reports write it.
+_VALVE_GRADE_BEFORE = (
+    r"(?ri)(?:\b(?:trace|trivial|mild|mod|moderate|severe)|[1-4]\+)[ \t-]{0,3}(?:to[ \t]{1,2}\w+[ \t]{1,2})?\Z"
+)
+
+
+def _surname_after_title(
+    names: Callable[[str, regex.Match[str]], list[Hit]],
+) -> Callable[[str, regex.Match[str]], list[Hit]]:
+    """``names``, and where it finds nothing, the first word after an unambiguous title as the name whatever word it
+    also is ("Mrs. House ate breakfast", "MR. HAND AWAKE", "Mr. Will is awake"): "Mrs" and "Mister" are titles only,
+    and so is "Mr." with its full stop, or "Mr" written as a title in text with case ("MR" alone is also mitral
+    regurgitation, "miss" a verb). Only a word of grammar is no name; in text with case the word must be capitalised,
+    and a capitalised modal is a name ("Mr. Will")."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        title = text[m.start() : m.start("n")].strip()
+        if title.rstrip(".").lower() == "mr" and search_before(_VALVE_GRADE_BEFORE, text, m.start(), 16):
+            return []  # mitral regurgitation graded: "1+ MR. EF 40%", "MOD MR. TR 2+"
+        found = names(text, m)
+        if found:
+            return found
+        mode = window_case(text, m.start("n"))
+        bare = title.rstrip(".").lower()
+        if mode == "mixed":
+            if title not in ("Mr", "Mr.", "Mrs", "Mrs.", "Mister"):
+                return []  # "MR" is also mitral regurgitation, "mRS" the modified Rankin scale
+        elif not (bare == "mister" or (title.endswith(".") and bare in ("mr", "mrs"))):
+            return []
+        first = rx(TOKEN).match(m["n"])
+        if first is None:
+            return []
+        word = first[0].rstrip(".")
+        lower = word.lower()
+        if len(lower) < 2 or not word.isalpha():
+            return []
+        if mode == "mixed":
+            capitalised = word[0].isupper() and word[1:].islower()
+            if not capitalised or (lower in GRAMMAR_WORDS and lower not in _MODAL_FIRST_NAMES):
+                return []
+        elif lower in GRAMMAR_WORDS or (
+            bare == "mr" and (len(lower) < 3 or lower in NON_NAMES or lower in clinical_terms())
+        ):
+            return []  # without case, "MR." may end a finding ("1+ MR. EF 40%"): a note or clinical word is none
+        start = m.start("n")
+        return [Hit(start, start + len(word), Label.PATIENT)]
+
+    return check
+
+
 _TIMES_COUNT = regex.compile(r"[ \t]?\d")
 
 
@@ -1254,7 +1316,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.PATIENT,
             r"\b" + PATIENT_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?P<n>" + CHAIN + ")",
             0.9,
-            _names(Label.PATIENT, strong=True),
+            _surname_after_title(_names(Label.PATIENT, strong=True)),
         ),
         # A name spelled out letter by letter after a title ("Dr. Q u o r v a n e"): a layout that hides it from every
         # word-level reader. Three letters at least, each alone, so "Dr. J A Quorvane" is the title rules' above.
