@@ -16,10 +16,9 @@ from .helpers import Case, check_negative, check_positive, found, params, random
 DR, PT, REL = Label.DOCTOR, Label.PATIENT, Label.RELATIVE
 
 POSITIVES: list[Case] = [
-    # a word after "Mrs" or "Mr." whatever else it also is ("house", "blood", "hand")
-    ("Mrs. House ate breakfast.", "House", PT),
+    # a word after "Mrs." or "Mr." whatever else it also is ("blood")
     ("Mr. Blood is a 70 yo man.", "Blood", PT),
-    ("Pt seen with Mrs. Hand today.", "Hand", PT),
+    ("Pt seen with Mrs. Gravel today.", "Gravel", PT),
     # a listed first name that is no English word, opening a sentence before a verb or with a relative
     ("Harold was calm overnight, no c/o pain.", "Harold", PT),
     ("Resting. Mary and husband at bedside this am.", "Mary", PT),
@@ -194,6 +193,7 @@ NEGATIVES: list[Case] = [
     # a title with its name left out, and "MR" graded as mitral regurgitation
     ("Mr. and Mrs. at bedside. Spoke with Mrs. at length.", None, None),
     ("ECHO: MILD MR. PLAN: DIURESE. 1+ MR. EF 40%. MOD MR. TR 2+. MILD TO MOD MR. AS.", None, None),
+    ("DR. AWARE. DR. RECOMMENDS CT. MD HAND SURGERY. DR HAND.", None, None),
     # a first name that is also an English word, a date, a drug or no name before the verb
     ("Frank appears comfortable. Grace period ended. Mark on skin noted. Will continue to monitor.", None, None),
     ("Pt was calm. Lasix was given. Family and friends at bedside. Neuro: alert.", None, None),
@@ -391,10 +391,12 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
-    # any capitalised word after "Mr"/"Mr."/"Mrs" is the name, a modal or a clinical word too
-    ("Mr. Will is awake and alert.", "Will", PT),
+    # any capitalised word after "Mr"/"Mr."/"Mrs"/"Dr" but a word of grammar is the name, a clinical word too
     ("Mrs Page ate well, Mr Hand aware.", "Page", PT),
     ("Mrs Page ate well, Mr Hand aware.", "Hand", PT),
+    ("Mrs. House ate breakfast.", "House", PT),
+    ("Also Dr. Hand involved, d/w Dr Case.", "Hand", DR),
+    ("Also Dr. Hand involved, d/w Dr Case.", "Case", DR),
     # who signed off a report or letter (without case, a listed name only)
     ("Authorised by: Geabrev Marisol, Consultant", "Geabrev Marisol", DR),
     ("Reported by Kechiexek B on 3/5", "Kechiexek B", DR),

@@ -241,10 +241,11 @@ def _unknown_capitalised(word: str, zipf: float, mode: str, strong: bool) -> boo
 # note's account of a visit, a call or a talk, with English's regular endings; the irregular past tenses listed.
 SUBJECT_VERBS = """
     accompany acknowledge admit agree answer appear argue arrive ask assist attend believe bathe call chat complain
-    confirm consent cry decide decline demand demonstrate deny depart describe dispute endorse explain express help
-    hope hug hurry inform insist intend kiss live mention notify object observe phone plan pray prefer question
-    recall refuse relay remain remember report request rest return rush scream seem share shout sign state stay talk
-    text threaten tolerate update verbalize verbalise visit voice wait walk want watch wish witness wonder worry yell
+    confirm consent cry decide decline demand demonstrate deny depart describe discuss dispute endorse evaluate
+    examine explain express help hope hug hurry inform insist intend kiss live mention notify object observe order
+    phone plan pray prefer prescribe question recall recommend refuse relay remain remember report request rest
+    return review rush scream seem share shout sign state stay suggest talk text threaten tolerate update verbalize
+    verbalise visit voice wait walk want watch wish witness wonder worry yell
     """.split()
 # Irregular verbs of the same kind and their past tenses.
 IRREGULAR_PASTS = {
@@ -426,12 +427,17 @@ _VALVE_GRADE_BEFORE = (
 
 def _surname_after_title(
     names: Callable[[str, regex.Match[str]], list[Hit]],
+    label: Label,
+    cased_titles: frozenset[str],
+    one_case_titles: frozenset[str] = frozenset(),
 ) -> Callable[[str, regex.Match[str]], list[Hit]]:
     """``names``, and where it finds nothing, the first word after an unambiguous title as the name whatever word it
-    also is ("Mrs. House ate breakfast", "MR. HAND AWAKE", "Mr. Will is awake"): "Mrs" and "Mister" are titles only,
-    and so is "Mr." with its full stop, or "Mr" written as a title in text with case ("MR" alone is also mitral
-    regurgitation, "miss" a verb). Only a word of grammar is no name; in text with case the word must be capitalised,
-    and a capitalised modal is a name ("Mr. Will")."""
+    also is ("Mrs. House ate breakfast", "Dr. Hand aware", "MR. BLOOD IS A 70 YO"). A title is
+    unambiguous as written in ``cased_titles`` in text with case (capital, then small letters: "MR" is also mitral
+    regurgitation, "mRS" the modified Rankin scale, "DR" a drive), and as written in ``one_case_titles`` (lower case,
+    with its full stop) in text without case. Only a word of grammar is no name (a modal too: "Dr. Will Stop by" is
+    a miscapitalised "will"); in text with case the word must be capitalised; without case a note or clinical word is
+    none either ("1+ MR. EF 40%": "MR." may end a finding)."""
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
         title = text[m.start() : m.start("n")].strip()
@@ -441,29 +447,25 @@ def _surname_after_title(
         if found:
             return found
         mode = window_case(text, m.start("n"))
-        bare = title.rstrip(".").lower()
-        if mode == "mixed":
-            if title not in ("Mr", "Mr.", "Mrs", "Mrs.", "Mister"):
-                return []  # "MR" is also mitral regurgitation, "mRS" the modified Rankin scale
-        elif not (bare == "mister" or (title.endswith(".") and bare in ("mr", "mrs"))):
+        if title not in cased_titles if mode == "mixed" else title.lower() not in one_case_titles:
             return []
         first = rx(TOKEN).match(m["n"])
         if first is None:
             return []
         word = first[0].rstrip(".")
         lower = word.lower()
-        if len(lower) < 2 or not word.isalpha():
+        if len(lower) < 2 or not word.isalpha() or lower.endswith(CLINICAL_SUFFIXES):
             return []
+        start = m.start("n")
+        if word_after(text, start + len(word)) in DEPARTMENT_WORDS:
+            return []  # a service: "seen by Dr. Thoracotomy team"
         if mode == "mixed":
             capitalised = word[0].isupper() and word[1:].islower()
-            if not capitalised or (lower in GRAMMAR_WORDS and lower not in _MODAL_FIRST_NAMES):
+            if not capitalised or lower in GRAMMAR_WORDS:
                 return []
-        elif lower in GRAMMAR_WORDS or (
-            bare == "mr" and (len(lower) < 3 or lower in NON_NAMES or lower in clinical_terms())
-        ):
-            return []  # without case, "MR." may end a finding ("1+ MR. EF 40%"): a note or clinical word is none
-        start = m.start("n")
-        return [Hit(start, start + len(word), Label.PATIENT)]
+        elif len(lower) < 3 or lower in NON_NAMES or lower in clinical_terms():
+            return []
+        return [Hit(start, start + len(word), label)]
 
     return check
 
@@ -1172,7 +1174,9 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.DOCTOR,
             r"\b" + DOCTOR_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})" + after,
             0.9,
-            _names(Label.DOCTOR, strong=True),
+            _surname_after_title(
+                _names(Label.DOCTOR, strong=True), Label.DOCTOR, frozenset({"Dr", "Dr.", "Drs", "Drs.", "Doctor"})
+            ),
         ),
         Pattern(
             "name.clinician_role",
@@ -1316,7 +1320,12 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.PATIENT,
             r"\b" + PATIENT_TITLES + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?P<n>" + CHAIN + ")",
             0.9,
-            _surname_after_title(_names(Label.PATIENT, strong=True)),
+            _surname_after_title(
+                _names(Label.PATIENT, strong=True),
+                Label.PATIENT,
+                frozenset({"Mr", "Mr.", "Mrs", "Mrs.", "Mister"}),
+                frozenset({"mr.", "mrs.", "mister"}),
+            ),
         ),
         # A name spelled out letter by letter after a title ("Dr. Q u o r v a n e"): a layout that hides it from every
         # word-level reader. Three letters at least, each alone, so "Dr. J A Quorvane" is the title rules' above.
