@@ -160,6 +160,8 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("Consultant House", "Consultant House", Label.LOCATION_OTHER, ()),
         ("Quorvane House NH resident", "House", Label.PATIENT, ()),  # a word of a role phrase, not a whole one
         ("case at bedside", "case", Label.RELATIVE, ()),
+        # A name its line's shape carries (a signature with an initial), clinical words and all: kept.
+        ("ALL IS WELL. G. WHIPPLE RRT", "G. WHIPPLE", Label.DOCTOR, ("pattern:name.signature_line",)),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

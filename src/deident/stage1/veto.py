@@ -252,8 +252,12 @@ def _word_before(text: str, start: int, width: int) -> str | None:
     return before[-1].lower() if before else None
 
 
+# Rules whose names the shape of their line carries as a strong trigger would ("G. WHIPPLE RRT" signing a note).
+SHAPED_NAME_EVIDENCE = frozenset({"pattern:name.signature_line"})
+
+
 def _has_strong_trigger(text: str, span: Span) -> bool:
-    if _strong_trigger_evidence(span.evidence):
+    if _strong_trigger_evidence(span.evidence) or not SHAPED_NAME_EVIDENCE.isdisjoint(span.evidence):
         return True
     return _word_before(text, span.start, 20) in STRONG_NAME_TRIGGERS
 

@@ -16,6 +16,10 @@ from .helpers import Case, check_negative, check_positive, found, params, random
 DR, PT, REL = Label.DOCTOR, Label.PATIENT, Label.RELATIVE
 
 POSITIVES: list[Case] = [
+    # a note entry signed on its last line with an initial, whatever words the name also is
+    ("ALL IS WELL AT THIS TIME. G. WHIPPLE RRT\n", "G. WHIPPLE", DR),
+    ("Vent checks done.\n    MAY C. PAGE, RRT\n", "MAY C. PAGE", DR),
+    ("MDIs given.   DON R. DOWN, RRT", "DON R. DOWN", DR),
     # a word after "Mrs." or "Mr." whatever else it also is ("blood")
     ("Mr. Blood is a 70 yo man.", "Blood", PT),
     ("Pt seen with Mrs. Gravel today.", "Gravel", PT),
@@ -190,6 +194,9 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # a line ending in a credential that no one signs
+    ("TRANSPORTED WITH TRANSPORT AND RN\nWILL CONSULT OT AND SKIN CARE RN.\nculture: S. AUREUS RN\n", None, None),
+    ("  Wound Care RN\n  Charge Nurse, RN\nspoke to RN\nPT REFUSED. J. RN\n", None, None),
     # a title with its name left out, and "MR" graded as mitral regurgitation
     ("Mr. and Mrs. at bedside. Spoke with Mrs. at length.", None, None),
     ("ECHO: MILD MR. PLAN: DIURESE. 1+ MR. EF 40%. MOD MR. TR 2+. MILD TO MOD MR. AS.", None, None),
@@ -391,6 +398,8 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # two capitalised words signing a line, the first a listed first name
+    ("Family updated.  Ivy Pulse,RN\n", "Ivy Pulse", DR),
     # any capitalised word after "Mr"/"Mr."/"Mrs"/"Dr" but a word of grammar is the name, a clinical word too
     ("Mrs Page ate well, Mr Hand aware.", "Page", PT),
     ("Mrs Page ate well, Mr Hand aware.", "Hand", PT),

@@ -1060,6 +1060,44 @@ def _dash_signature(label: Label) -> Callable[[str, regex.Match[str]], list[Hit]
     return check
 
 
+# A clinician signing a note entry with the line's last words: a name with a dotted initial, or two capitalised words
+# where the text has case, then a credential ("ALL IS WELL AT THIS TIME. G. WHIPPLE RRT", "MAY C. PAGE, RRT",
+# "Ivy Pulse, RN"). The name stands at the line's start, after a sentence's end or after a run of blanks; the
+# shortest such name is taken (lazily), so a sentence before it stays out ("updated.  Ivy Pulse,RN").
+SIGNATURE_CREDENTIALS = ("rn", "r.n.", "rrt", "crt", "lpn", "np", "crnp", "cns", "msw", "licsw", "lcsw", "bsn", "ccrn")
+_SIGNED_NAME = (
+    r"(?r)(?:\A|(?<=\n)|(?<=[.!?;][ \t])|(?<=[ \t]{2}))[ \t]*"
+    r"(?P<n>[A-Za-z][A-Za-z'\-]{0,24}\.?(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{0,24}\.?){1,2}?)[ \t]{0,2},?[ \t]{0,2}\Z"
+)
+
+
+def _signature_line(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The name of :data:`_SIGNED_NAME` before a credential that ends its line. The shape carries it, so the words may
+    be everyday or clinical words ("PAGE", "WHIPPLE", "Pulse") and a first name a modal ("MAY C. PAGE"); a word of
+    grammar, a title, a role, a service word or an organism ("S. AUREUS") is none."""
+    found = search_before(_SIGNED_NAME, text, m.start(), 70)
+    if found is None:
+        return []
+    tokens = found["n"].split()
+    words = [t.rstrip(".") for t in tokens if len(t.rstrip(".")) > 1]
+    if not words or words[-1].lower() in SPECIES_EPITHETS or any(_ends_sentence(t) for t in tokens):
+        return []  # an organism, or a sentence's end among the words ("PT REFUSED. J. RN")
+    lowered = [w.lower() for w in words]
+    roles = {*DOCTOR_TITLES_WORDS, *DOCTOR_ROLES_WORDS, *ROLE_QUALIFIER_WORDS, *_SERVICE_WORDS, "unit", "icu", "ccu"}
+    if any(w in roles or is_verb_form(w) or (w in GRAMMAR_WORDS and w not in _MODAL_FIRST_NAMES) for w in lowered):
+        return []
+    if not any(len(t) == 2 and t.endswith(".") for t in tokens):
+        # No initial: two capitalised words where the text has case, the first a listed first name ("Ivy Pulse, RN";
+        # not "Wound Care RN"), the second no note word.
+        cased = window_case(text, found.start("n")) == "mixed"
+        if not cased or len(words) != 2 or not all(w[0].isupper() and w[1:].islower() for w in words):
+            return []
+        if lowered[0] not in _first_names() or lowered[1] in NON_NAMES:
+            return []
+    end = found.end("n") - (1 if tokens[-1].endswith(".") and len(tokens[-1]) > 2 else 0)
+    return [Hit(found.start("n"), end, Label.DOCTOR)]
+
+
 def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
     """A greeted name: every word a known name (first or last), none a common word on its own. The greeting is a
     strong trigger: on message boards a lower-case name follows it in mixed-case text ("Mercy fixed it. hang in
@@ -1262,6 +1300,13 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.5,
             _signature,
             hints=ScanHints(last_line=True),
+        ),
+        Pattern(
+            "name.signature_line",
+            Label.DOCTOR,
+            r"\b" + words(*SIGNATURE_CREDENTIALS) + r"(?![\w.])\.?[ \t]{0,4}(?=\n|$)",
+            0.7,
+            _signature_line,
         ),
         Pattern(
             "name.dash_signature",
