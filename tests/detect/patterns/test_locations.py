@@ -107,6 +107,9 @@ POSITIVES: list[Case] = [
     ("admitted to Quillfield. Quillfield staff aware", "Quillfield", Label.LOCATION_OTHER),
     # issue 16 (invented): a ward named by a place word glued to its floor number; a bare employer.
     ("ADMITTED TO RIVERSIDE7 FROM HOME", "RIVERSIDE7", Label.LOCATION_OTHER),
+    # a blank between the ward's name and its floor: the name alone
+    ("pt transferred to lancaster 4 this am", "lancaster", Label.LOCATION_OTHER),
+    ("WILL TRANSFER TO ASHTON 2 WHEN BED AVAILABLE", "ASHTON", Label.LOCATION_OTHER),
     ("Transferred to Lakeview4 this am.", "Lakeview4", Label.LOCATION_OTHER),
     ("He works for Zentrix as a clerk.", "Zentrix", Label.ORGANIZATION),
     ("wife works for Brellcore Logistics part time", "Brellcore Logistics", Label.ORGANIZATION),
@@ -114,6 +117,9 @@ POSITIVES: list[Case] = [
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
 ]
 NEGATIVES: list[Case] = [
+    # after a motion word, a number that is a dose, a count, a time or a duration makes no ward
+    ("sent to Lasix 2 mg, went to OR 2x, admitted to ICU 2 days ago, transfer to rehab 2 weeks", None, None),
+    ("transferred to floor 3, came back to baseline 2 days later, sent to Medicine 2 am", None, None),
     # a street too common to name one, a clinical or care word before a street type
     ("he lives on the main road; at the High Street; went to Main Street; placed on Heparin Drip", None, None),
     ("sent to Cardiology Way; up to Dr Smith", "Cardiology Way", None),

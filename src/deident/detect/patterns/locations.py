@@ -458,8 +458,10 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     # A short acronym that is no English word (GH, GBMC) or a rare word (Calvert) names a site; in mixed-case
     # text a capital letter lets a less rare word through ("Surgeon from Harbor").
     rare = 4.5 if mode == "mixed" and word[0].isupper() else 3.3
-    # "ADMITTED TO RIVERSIDE7": a word glued to a floor number is a ward's name, even a less rare word.
-    glued = rx(r"[1-9]\d?(?![\w.,/:%-])").match(text, tok.start() + len(word))
+    # "ADMITTED TO RIVERSIDE7", "transferred to Reading 2": a word glued to a floor number, or a blank before it, is
+    # a ward's name after a motion word, even a less rare word (not a dose, a time or a count: "sent to Lasix 2 mg",
+    # "went to OR 2x").
+    glued = rx(r"[ \t]?[1-9]\d?(?![\w.,/:%-]|[ \t]{0,2}(?:[-/x]\d|am\b|pm\b))").match(text, tok.start() + len(word))
     if (
         glued is not None
         and len(word) >= 4
@@ -469,7 +471,9 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
         and _zipf(lower) < 4.5
         and lower not in clinical_terms()
     ):
-        return [Hit(tok.start(), glued.end(), Label.LOCATION_OTHER)]
+        return [
+            Hit(tok.start(), glued.end() if glued[0][0].isdigit() else tok.start() + len(word), Label.LOCATION_OTHER)
+        ]
     if not ((acronym and _zipf(lower) < 3.0) or (_site_word(word, mode) and _zipf(lower) < rare)):
         return []
     return [Hit(tok.start(), tok.start() + len(word), Label.LOCATION_OTHER)]
