@@ -16,6 +16,9 @@ from .helpers import Case, check_negative, check_positive, found, params, random
 DR, PT, REL = Label.DOCTOR, Label.PATIENT, Label.RELATIVE
 
 POSITIVES: list[Case] = [
+    # "Will" and "May" after a kinship word, followed by what no modal verb is
+    ("SOCIAL: PT'S SON WILL IN TO VISIT THROUGHOUT EVENING", "WILL", REL),
+    ("Afebrile. Daughter May called this am.", "May", REL),
     # a note entry signed on its last line with an initial, whatever words the name also is
     ("ALL IS WELL AT THIS TIME. G. WHIPPLE RRT\n", "G. WHIPPLE", DR),
     ("Vent checks done.\n    MAY C. PAGE, RRT\n", "MAY C. PAGE", DR),
@@ -194,6 +197,9 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # the modal verbs after a kinship word
+    ("son will be in tomorrow. WIFE WILL CALL BACK. wife may call. Wife will, if needed, call.", None, None),
+    ("GIVEN COLACE AND MOM, MAY NEED DULCOLAX. SON MAY FEED PT.", None, None),
     # a line ending in a credential that no one signs
     ("TRANSPORTED WITH TRANSPORT AND RN\nWILL CONSULT OT AND SKIN CARE RN.\nculture: S. AUREUS RN\n", None, None),
     ("  Wound Care RN\n  Charge Nurse, RN\nspoke to RN\nPT REFUSED. J. RN\n", None, None),

@@ -502,6 +502,8 @@ def _common_first_name(piece: str, rest: str, mode: str) -> bool:
     if following is None:
         return False
     nxt = following[1]
+    if word.lower() in _MODAL_FIRST_NAMES and _named_modal(word, rest, nxt, mode):
+        return True
     bare = nxt.rstrip(".").removesuffix("'s").removesuffix("'S")
     if len(bare) < 2 or bare.lower() in NON_NAMES or not is_name_word(nxt, mode, True):
         return False
@@ -509,6 +511,21 @@ def _common_first_name(piece: str, rest: str, mode: str) -> bool:
         capitalised = word[0].isupper() and not word.isupper() and bare[0].isupper() and not bare.isupper()
         return capitalised and (bare.lower() in known_names() or _zipf(bare.lower()) < 4.0)
     return is_surname_word(nxt) and _zipf(bare.lower()) < 4.0
+
+
+# What follows a name but never a modal verb: "SON WILL IN TO VISIT", "daughter May and son at bedside".
+_AFTER_A_NAME_NOT_A_MODAL = regex.compile(r"(?i)[ \t]{1,2}(?:(?:and|at|is|was|has|here)\b|in[ \t]{1,2}to\b)")
+
+
+def _named_modal(word: str, rest: str, nxt: str, mode: str) -> bool:
+    """Whether "Will" or "May" right after a strong trigger is a first name: capitalised where the text has case,
+    and followed by what no modal verb is (a past tense, "and", "is", "in to")."""
+    if mode == "mixed" and not (word[0].isupper() and word[1:].islower()):
+        return False
+    past = nxt.lower().rstrip(".,")
+    # a past tense: listed, or regular ("-ed", not the "-eed" of "need", "feed" and "bleed")
+    regular = past.endswith("ed") and not past.endswith("eed")
+    return _AFTER_A_NAME_NOT_A_MODAL.match(rest) is not None or regular or past in IRREGULAR_PASTS.values()
 
 
 # Words after which a word names a service, not a person: "seen by interventional radiology", "per tranplant team".
