@@ -1640,13 +1640,9 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?:" + words(*_FIRST_NAME_SUBJECT_WORDS) + "|" + _WITH_RELATIVE[2:] + r")(?![\w'])",
             0.4,
             _first_name_subject,
-            # by hand: a match starts at the verb or at "and" (the lookbehind hides them from the derivation)
-            hints=ScanHints(
-                anchors=(
-                    *_FIRST_NAME_SUBJECT_WORDS,
-                    *(f"and {whose}{kin}" for whose in ("", "her ", "his ", "their ") for kin in FAMILY_WORDS),
-                )
-            ),
+            # by hand: a match starts at the verb or at "and" (the lookbehind hides them from the derivation); "and"
+            # alone, as every "and <kin>" spelled out made the plan 0.3 s slower to build for no faster a scan
+            hints=ScanHints(anchors=(*_FIRST_NAME_SUBJECT_WORDS, "and")),
         ),
         Pattern(
             "name.subject_clinician_verb",
