@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from deident.core.labels import Label
 from deident.core.provenance import Confirmation, Part, parts_of
 from deident.core.span import Span
-from deident.stage2.union import union_candidates
+from deident.stage2.union import _resolve_indexed, _resolve_reference, union_candidates
 
 P, D, DT, PH, ID, LOC = Label.PATIENT, Label.DOCTOR, Label.DATE, Label.PHONE, Label.IDNUM, Label.LOCATION_OTHER
 
@@ -172,3 +174,41 @@ def test_merged_score_is_the_exact_maximum_while_parts_are_rounded():
 )
 def test_site_rules_come_first(spans: list[Span], expected: list[tuple[int, int, Label]]) -> None:
     assert [(s.start, s.end, s.label) for s in union_candidates(spans)] == expected
+
+
+def _random_group(rng: random.Random, n: int) -> list[Span]:
+    """``n`` spans over a short text, mostly short and some long, of mixed categories and detectors."""
+    labels = (P, D, DT, PH, ID, LOC)
+    sources = ("crf", "patterns.date", "patterns.contact", "patterns.name", "lexicon.name", "site.patterns")
+    spans = []
+    for _ in range(n):
+        start = rng.randrange(0, 40 * n)
+        length = rng.choice((1, 2, 3, 5, 8, 13)) if rng.random() < 0.9 else rng.randrange(65, 20 * n)
+        score = rng.choice((None, 0.1, 0.5, 0.9, 1.0))
+        spans.append(Span(start, start + length, rng.choice(labels), rng.choice(sources), score))
+    return spans
+
+
+def _key(span: Span) -> tuple:
+    return (span.start, span.end, span.label, span.source, span.score, span.evidence, span.parts, span.confirmed)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_indexed_resolution_equals_the_reference(seed: int) -> None:
+    """The fast path of large groups (a note of nothing but dates under one long CRF span) gives exactly the
+    reference's candidates, parts and evidence included."""
+    rng = random.Random(seed)
+    group = _random_group(rng, rng.choice((5, 50, 200, 600)))
+    want = sorted(map(_key, _resolve_reference(group)))
+    assert sorted(map(_key, _resolve_indexed(group))) == want
+
+
+def test_a_run_of_dates_under_one_long_span_keeps_every_date() -> None:
+    """20,000 dates inside one long CRF span of another category (a hostile note of nothing but dates): one group,
+    resolved by the indexed path; each date keeps its extent and the long span stays a candidate of its own. (Its
+    speed is measured by bench/bench_large_note.py, not here.)"""
+    spans = [Span(5 * i, 5 * i + 4, DT, "patterns.date", None) for i in range(20_000)]
+    spans.append(Span(0, 100_000, LOC, "crf", 0.2))
+    merged = union_candidates(spans)
+    assert len(merged) == 20_001
+    assert sum(1 for s in merged if s.label is DT and s.end - s.start == 4) == 20_000

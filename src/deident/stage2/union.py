@@ -26,6 +26,7 @@ The union is idempotent: a span that is already a merged candidate is split back
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -98,7 +99,63 @@ def _components(spans: list[Span]) -> list[list[Span]]:
     return groups
 
 
+# Groups up to this size are resolved by the reference; larger ones (a run of dates under one long CRF span, the
+# hostile input of a note made of nothing else) by the indexed resolution, which gives the same candidates.
+_INDEXED_FROM = 48
+# A span up to this long is found by its start; longer ones are checked against every seed.
+_SHORT_SPAN = 64
+
+
 def _resolve(group: list[Span]) -> list[Span]:
+    """The merged candidates of one group of overlapping spans (module docstring, rule 2)."""
+    return _resolve_reference(group) if len(group) < _INDEXED_FROM else _resolve_indexed(group)
+
+
+def _resolve_indexed(group: list[Span]) -> list[Span]:
+    """:func:`_resolve_reference`'s candidates without its quadratic scan: each seed's closure looks only at the short
+    spans that start near its extent (by bisection) and at the few long ones. The closure (every remaining span that
+    overlaps the extent and has the seed's category or lies inside it, the extent growing with same-category ones
+    unless fixed) does not depend on the order in which members are found, and ``_merge`` orders them itself."""
+    priority = {id(span): _priority(span) for span in group}
+
+    def order(span: Span) -> tuple[int, int, float, int, str, str]:
+        return priority[id(span)]
+
+    short = sorted((s for s in group if s.end - s.start <= _SHORT_SPAN), key=lambda s: s.start)
+    short_starts = [s.start for s in short]
+    long_spans = [s for s in group if s.end - s.start > _SHORT_SPAN]
+    taken: set[int] = set()
+    out: list[Span] = []
+    for seed in sorted(group, key=order):
+        if id(seed) in taken:
+            continue
+        taken.add(id(seed))
+        members = [seed]
+        start, end = seed.start, seed.end
+        fixed_extent = _pattern_first(seed)
+        changed = True
+        while changed:
+            changed = False
+            near = short[bisect_left(short_starts, start - _SHORT_SPAN) : bisect_left(short_starts, end)]
+            for other in (*near, *long_spans):
+                if id(other) in taken or not (other.start < end and start < other.end):
+                    continue
+                same = other.category is seed.category
+                if same or (start <= other.start and other.end <= end):
+                    members.append(other)
+                    taken.add(id(other))
+                    if same and not fixed_extent:
+                        start, end = min(start, other.start), max(end, other.end)
+                    changed = True
+        if long_spans and any(id(s) in taken for s in long_spans):
+            long_spans = [s for s in long_spans if id(s) not in taken]
+        out.append(_merge(seed, members, start, end, order))
+    return out
+
+
+def _resolve_reference(group: list[Span]) -> list[Span]:
+    """The policy as written: seeds in priority order, each taking the remaining spans it overlaps until none is
+    left to take (quadratic in the group's size; :func:`_resolve_indexed` for large groups)."""
     priority = {id(span): _priority(span) for span in group}  # each span's, once
 
     def order(span: Span) -> tuple[int, int, float, int, str, str]:
