@@ -106,82 +106,83 @@ _INDEXED_FROM = 48
 _SHORT_SPAN = 64
 
 
+def _order_of(group: list[Span]) -> Callable[[Span], tuple[int, int, float, int, str, str]]:
+    """Each span's :func:`_priority`, computed once per group."""
+    priority = {id(span): _priority(span) for span in group}
+    return lambda span: priority[id(span)]
+
+
+def _takes(seed: Span, other: Span, start: int, end: int) -> bool:
+    """Whether the candidate that ``seed`` started, now over [start, end), takes ``other`` (rule 2): it overlaps and
+    has the seed's category, or lies inside."""
+    if not (other.start < end and start < other.end):
+        return False
+    return other.category is seed.category or (start <= other.start and other.end <= end)
+
+
+def _closure(
+    seed: Span, candidates: Callable[[int, int], Iterable[Span]], take: Callable[[Span], None]
+) -> tuple[list[Span], int, int]:
+    """The members and extent of the candidate ``seed`` starts: every span of ``candidates(start, end)`` (those not
+    taken yet that may overlap [start, end)) that it takes, until none is left to take; the extent grows with
+    same-category members unless the seed's is fixed. ``take`` removes a member from the candidates."""
+    members = [seed]
+    start, end = seed.start, seed.end
+    fixed_extent = _pattern_first(seed)
+    changed = True
+    while changed:
+        changed = False
+        for other in candidates(start, end):
+            if _takes(seed, other, start, end):
+                members.append(other)
+                take(other)
+                if other.category is seed.category and not fixed_extent:
+                    start, end = min(start, other.start), max(end, other.end)
+                changed = True
+    return members, start, end
+
+
 def _resolve(group: list[Span]) -> list[Span]:
     """The merged candidates of one group of overlapping spans (module docstring, rule 2)."""
     return _resolve_reference(group) if len(group) < _INDEXED_FROM else _resolve_indexed(group)
 
 
 def _resolve_indexed(group: list[Span]) -> list[Span]:
-    """:func:`_resolve_reference`'s candidates without its quadratic scan: each seed's closure looks only at the short
-    spans that start near its extent (by bisection) and at the few long ones. The closure (every remaining span that
-    overlaps the extent and has the seed's category or lies inside it, the extent growing with same-category ones
-    unless fixed) does not depend on the order in which members are found, and ``_merge`` orders them itself."""
-    priority = {id(span): _priority(span) for span in group}
-
-    def order(span: Span) -> tuple[int, int, float, int, str, str]:
-        return priority[id(span)]
-
+    """:func:`_resolve_reference`'s candidates without its quadratic scan: a seed looks only at the short spans that
+    start near its extent (by bisection) and at the few long ones. What a seed takes does not depend on the order in
+    which it finds its members (taking only grows the extent, and a span taken at one extent is taken at a larger
+    one), and ``_merge`` orders them itself."""
+    order = _order_of(group)
     short = sorted((s for s in group if s.end - s.start <= _SHORT_SPAN), key=lambda s: s.start)
     short_starts = [s.start for s in short]
     long_spans = [s for s in group if s.end - s.start > _SHORT_SPAN]
     taken: set[int] = set()
+
+    def candidates(start: int, end: int) -> list[Span]:
+        near = short[bisect_left(short_starts, start - _SHORT_SPAN) : bisect_left(short_starts, end)]
+        return [s for s in (*near, *long_spans) if id(s) not in taken]
+
     out: list[Span] = []
     for seed in sorted(group, key=order):
         if id(seed) in taken:
             continue
         taken.add(id(seed))
-        members = [seed]
-        start, end = seed.start, seed.end
-        fixed_extent = _pattern_first(seed)
-        changed = True
-        while changed:
-            changed = False
-            near = short[bisect_left(short_starts, start - _SHORT_SPAN) : bisect_left(short_starts, end)]
-            for other in (*near, *long_spans):
-                if id(other) in taken or not (other.start < end and start < other.end):
-                    continue
-                same = other.category is seed.category
-                if same or (start <= other.start and other.end <= end):
-                    members.append(other)
-                    taken.add(id(other))
-                    if same and not fixed_extent:
-                        start, end = min(start, other.start), max(end, other.end)
-                    changed = True
-        if long_spans and any(id(s) in taken for s in long_spans):
+        members, start, end = _closure(seed, candidates, lambda span: taken.add(id(span)))
+        if any(id(s) in taken for s in long_spans):
             long_spans = [s for s in long_spans if id(s) not in taken]
         out.append(_merge(seed, members, start, end, order))
     return out
 
 
 def _resolve_reference(group: list[Span]) -> list[Span]:
-    """The policy as written: seeds in priority order, each taking the remaining spans it overlaps until none is
-    left to take (quadratic in the group's size; :func:`_resolve_indexed` for large groups)."""
-    priority = {id(span): _priority(span) for span in group}  # each span's, once
-
-    def order(span: Span) -> tuple[int, int, float, int, str, str]:
-        return priority[id(span)]
-
+    """The policy as written: seeds in priority order, each taking from all the remaining spans (quadratic in the
+    group's size; :func:`_resolve_indexed` for large groups)."""
+    order = _order_of(group)
     remaining = sorted(group, key=order)
     out: list[Span] = []
     while remaining:
         seed = remaining.pop(0)
-        members = [seed]
-        start, end = seed.start, seed.end
-        fixed_extent = _pattern_first(seed)
-        changed = True
-        while changed:
-            changed = False
-            for other in list(remaining):
-                if not (other.start < end and start < other.end):
-                    continue
-                same = other.category is seed.category
-                inside = start <= other.start and other.end <= end
-                if same or inside:
-                    members.append(other)
-                    remaining.remove(other)
-                    if same and not fixed_extent:
-                        start, end = min(start, other.start), max(end, other.end)
-                    changed = True
+        members, start, end = _closure(seed, lambda start, end: list(remaining), remaining.remove)
         out.append(_merge(seed, members, start, end, order))
     return out
 
