@@ -461,19 +461,18 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     # "ADMITTED TO RIVERSIDE7", "transferred to Reading 2": a word glued to a floor number, or a blank before it, is
     # a ward's name after a motion word, even a less rare word (not a dose, a time or a count: "sent to Lasix 2 mg",
     # "went to OR 2x").
-    glued = rx(r"[ \t]?[1-9]\d?(?![\w.,/:%-]|[ \t]{0,2}(?:[-/x]\d|am\b|pm\b))").match(text, tok.start() + len(word))
+    floor = rx(r"[ \t]?[1-9]\d?(?![\w.,/:%-]|[ \t]{0,2}(?:[-/x]\d|am\b|pm\b))").match(text, tok.start() + len(word))
     if (
-        glued is not None
+        floor is not None
         and len(word) >= 4
         and word.isalpha()
-        and not unit_follows(text, glued.end())
+        and not unit_follows(text, floor.end())
         and _site_word(word, mode)
         and _zipf(lower) < 4.5
         and lower not in clinical_terms()
     ):
-        return [
-            Hit(tok.start(), glued.end() if glued[0][0].isdigit() else tok.start() + len(word), Label.LOCATION_OTHER)
-        ]
+        glued = floor[0][0].isdigit()  # the glued number is part of the ward's name, a separate one is not
+        return [Hit(tok.start(), floor.end() if glued else tok.start() + len(word), Label.LOCATION_OTHER)]
     if not ((acronym and _zipf(lower) < 3.0) or (_site_word(word, mode) and _zipf(lower) < rare)):
         return []
     return [Hit(tok.start(), tok.start() + len(word), Label.LOCATION_OTHER)]

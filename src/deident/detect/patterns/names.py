@@ -256,6 +256,7 @@ IRREGULAR_PASTS = {
     "sit": "sat", "sleep": "slept", "speak": "spoke", "spend": "spent", "stand": "stood", "take": "took",
     "tell": "told", "think": "thought", "understand": "understood", "wake": "woke", "weep": "wept", "write": "wrote",
 }  # fmt: skip
+PAST_TENSES = frozenset(IRREGULAR_PASTS.values())
 # One short stressed vowel before one final consonant doubles it: "hugged", "admitted", "preferred".
 _DOUBLED_FINAL = frozenset("admit chat hug plan prefer".split())
 
@@ -277,7 +278,7 @@ def _regular_past(verb: str) -> str:
 VERB_FORMS = frozenset(
     {_regular_past(v) for v in SUBJECT_VERBS}
     | {_third_person(v) for v in (*SUBJECT_VERBS, *IRREGULAR_PASTS)}
-    | set(IRREGULAR_PASTS.values())
+    | PAST_TENSES
 )
 
 
@@ -525,7 +526,7 @@ def _named_modal(word: str, rest: str, nxt: str, mode: str) -> bool:
     past = nxt.lower().rstrip(".,")
     # a past tense: listed, or regular ("-ed", not the "-eed" of "need", "feed" and "bleed")
     regular = past.endswith("ed") and not past.endswith("eed")
-    return _AFTER_A_NAME_NOT_A_MODAL.match(rest) is not None or regular or past in IRREGULAR_PASTS.values()
+    return _AFTER_A_NAME_NOT_A_MODAL.match(rest) is not None or regular or past in PAST_TENSES
 
 
 # Words after which a word names a service, not a person: "seen by interventional radiology", "per tranplant team".
@@ -1088,6 +1089,14 @@ _SIGNED_NAME = (
 )
 
 
+# Words that sign no one's name before a credential: titles, roles, their qualifiers and services.
+_SIGNATURE_ROLE_WORDS = frozenset(
+    {*DOCTOR_TITLES_WORDS, *DOCTOR_ROLES_WORDS, *ROLE_QUALIFIER_WORDS, *_SERVICE_WORDS, "unit", "icu", "ccu"}
+)
+# And the words of grammar but the modals, which may be first names here ("MAY C. PAGE, RRT").
+_SIGNATURE_GRAMMAR_WORDS = GRAMMAR_WORDS - _MODAL_FIRST_NAMES
+
+
 def _signature_line(text: str, m: regex.Match[str]) -> list[Hit]:
     """The name of :data:`_SIGNED_NAME` before a credential that ends its line. The shape carries it, so the words may
     be everyday or clinical words ("PAGE", "WHIPPLE", "Pulse") and a first name a modal ("MAY C. PAGE"); a word of
@@ -1100,8 +1109,7 @@ def _signature_line(text: str, m: regex.Match[str]) -> list[Hit]:
     if not words or words[-1].lower() in SPECIES_EPITHETS or any(_ends_sentence(t) for t in tokens):
         return []  # an organism, or a sentence's end among the words ("PT REFUSED. J. RN")
     lowered = [w.lower() for w in words]
-    roles = {*DOCTOR_TITLES_WORDS, *DOCTOR_ROLES_WORDS, *ROLE_QUALIFIER_WORDS, *_SERVICE_WORDS, "unit", "icu", "ccu"}
-    if any(w in roles or is_verb_form(w) or (w in GRAMMAR_WORDS and w not in _MODAL_FIRST_NAMES) for w in lowered):
+    if any(w in _SIGNATURE_ROLE_WORDS or is_verb_form(w) or w in _SIGNATURE_GRAMMAR_WORDS for w in lowered):
         return []
     if not any(len(t) == 2 and t.endswith(".") for t in tokens):
         # No initial: two capitalised words where the text has case, the first a listed first name ("Ivy Pulse, RN";

@@ -167,9 +167,9 @@ def scaled_logit(p: float, eps: float) -> float:
     return math.log(p / (1.0 - p)) / math.log((1.0 - eps) / eps)
 
 
-def crf_peak(span: Span) -> float:
-    """The highest marginal of the span's CRF parts (0.0 where the CRF did not propose it)."""
-    return max((p.score for p in parts_of(span) if p.source == CRF_SOURCE and p.score is not None), default=0.0)
+def crf_peak(span: Span) -> float | None:
+    """The highest marginal of the span's CRF parts (None where the CRF did not propose it)."""
+    return max((p.score for p in parts_of(span) if p.source == CRF_SOURCE and p.score is not None), default=None)
 
 
 def crf_features(span: Span, fams: str) -> dict[str, float]:
@@ -179,10 +179,10 @@ def crf_features(span: Span, fams: str) -> dict[str, float]:
     varies; log-odds spread out the low end (0.005 .. 0.1) where stage-1-only CRF proposals live.
     """
     f: dict[str, float] = {}
-    if not any(p.source == CRF_SOURCE and p.score is not None for p in parts_of(span)):
+    peak = crf_peak(span)
+    if peak is None:
         f["crf_absent"] = 1.0
         return f
-    peak = crf_peak(span)
     f["crf_logit"] = scaled_logit(peak, 1e-4)
     f[f"crf_p={_bucket(peak, CRF_P_EDGES)}&fams={fams}"] = 1.0
     means = []

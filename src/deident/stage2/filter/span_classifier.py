@@ -316,7 +316,7 @@ class SpanFilter:
                 kept.append(span.with_evidence(f"filter: {group} p={p:.3f} < t={t:.3f}, kept: {confirmed} confirmed"))
             elif span.score is not None and span.score >= CONFIDENT_SCORE:
                 kept.append(span.with_evidence(f"filter: {group} p={p:.3f} < t={t:.3f}, kept: confident detector"))
-            elif crf_peak(span) >= CRF_AGREES:
+            elif (peak := crf_peak(span)) is not None and peak >= CRF_AGREES:
                 kept.append(span.with_evidence(f"filter: {group} p={p:.3f} < t={t:.3f}, kept: the CRF calls it PHI"))
         return sort_spans(kept)
 
