@@ -355,6 +355,9 @@ def test_hits_given_or_found_give_the_same_extra_features(model: CrfModel) -> No
     for doc in _documents():
         tokens = token_columns(doc.text)
         found = crf._extra_features(doc, tokens, None)
+        ids, table = crf._type_ids(tokens.texts)
+        for a, b in zip(found, crf._extra_features(doc, tokens, None, table.trigger_code[ids]), strict=True):
+            assert np.array_equal(a, b)  # the per-type trigger codes: the same features
         hits = [span for provider in crf.extractor.providers for span in provider.detect(doc)]
         given = crf._extra_features(doc, tokens, [*hits, *hits])  # duplicates change nothing
         for a, b in zip(found, given, strict=True):

@@ -141,6 +141,43 @@ def test_features_at_inference_equal_those_at_training(context_model: Path) -> N
         assert model.spans(doc) == spans_from_marginals(doc.text, tag_reference(model, doc, floor=limit), limit)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_triggers_found_per_word_type_give_the_reference_features(
+    context_model: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled tagger's fast path (each type's learned-trigger code, set once per type) against the
+    reference (the token texts looked up), on random notes of the model's triggers in every case, and after the
+    type table was cut back and refilled (its codes are copied with its rows)."""
+    import random
+
+    import numpy as np
+
+    from deident.detect.crf import compiled as compiled_module
+
+    model = CrfModel.load(context_model)
+    compiled = model._compiled()
+    assert compiled is not None
+    crf = compiled.crf
+    triggers = sorted({word for word, _ in model.extractor.learned.triggers})
+    assert triggers and crf.trigger_groups[1:]
+    rng = random.Random(seed)
+    words = [*triggers, *(t.upper() for t in triggers), *(t.title() for t in triggers), "Agatha", "on", "3/4", ","]
+    if seed % 2:
+        monkeypatch.setattr(compiled_module, "_TYPE_LIMIT", 6)  # cut the table back on most notes
+    for n in range(6):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 30))) + f" zq{seed}x{n}"
+        doc = Document(f"d{n}", text)
+        tokens = compiled_module.token_columns(doc.text, model.extractor.config.aggressive)
+        ids, table = crf._type_ids(tokens.texts)
+        fast = crf._extra_features(doc, tokens, None, table.trigger_code[ids])
+        reference = crf._extra_features(doc, tokens, None)
+        for a, b in zip(fast, reference, strict=True):
+            assert np.array_equal(a, b)
+        assert model.spans(doc) == spans_from_marginals(
+            doc.text, tag_reference(model, doc, floor=model.threshold), model.threshold
+        )
+
+
 def _trigger_window_reference(texts: list[str]) -> list[list[str]]:
     """The trigger-window features as the item defines them, token by token: every learned trigger within three
     tokens before (tw<=) or after (tw>=), sorted."""

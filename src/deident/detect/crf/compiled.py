@@ -37,7 +37,7 @@ from deident.core.errors import ModelError
 from deident.core.labels import Label
 from deident.core.span import Span
 from deident.detect.crf.align import OUTSIDE, split_tag
-from deident.detect.crf.context import positional_context_features, word_context_features
+from deident.detect.crf.context import positional_context_features, trigger_categories, word_context_features
 from deident.detect.crf.features import (
     OFFSETS,
     CrfToken,
@@ -203,12 +203,13 @@ class DocumentMarginals:
 
 class _TypeTable:
     """Per word type: its own summed weights (bias and lexicon feature included), what it adds to each
-    neighbour in the window, and its word, shape and case codes. Row 0 is the sentence boundary.
+    neighbour in the window, its word, shape and case codes, and its learned-trigger code (0: none; see
+    :attr:`CompiledCrf.trigger_groups`). Row 0 is the sentence boundary.
 
     Rows are only appended (a row is filled before its word enters :attr:`index`), so a reader that
     found its words in the index may use the arrays without the lock."""
 
-    _ARRAYS = ("own", "context", "word_code", "shape_code", "case_code")
+    _ARRAYS = ("own", "context", "word_code", "shape_code", "case_code", "trigger_code")
 
     def __init__(self, width: int, capacity: int = 4096) -> None:
         self.index: dict[str, int] = {}
@@ -218,6 +219,7 @@ class _TypeTable:
         self.word_code = np.zeros(capacity, dtype=np.int64)
         self.shape_code = np.zeros(capacity, dtype=np.int64)
         self.case_code = np.zeros(capacity, dtype=np.int64)
+        self.trigger_code = np.zeros(capacity, dtype=np.int64)
 
     def reserve(self, needed: int, limit: int) -> None:
         """Room for ``needed`` rows: capacity doubles, but not past ``limit`` unless ``needed`` is."""
@@ -284,6 +286,15 @@ class CompiledCrf:
             if (hit_row := rows.get(f"hit:{provider}:{label.value}")) is not None
         }
         self._compile_ngrams()
+        # The trigger window's triggers, found per word type (a code in the type table) rather than by lower-casing
+        # every token of every note: code i > 0 stands for trigger_groups[i], the categories of a trigger word.
+        self.trigger_groups: list[tuple[str, ...]] = [()]
+        self._trigger_code: dict[str, int] = {}
+        if extractor.config.context_switches.get("trigger_window", False):
+            groups: dict[tuple[str, ...], int] = {}
+            for word, categories in trigger_categories(extractor.learned.triggers).items():
+                self._trigger_code[word] = groups.setdefault(categories, len(groups) + 1)
+            self.trigger_groups += list(groups)
         self.append_type_rows = type_row_appender(extractor, rows)
         self._lock = threading.Lock()
         self._table = self._new_table()
@@ -403,6 +414,9 @@ class CompiledCrf:
         table.word_code[first:end] = code_columns[:, 0]
         table.shape_code[first:end] = code_columns[:, 1]
         table.case_code[first:end] = code_columns[:, 2]
+        if self._trigger_code:
+            trigger_code = self._trigger_code.get
+            table.trigger_code[first:end] = [0 if word is None else trigger_code(word.lower(), 0) for word in words]
         table.size = end
         if None in words:  # the sentence boundary (a new table's first row) has no index entry
             table.index.update((word, i) for i, word in enumerate(words, first) if word is not None)
@@ -475,8 +489,11 @@ class CompiledCrf:
         document: Document,
         tokens: TokenColumns,
         hits: Iterable[Span] | None,
+        trigger_codes: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per-token section rows, and (token, row) pairs for span-provider hits."""
+        """Per-token section rows, and (token, row) pairs for span-provider hits and context features.
+        ``trigger_codes``: each token's type's learned-trigger code (the fast path); None: the context features
+        look the triggers up in the token texts (the reference)."""
         n = len(tokens)
         starts = tokens.starts
         extractor = self.extractor
@@ -504,7 +521,11 @@ class CompiledCrf:
             pairs.update((i, row) for i, f in enumerate(found) if f is not None and (row := rows.get(f, -1)) >= 0)
         switches = extractor.config.context_switches
         if switches:  # the same strings as FeatureExtractor.extract's, to the model's rows (the word's own: per type)
-            positional = positional_context_features(switches, tokens.texts, extractor.learned.triggers)
+            groups = self.trigger_groups
+            found_triggers = None
+            if self._trigger_code and trigger_codes is not None:
+                found_triggers = [(j, groups[code]) for j, code in _nonzero(trigger_codes)]
+            positional = positional_context_features(switches, tokens.texts, extractor.learned.triggers, found_triggers)
             pairs.update((i, row) for i, f in positional if (row := rows.get(f, -1)) >= 0)
         ordered = sorted(pairs)
         return (
@@ -556,7 +577,7 @@ class CompiledCrf:
         if not tokens:
             return tokens, None
         ids, table = self._type_ids(tokens.texts)
-        section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, hits)
+        section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, hits, table.trigger_code[ids])
         newlines = np.array(tokens.newlines, dtype=np.bool_)
         scores = emissions(
             ids,
@@ -583,6 +604,12 @@ class CompiledCrf:
             self.state,
         )
         return tokens, scores
+
+
+def _nonzero(codes: np.ndarray) -> list[tuple[int, int]]:
+    """(position, code) of each nonzero code, in order."""
+    at = np.flatnonzero(codes)
+    return list(zip(at.tolist(), codes[at].tolist(), strict=True))
 
 
 def _slot(key: int, mask: int) -> int:

@@ -170,11 +170,16 @@ def context_features(
 
 
 def positional_context_features(
-    switches: Mapping[str, bool], texts: Sequence[str], triggers: Mapping[tuple[str, int], str]
+    switches: Mapping[str, bool],
+    texts: Sequence[str],
+    triggers: Mapping[tuple[str, int], str],
+    found_triggers: Sequence[tuple[int, tuple[str, ...]]] | None = None,
 ) -> list[tuple[int, str]]:
     """The switched-on context features that depend on a token's neighbours, as (token index, feature) pairs: per
     token in the order :func:`context_features` lists them after the word's own, no pair twice. Sparse, because most
-    tokens have none (a list per token would be most of what a long note allocates here)."""
+    tokens have none (a list per token would be most of what a long note allocates here). ``found_triggers``: (token
+    index, :func:`trigger_categories`) of each token that is a learned trigger, in token order, when the caller knows
+    them (the compiled tagger, per word type); else they are looked up here."""
     neighbours = switches.get("neighbour_dictionary", False)
     window = switches.get("trigger_window", False)
     numbers = switches.get("split_feature_sets", False)
@@ -182,7 +187,7 @@ def positional_context_features(
     if not (neighbours or window or numbers):
         return found
     n = len(texts)
-    lowers = [t.lower() for t in texts]
+    lowers = [t.lower() for t in texts] if neighbours or (window and found_triggers is None) else []
     if neighbours:
         kinds = [_membership(lower) for lower in lowers]
         for i in range(n):
@@ -191,16 +196,16 @@ def positional_context_features(
             if i + 1 < n:
                 found.extend((i, f"nd+1={kind}") for kind in kinds[i + 1])
     if window:
+        if found_triggers is None:
+            categories = trigger_categories(triggers)
+            found_triggers = [(j, seen) for j, lower in enumerate(lowers) if (seen := categories.get(lower))]
         # From each trigger to the tokens within reach of it (few notes hold many), not from every token to its window.
-        categories = _trigger_categories(triggers)
         near: dict[int, set[str]] = {}
-        for j, lower in enumerate(lowers):
-            seen = categories.get(lower)
-            if seen:
-                for i in range(max(0, j - TRIGGER_WINDOW), j):  # the trigger comes after token i
-                    near.setdefault(i, set()).update(f"tw>={c}" for c in seen)
-                for i in range(j + 1, min(n, j + TRIGGER_WINDOW + 1)):  # the trigger comes before token i
-                    near.setdefault(i, set()).update(f"tw<={c}" for c in seen)
+        for j, seen in found_triggers:
+            for i in range(max(0, j - TRIGGER_WINDOW), j):  # the trigger comes after token i
+                near.setdefault(i, set()).update(f"tw>={c}" for c in seen)
+            for i in range(j + 1, min(n, j + TRIGGER_WINDOW + 1)):  # the trigger comes before token i
+                near.setdefault(i, set()).update(f"tw<={c}" for c in seen)
         found.extend((i, feature) for i in sorted(near) for feature in sorted(near[i]))
     if numbers:
         found.extend((i, feature) for i, added in enumerate(number_window_features(texts)) for feature in added)
@@ -232,8 +237,8 @@ def number_window_features(texts: Sequence[str]) -> list[list[str]]:
     return out
 
 
-def _trigger_categories(triggers: Mapping[tuple[str, int], str]) -> dict[str, tuple[str, ...]]:
-    """Learned trigger word -> the categories it was learned for (at any offset), sorted."""
+def trigger_categories(triggers: Mapping[tuple[str, int], str]) -> dict[str, tuple[str, ...]]:
+    """Learned trigger word (lower case) -> the categories it was learned for (at any offset), sorted."""
     by_word: dict[str, set[str]] = {}
     for (word, _), category in triggers.items():
         by_word.setdefault(word, set()).add(category)
@@ -245,5 +250,6 @@ __all__ = [
     "WORD_LEVEL_SWITCHES",
     "context_features",
     "positional_context_features",
+    "trigger_categories",
     "word_context_features",
 ]
