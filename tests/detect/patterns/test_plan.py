@@ -647,6 +647,8 @@ _GATE_PIECES = (
     "00:1A:2B:", "3C:4D:5E", "00-1a-", "2b-3c-4d-5e", "ff", ":", "-",
     # coordinates: "42.3601, -71.0589", "42°21′36″N 71°03′34″W"
     "42.3601", "-71.0589", ", ", "°", "21′", "36″", "N", "W", "0.1276", "7.5",
+    # extensions: "ext. 1234", "x12-3456", "Extension #12345"
+    "ext.", "Extension", "EXT", "#", "X", "1234", "12-3456", "98765",
 )  # fmt: skip
 
 
@@ -658,11 +660,17 @@ def test_lower_gates_never_skip_a_text_with_a_match() -> None:
         "id.mac_address",
         "location.coordinates",
         "name.initial_surname",
+        "phone.extension",
         "url.domain",
         "url.domain_path",
     ]
     rng = random.Random(31)
     texts = [*_REQUIRED_CHAR_TEXTS, "see WWW.EXAMPLE.ORG/Path and foo.Co.UK."]
+    # the spelled-out forms whose only "dot" is bracketed (few random joins of the pieces spell them)
+    texts += ["mail jo at example(dot)com", "jo at example [DOT] org", "jo{dot}q [at] x.com", "jo (at) mail(dot)co.uk"]
+    # extensions, each way of writing one
+    texts += ["call 555-0100 ext. 1234", "x12-3456", "Extension #12345", "EXT-4567", "(X1234)", "ext  # 98765"]
+    texts.append("ext.1-2345")
     texts += random_texts(rng, _GATE_PIECES, 4000, 1, 10)
     # Initials before a surname ("per J. Yi"), with a random piece put anywhere.
     for _ in range(2000):
@@ -735,6 +743,19 @@ def test_gates_compiled_with_re_find_what_regex_finds() -> None:
         for _ in range(4000)
     ]
     texts += ["".join(rng.choices([chr(c) for c in range(128)], k=rng.randint(0, 12))) for _ in range(4000)]
+    # Extensions: a word or "x", a separator, blanks, a hash, digits and hyphens (or not).
+    texts += [
+        "".join(
+            (
+                rng.choice(("ext", "x", "extension", "tx", "e")),
+                rng.choice(("", ".", "-", ":")),
+                rng.choice(("", " ", "\t", "   ")),
+                rng.choice(("", "#")),
+                "".join(rng.choices("0123456789-", k=rng.randint(0, 7))),
+            )
+        )
+        for _ in range(1000)
+    ]
     for pattern in gated:
         fast, slow = gate_regex(pattern), compile_source(pattern.hints.lower_gate, False)
         found = 0

@@ -399,6 +399,9 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             r"(?P<p>\d{1,2}-\d{4}|\d{4,5})" + _NA,
             0.75,
             _extension,
+            # Scanned only in notes with an "x" (of "ext", "extension" or "x" itself) before four digits at all; the
+            # gate opens with its literal, which the search skips to (a full scan opens at every character).
+            hints=ScanHints(lower_gate=r"x(?:t|tension)?[.-]?[ \t]{0,2}#?[ \t]{0,2}\d\d?-?\d\d\d"),
         ),
         Pattern(
             "fax.trigger",
@@ -432,8 +435,10 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             Label.EMAIL,
             _SPELLED_EMAIL,
             0.85,
-            # Scanned only in notes that hold a bracketed "at" or "dot", or a "dot" between blanks, at all.
-            hints=ScanHints(lower_gate=r"[\[(<{][ \t]{0,2}(?:at|dot)[ \t]{0,2}[\])>}]|[ \t]dot[ \t]"),
+            # Scanned only in notes that hold a word "at" or "dot" before a closing bracket, or a word "dot" before a
+            # blank, at all (what every spelled-out address holds). Each branch opens with its literal, which the search
+            # skips to, and looks behind it after: twice as fast as a gate that opens with a class of characters.
+            hints=ScanHints(lower_gate=r"at(?<![a-z0-9]at)[ \t]{0,2}[\])>}]|dot(?<![a-z0-9]dot)[ \t\])>}]"),
         ),
         Pattern(
             "url.web",

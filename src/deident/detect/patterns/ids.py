@@ -263,8 +263,9 @@ def id_patterns() -> tuple[Pattern, ...]:
             MAC_ADDRESS,
             0.9,
             None,
-            # Scanned only in notes with three hexadecimal pairs joined by colons or hyphens.
-            hints=ScanHints(lower_gate=r"[0-9a-f][0-9a-f][:-][0-9a-f][0-9a-f][:-][0-9a-f][0-9a-f][:-]"),
+            # Scanned only in notes with two hexadecimal pairs between colons or hyphens (every address holds them; a
+            # gate that opens with a separator is searched twice as fast as one that opens with a pair).
+            hints=ScanHints(lower_gate=r"[:-][0-9a-f][0-9a-f][:-][0-9a-f][0-9a-f][:-]"),
         ),
         Pattern(
             "id.vin",
