@@ -139,6 +139,10 @@ POSITIVES: list[Case] = [
     # a house officer's title; a count of times after the name is no initial (invented names)
     ("Paged H.O. Quorvane x2 re: SBP.", "Quorvane", DR),
     ("Called Dr Brantisk x 3, no answer.", "Brantisk", DR),
+    # a dotted initial glued to the surname (invented names)
+    ("Seen by Dr J.Quorvane today.", "J.Quorvane", DR),
+    ("Plan discussed with wife, T.Brantisk.", "T.Brantisk", REL),
+    ("SPOKE WITH DR. J.KOWALSKI RE: PLAN", "J.KOWALSKI", DR),
     ("NPN 11p-7a: Zelphine Quorvane arrived in MICU at 11pm.", "Zelphine Quorvane", PT),
     ("Social: son in all day. Brantisk was here until 9pm.", "Brantisk", PT),
     # two relatives named by what they are together; a pair of names with initials (invented names)
@@ -197,6 +201,10 @@ POSITIVES: list[Case] = [
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
 ]
 NEGATIVES: list[Case] = [
+    # dotted letters glued to a word that name no one: a species, an abbreviation, a role
+    ("E.Coli reports pending. S.Aureus reported by micro.", None, None),
+    ("RESP- PT WITH 2 L NP- C.O STEADY LEVEL", None, None),
+    ("Paged H.O. on call; e.g. Quorvane", "H.O. Quorvane", DR),
     # the modal verbs after a kinship word
     ("son will be in tomorrow. WIFE WILL CALL BACK. wife may call. Wife will, if needed, call.", None, None),
     ("GIVEN COLACE AND MOM, MAY NEED DULCOLAX. SON MAY FEED PT.", None, None),
@@ -440,6 +448,7 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Seen by Dr. Hope Mills today.", "Hope Mills", DR),
     ("SEEN BY DR WILL QUORVANE TODAY.", "WILL QUORVANE", DR),
     ("Tobiah agrees with plan.", "Tobiah", PT),
+    ("T.Quorvane agrees with plan.", "T.Quorvane", PT),
     ("Plan d/w J Tillerson re cath", "J Tillerson", DR),
     ("Tobiah is a 64 yo man with CAD.", "Tobiah", PT),
     ("TOBIAH IS A 64 YEAR OLD MAN", "TOBIAH", PT),
@@ -558,6 +567,7 @@ def test_word_frequency_shortcut_equals_wordfreq(word: str) -> None:
 _CHAIN_PIECES = (
     "Smith", "O'Brien", "J.", "e.", "Stord-Painter", "a", " ", "  ", "\t", " \t", "x" * 30, "Mary-", "'", "-",
     "ab.", ".", "Ann", "de", "\u017f", "K", "\u212a", "Zo\u00eb", "Rn.", "q'",
+    "J.Quorvane", "K.", "j.k.rowe", "-e.", "'s.",
 )  # fmt: skip
 
 

@@ -25,7 +25,10 @@ from deident.text.wordfrequency import zipf as _zipf
 # A name word: letters of any script ("José", "Łukasz", "Ní"), inner apostrophes and hyphens ("O'Brien-Walsh").
 # Not a letter before a slash: "c/o", "s/p", "h/o" after a name are clinical shorthand ("Mr. Smith c/o pain").
 TOKEN = r"(?![^\W\d_]/)[^\W\d_](?:(?:[^\W\d_]|['’\-]){0,24}[^\W\d_])?\.?"
-CHAIN = TOKEN + r"(?:[ \t]{1,2}" + TOKEN + r"){0,2}"
+# A dotted initial may be glued to the next word ("J.Quorvane", "J.O'Brien"): a TOKEN follows it directly. Not a
+# letter alone: dotted letters spell roles and abbreviations ("H.O. Quorvane", "e.g.", "M.D.", "C.O").
+_GLUED_AFTER_INITIAL = r"(?<=(?<![^\W\d_]|['’\-])[^\W\d_]\.)(?=[^\W\d_](?:[^\W\d_]|['’][^\W\d_]))"
+CHAIN = TOKEN + r"(?:(?:[ \t]{1,2}|" + _GLUED_AFTER_INITIAL + r")" + TOKEN + r"){0,2}"
 # Up to five chains joined by commas, "and" or a slash: "Sons Smokey, Morris and Roger", "seen by Quorvane/Brantisk".
 NAME_LIST = (
     CHAIN
@@ -674,7 +677,10 @@ def _bare_name_word(word: str, text: str, at: int) -> bool:
 
 
 # The subject, then perhaps the initial of a surname ("Tamsin K. reports").
-_SUBJECT_WORD = r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t](?P<i>[A-Z]\.))?[ \t]{1,2}\Z"
+# A name word before the verb, with a dotted initial glued before it ("T.Quorvane agrees") or one after it.
+_SUBJECT_WORD = (
+    r"(?r)(?<![\w'./-])(?P<g>[A-Za-z]\.)?(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t](?P<i>[A-Z]\.))?[ \t]{1,2}\Z"
+)
 # The given name or initial before a surname that opens a sentence: "Tobiah Quorvane agrees", "T. Quorvane agrees".
 _GIVEN_BEFORE = r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24}|[A-Za-z]\.)[ \t]{1,2}\Z"
 
@@ -696,11 +702,11 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
     term, and capitalised where the text has case: "Pt agrees", "Family states", "Nephro called" and "Lasix given" are
     not names."""
     found = search_before(_SUBJECT_WORD, text, m.start(), 30)
-    if found is None or not _rare_subject_word(found["n"], text, found.start()):
+    if found is None or not _rare_subject_word(found["n"], text, found.start("n")):
         return []
     if found["i"] and window_case(text, found.start()) != "mixed":
         return []  # without case, "X." may be a sentence's end ("Lasix D. reports" is no name)
-    start = found.start("n")
+    start = found.start()  # the glued initial's, where there is one
     if not _opens_sentence(text, start):
         given = search_before(_GIVEN_BEFORE, text, start, 30)
         if given is None or not _opens_sentence(text, given.start("n")):
@@ -730,7 +736,7 @@ def _first_name_subject(text: str, m: regex.Match[str]) -> list[Hit]:
     from deident.detect.lexicon.data import load_lexicon
 
     found = search_before(_SUBJECT_WORD, text, m.start(), 30)
-    if found is None or found["i"] or not _opens_sentence(text, found.start("n")):
+    if found is None or found["i"] or found["g"] or not _opens_sentence(text, found.start("n")):
         return []
     word = found["n"]
     lower = word.lower()
@@ -1202,12 +1208,17 @@ def _names_before(
 
 def _chain_tokens(chain: str, offset: int) -> list[tuple[int, int, str]]:
     """(start, end, token) of the TOKENs of a CHAIN match that starts at ``offset``: what ``rx(TOKEN).finditer``
-    gives, found with str methods. A CHAIN is TOKENs (no blanks in them) joined by blanks and tabs, and a TOKEN
-    scan from a token's first letter takes the whole token (the blank after it can continue no TOKEN)."""
+    gives, found with str methods. A CHAIN is TOKENs (no blanks in them) joined by blanks and tabs, or glued after a
+    dotted initial ("J.Quorvane": a TOKEN ends at its first full stop), and a TOKEN scan from a token's first letter
+    takes the whole token (the blank after it can continue no TOKEN)."""
     tokens: list[tuple[int, int, str]] = []
     position = 0
     for piece in chain.split():
         position = chain.index(piece, position)
+        while len(piece) > 2 and piece[1] == "." and piece[0].isalpha():  # a glued initial, then the rest
+            tokens.append((offset + position, offset + position + 2, piece[:2]))
+            piece = piece[2:]
+            position += 2
         tokens.append((offset + position, offset + position + len(piece), piece))
         position += len(piece)
     return tokens
