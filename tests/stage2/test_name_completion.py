@@ -63,6 +63,11 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         ("Contact 'Paloma Day' (father) if unwell.", "Paloma", "Paloma Day"),
         ("Present:\n- Roberto Pastor (husband)\n", "Roberto", "Roberto Pastor"),
         ("PATIENT: MARK ZEMBROWSKI\nDOB: 01/02/1950", "ZEMBROWSKI", "MARK ZEMBROWSKI"),
+        # a dotted initial that opens the line, a sentence, a field or a bracket before the name
+        ("K. TRAILYRKIS IS A 67 YEAR OLD", "TRAILYRKIS", "K. TRAILYRKIS"),
+        ("seen in clinic. k. trailyrkis is a 67 year old", "trailyrkis", "k. trailyrkis"),
+        ("Next of kin: J. Zembrowski (son)", "Zembrowski", "J. Zembrowski"),
+        ("Seen with daughter (R. Quorvane).", "Quorvane", "R. Quorvane"),
     ],
 )
 def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
@@ -97,8 +102,13 @@ def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
         # no crossing a line or a sentence
         ("Seen by Dr. Smith\nJohnson catheter placed.", "Smith"),
         ("Seen by Dr. Smith. Kraus reviewed.", "Smith"),
-        # an initial that does not lead to a name word
+        # an initial that does not lead to a name word, one after a word (it may end a sentence), a lower-case one in
+        # a mixed-case note
         ("Dr. Smith A. fib noted.", "Smith"),
+        ("Takes vitamin K. Quorvane visited.", "Quorvane"),
+        ("Plan a. Quorvane to call.", "Quorvane"),
+        ("Seen. a. Quorvane called.", "Quorvane"),
+        ("Dx Asperger's. Quorvane called.", "Quorvane"),
         # particles that lead to no name word, or stand alone
         ("Called Smith an hour ago.", "Smith"),
         ("Dr. Smith de novo lesion noted.", "Smith"),

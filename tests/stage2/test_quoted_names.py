@@ -29,6 +29,10 @@ def _found(text: str, spans: tuple[Span, ...] = (), clinical: tuple[str, ...] = 
         # a listed first name beside a word no dictionary knows; three words
         ('Pt states "Maria Quorvane" is her name.', "Maria Quorvane"),
         ('Known as "Anna Maria Quorvane" at home.', "Anna Maria Quorvane"),
+        # an initial, with its full stop or without, before or after the surname
+        ('Pt states "Quorvane S." is her legal name.', "Quorvane S."),
+        ('Pt states "J. K. Tilbetski" is her legal name.', "J. K. Tilbetski"),
+        ("Contact 'T Quorvane' (mother) if unwell.", "T Quorvane"),
     ],
 )
 def test_a_quoted_name_is_found(text: str, name: str) -> None:
@@ -56,6 +60,9 @@ def test_a_quoted_name_is_found(text: str, name: str) -> None:
         # a month, a kinship word
         ('Seen "March Quorvane" ago.', ()),
         ('Called "Wife Quorvane" today.', ()),
+        # initials alone, or beside words a dictionary knows
+        ('Contact "J. K." if needed.', ()),
+        ('Pt said "Feeling Better S." today.', ()),
     ],
 )
 def test_nothing_else_is_found(text: str, clinical: tuple[str, ...]) -> None:
@@ -67,6 +74,9 @@ def test_names_and_places_inside_are_replaced_other_spans_block() -> None:
     place = Span(11, 19, Label.CITY, "crf", 0.4)
     name = Span(20, 29, Label.DOCTOR, "crf", 0.9)
     out = quoted_names(Document("n", text), (place, name))
+    # labelled as the name found inside it; with none (a place only), as the patient's
+    assert [(s.text_of(text), s.label) for s in out] == [("Quorvane Tilbetski", Label.DOCTOR)]
+    out = quoted_names(Document("n", text), (place,))
     assert [(s.text_of(text), s.label) for s in out] == [("Quorvane Tilbetski", Label.PATIENT)]
     date = Span(11, 19, Label.DATE, "patterns.date", 0.9)
     assert quoted_names(Document("n", text), (date,)) == (date,)

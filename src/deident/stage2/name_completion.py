@@ -7,7 +7,8 @@ has kept a NAME span, this stage extends it over the adjacent tokens that comple
 
 * a name word right before or after it, separated by one or two spaces, tabs or no-break spaces (up to two words
   each side: "John K. Smith" from "Smith");
-* a middle initial ("K." between two name words);
+* a middle initial ("K." between two name words), and a leading one where it opens the line, a field, a bracket or
+  a sentence ("K. TRAILYRKIS IS A 67 YEAR OLD");
 * the other half of "Last, First" (a known first name after "Smith, ", a known surname before ", John"; a first
   name the veto lists as an abbreviation only where it is written as a name and closes the slot: "(Gould, Max)");
 * the one word that closes a name slot after a lone listed first name ("Next of kin: Nicholas House (son)",
@@ -69,6 +70,11 @@ _MAX_PARTICLES = 2
 # list dash), a field's colon, a tab, an opening bracket or quote.
 _CLOSES_SLOT = regex.compile(r"(?:\.?[ \t\u00a0]*(?:\n|$)|[ \t\u00a0]*[()\[\],;\t\"”’'])")
 _OPENS_SLOT = regex.compile(r"(?:^|\n|[:\t(\[\"“‘']|\n-)[ \t\u00a0]*$")
+# A dotted initial right before a name where it opens the line, a field, a bracket or a sentence ("K. TRAILYRKIS IS A
+# 67 YEAR OLD", "Patient: j. quorvane"). After a word it may end a sentence ("on vitamin K. Quorvane"): not there.
+_OPENING_INITIAL = regex.compile(
+    r"(?<=(?:^|[\n:\t.;!?]|(?<![\p{L}\p{N}])[(\[\"“‘'])[ \t\u00a0]{0,3})\p{L}\.[ \t\u00a0]{1,2}$"
+)  # an opening quote is no apostrophe: "Asperger's. Braden 17" has no initial
 _ROLE_WORDS = frozenset(w for w in FAMILY_WORDS + DOCTOR_ROLES_WORDS if " " not in w)
 # A person's role in brackets right after the slot ("(wife)", "(patient)"): in a one-case note, where a clinical
 # word may be a surname ("consuelo little (wife)"), only this closes a slot.
@@ -315,7 +321,13 @@ def _extend_left(
             break
         start = window_start + word.start()
         added += 1
-    return _particles_before(text, start, judge, taken)
+    start = _particles_before(text, start, judge, taken)
+    initial = _OPENING_INITIAL.search(text, max(0, start - 8), start)
+    at = -1 if initial is None else initial.start()
+    # in a mixed-case note a lower-case letter is a list's ("a. Quorvane to call")
+    if at >= 0 and not taken[at] and (judge.mode != "mixed" or text[at].isupper()):
+        start = at
+    return start
 
 
 def _particles_before(text: str, start: int, judge: _Judge, taken: bytearray) -> int:

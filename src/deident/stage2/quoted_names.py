@@ -2,12 +2,12 @@
 
 Notes quote a person's name as it was given ('Pt states "Ann Quorvane" is her legal name', "Contact 'Bob
 Tilbet'") and a name no lexicon knows, with no title or kinship word before it, gives the detectors nothing to go
-on. A quoted phrase is taken as a name when it is two or three capitalised words between matching quotes, every
-word either a word no dictionary knows or a listed name, at least one of them no dictionary knows, and none a word
-of the model's clinical vocabulary, a drug, a veto term, a month or day, a kinship or role word. Quoted
+on. A quoted phrase is taken as a name when it is two or three capitalised words or initials between matching
+quotes, every word either a word no dictionary knows or a listed name, at least one of them no dictionary knows, and
+none a word of the model's clinical vocabulary, a drug, a veto term, a month or day, a kinship or role word. Quoted
 speech ("Feeling Better"), quoted drugs ("Metoprolol Succinate") and quoted clinical phrases are left alone. The
-span's category is NAME (labelled PATIENT: nothing in the quote tells whose name it is); name completion and
-reconciliation then treat it as any kept name.
+span's category is NAME, labelled as the longest name span a detector found inside it, else PATIENT (nothing in the
+quote tells whose name it is); name completion and reconciliation then treat it as any kept name.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ SCORE = 0.6
 RARE_ZIPF = 2.5
 # A capitalised word, with an inner capital ("McSharry", "DeLuca") and hyphen or apostrophe parts ("O'Neil-Ruiz").
 _NAME_WORD = r"\p{Lu}[\p{Ll}\p{M}]*(?:\p{Lu}[\p{Ll}\p{M}]+)?(?:['’\-]\p{Lu}?[\p{Ll}\p{M}]*)*"
+# A word of the name, or a dotted initial ("Quorvane S.", "J. Quorvane"; an initial without its stop is a _NAME_WORD).
+_NAME_ITEM = rf"(?:\p{{Lu}}\.|{_NAME_WORD})"
 _QUOTED = regex.compile(
     r"(?<![\p{L}\p{N}])(?P<open>[\"“'‘])"
-    rf"(?P<name>{_NAME_WORD}(?:[ \u00a0]{_NAME_WORD}){{1,2}})"
+    rf"(?P<name>{_NAME_ITEM}(?:[ \u00a0]{_NAME_ITEM}){{1,2}})"
     r"(?P<close>[\"”'’])(?![\p{L}\p{N}])"
 )
 # Spans inside a quoted name that it replaces: names, and places (a name no lexicon knows is often taken for one).
@@ -82,12 +84,16 @@ def quoted_names(
         if cover[start - 1] or cover[end] or 2 in cover[start:end]:
             continue  # a span crosses the quotes, or one that is no name or place lies inside
         words = regex.split(r"[ \u00a0]", match.group("name"))
-        parts = [part for word in words for part in regex.split(r"[\-'’]", word) if len(part) > 1]
+        parts = [part for word in words for part in regex.split(r"[\-'’]", word.rstrip(".")) if len(part) > 1]
         kinds = [_word_kind(part, clinical_words) for part in parts]
         if "other" in kinds or "rare" not in kinds:
             continue
-        replaced.update(range(bisect_left(starts, start), bisect_left(starts, end)))
-        added.append(Span(start, end, Label.PATIENT, SOURCE, SCORE, ("quoted phrase shaped as a name",)))
+        inside = range(bisect_left(starts, start), bisect_left(starts, end))
+        replaced.update(inside)
+        # A detector that found the name inside tells whose it may be ("Dr"); nothing else in the quote does.
+        named = [ordered[i] for i in inside if ordered[i].category is Category.NAME]
+        label = max(named, key=lambda s: s.length).label if named else Label.PATIENT
+        added.append(Span(start, end, label, SOURCE, SCORE, ("quoted phrase shaped as a name",)))
     if not added:
         return spans
     return sort_spans((*(s for i, s in enumerate(ordered) if i not in replaced), *added))
