@@ -162,6 +162,9 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("case at bedside", "case", Label.RELATIVE, ()),
         # A name its line's shape carries (a signature with an initial), clinical words and all: kept.
         ("ALL IS WELL. G. WHIPPLE RRT", "G. WHIPPLE", Label.DOCTOR, ("pattern:name.signature_line",)),
+        # A place after a phrase of where someone lives or comes from, clinical word or not: kept.
+        ("Daughter lives in Orange.", "Orange", Label.CITY, ("pattern:location.lives_in",)),
+        ("SON FROM ORANGE CALLED", "ORANGE", Label.CITY, ("pattern:location.family_from",)),
     ],
 )
 def test_kept(text: str, word: str, label: Label, evidence: tuple[str, ...]):

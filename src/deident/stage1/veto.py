@@ -254,10 +254,17 @@ def _word_before(text: str, start: int, width: int) -> str | None:
 
 # Rules whose names the shape of their line carries as a strong trigger would ("G. WHIPPLE RRT" signing a note).
 SHAPED_NAME_EVIDENCE = frozenset({"pattern:name.signature_line"})
+# Rules that take a place only after a phrase that says where someone lives or comes from ("lives in Orange", "son
+# from Reading", "originally from Mobile"): a clinical word's other reading ("orange urine") has no such phrase.
+PLACE_TRIGGER_EVIDENCE = frozenset(
+    {"pattern:location.lives_in", "pattern:location.home_of", "pattern:location.family_from"}
+)
 
 
 def _has_strong_trigger(text: str, span: Span) -> bool:
-    if _strong_trigger_evidence(span.evidence) or not SHAPED_NAME_EVIDENCE.isdisjoint(span.evidence):
+    if _strong_trigger_evidence(span.evidence) or not (SHAPED_NAME_EVIDENCE | PLACE_TRIGGER_EVIDENCE).isdisjoint(
+        span.evidence
+    ):
         return True
     return _word_before(text, span.start, 20) in STRONG_NAME_TRIGGERS
 

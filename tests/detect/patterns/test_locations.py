@@ -74,6 +74,10 @@ POSITIVES: list[Case] = [
     ("he lives nearby in rockport and will be", "rockport", Label.CITY),
     ("Pt lives alone in Towson, dtr visits", "Towson", Label.CITY),
     ("was vacationing in Daytona Beach when he fell", "Daytona Beach", Label.CITY),
+    # a listed city that is also a common word, standing alone after the phrase
+    ("Daughter lives in Orange.", "Orange", Label.CITY),
+    ("PT LIVES IN READING WITH WIFE", "READING", Label.CITY),
+    ("Son from Reading called today.", "Reading", Label.CITY),
     # Care sites after motion and admission words; acronyms that are no English word.
     ("Admitted in transfer from Brambleton Hospital", "Brambleton", Label.HOSPITAL),
     ("seen at Brambleton Hospital last year", "Brambleton", Label.HOSPITAL),
@@ -144,6 +148,7 @@ NEGATIVES: list[Case] = [
     ("Jones, MD aware of the plan", None, None),
     ("PA line in place, OR in am", None, None),
     ("lives in a nursing home", None, None),
+    ("LIVES IN MOBILE HOME WITH WIFE; lives in reading glasses; lives in hope of recovery", None, None),
     ("lives nearby in a nursing home", None, None),
     ("lives with son in an apartment; lives with wife at home; lives with daughter in law", None, None),
     ("BP 120/80 HR 90 CA 12345", "HR", None),

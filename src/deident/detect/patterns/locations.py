@@ -11,7 +11,7 @@ import us
 
 from deident.core.labels import Label
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.names import FAMILY, STOP_WORDS, clinical_terms
+from deident.detect.patterns.names import FAMILY, STOP_WORDS, VERB_FORMS, clinical_terms
 from deident.detect.patterns.postcodes import postcode_patterns
 from deident.detect.patterns.rules import (
     Hit,
@@ -322,7 +322,7 @@ ORGANIZATION_WORDS = frozenset(
 
 
 def _place_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
-    return _name_after_trigger(text, m, frozenset())
+    return _name_after_trigger(text, m, frozenset(), listed_places=True)
 
 
 def _place_not_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -332,6 +332,24 @@ def _place_not_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
     if _clinical_place(first) or first.split("-")[0].lower() in _states_and_countries():
         return []
     return _place_after_trigger(text, m)
+
+
+_WORD_AFTER = regex.compile(r"[ \t]{1,2}([A-Za-z]+)")
+
+
+_FUNCTION_WORD_ZIPF = 6.0  # "with", "and", "in", "is": words of grammar, which no place name continues into
+
+
+def _listed_city_alone(word: str, text: str, end: int) -> bool:
+    """A listed city's name (the cities lexicon: "Orange", "Reading", "Mobile") that no word other than a function word
+    or a verb follows: "lives in Orange with wife", "son from Reading called", not "lives in mobile home" (a common
+    word goes on into a common phrase)."""
+    from deident.detect.lexicon.data import load_lexicon
+
+    if word.lower() not in load_lexicon("cities"):
+        return False
+    after = _WORD_AFTER.match(text, end)
+    return after is None or after[1].lower() in VERB_FORMS or _zipf(after[1].lower()) >= _FUNCTION_WORD_ZIPF
 
 
 @lru_cache(maxsize=1)
@@ -347,8 +365,12 @@ def _employer_after_trigger(text: str, m: regex.Match[str]) -> list[Hit]:
     return _name_after_trigger(text, m, ORGANIZATION_WORDS)
 
 
-def _name_after_trigger(text: str, m: regex.Match[str], continuing: frozenset[str]) -> list[Hit]:
-    """The place or organisation words at the start of group "c"; ``continuing`` words may follow the first."""
+def _name_after_trigger(
+    text: str, m: regex.Match[str], continuing: frozenset[str], listed_places: bool = False
+) -> list[Hit]:
+    """The place or organisation words at the start of group "c"; ``continuing`` words may follow the first. With
+    ``listed_places``, a listed city that is also a common word opens the name where it stands alone ("lives in
+    Orange", "LIVES IN READING WITH WIFE"; not "LIVES IN MOBILE HOME")."""
     kept_end = -1
     mode = window_case(text, m.start("c"))
     for tok in rx(r"[A-Za-z][A-Za-z.'\-]{0,30}").finditer(m["c"]):
@@ -362,7 +384,9 @@ def _name_after_trigger(text: str, m: regex.Match[str], continuing: frozenset[st
         if kept_end >= 0 and word.lower() in continuing:
             kept_end = m.start("c") + tok.end()
             continue
-        if _zipf(word.lower()) >= (5.5 if kept_end >= 0 and mode == "mixed" else 4.5):
+        if _zipf(word.lower()) >= (5.5 if kept_end >= 0 and mode == "mixed" else 4.5) and not (
+            listed_places and kept_end < 0 and _listed_city_alone(word, text, m.start("c") + tok.end())
+        ):
             break
         kept_end = m.start("c") + tok.end()
     if kept_end < 0:
