@@ -25,6 +25,9 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("hx Parkinson's disease", "Parkinson", Label.PATIENT, "veto:eponym"),
         ("HX OF HODGKIN LYMPHOMA", "HODGKIN", Label.DOCTOR, "veto:eponym"),
         ("new Bell's palsy", "Bell", Label.PATIENT, "veto:eponym_phrase"),
+        # a letter's set phrases ("Thank" after a postcode had been taken for a place)
+        ("SW1A 1AA\n\nThank you for referring", "Thank", Label.LOCATION_OTHER, "veto:letter_phrase"),
+        ("Kind regards,\nDr Quorvane", "Kind", Label.PATIENT, "veto:letter_phrase"),
         ("Swan-Ganz in place", "Swan-Ganz", Label.DOCTOR, "veto:device"),
         ("sjögren syndrome", "sjögren", Label.PATIENT, "veto:eponym"),
         ("neuro: MAE, PERRLA", "PERRLA", Label.PATIENT, "veto:abbreviation"),

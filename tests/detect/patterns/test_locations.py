@@ -74,6 +74,11 @@ POSITIVES: list[Case] = [
     ("he lives nearby in rockport and will be", "rockport", Label.CITY),
     ("Pt lives alone in Towson, dtr visits", "Towson", Label.CITY),
     ("was vacationing in Daytona Beach when he fell", "Daytona Beach", Label.CITY),
+    # the town after a street address and a comma, before a ZIP code, a state or the line's end
+    ("Home: 6066 Tygrask St, Makiard, 59369", "Makiard", Label.CITY),
+    ("lives at 12 Oak St, Apt 4, Quelbury\nPCP: none", "Quelbury", Label.CITY),
+    ("PCP: 823 Price Point Suite 884, Gloversville New York 02992", "Gloversville", Label.CITY),
+    ("HOME: 6066 TYGRASK ST APT 2, MAKIARD, 59369", "MAKIARD", Label.CITY),
     # a listed city that is also a common word, standing alone after the phrase
     ("Daughter lives in Orange.", "Orange", Label.CITY),
     ("PT LIVES IN READING WITH WIFE", "READING", Label.CITY),
@@ -149,6 +154,9 @@ NEGATIVES: list[Case] = [
     ("PA line in place, OR in am", None, None),
     ("lives in a nursing home", None, None),
     ("LIVES IN MOBILE HOME WITH WIFE; lives in reading glasses; lives in hope of recovery", None, None),
+    ("Lives at 12 Oak St, Tel 555-1234; 14 Elm St, Room 4", "Tel", None),
+    ("Lives at 14 Elm St, Room 4", "Room", None),
+    ("12 Oak St, The Pt is fine", "The", None),
     ("lives nearby in a nursing home", None, None),
     ("lives with son in an apartment; lives with wife at home; lives with daughter in law", None, None),
     ("BP 120/80 HR 90 CA 12345", "HR", None),

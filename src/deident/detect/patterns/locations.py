@@ -211,6 +211,44 @@ def _has_non_street_word(name_words: list[str]) -> bool:
     return any(w.lower().strip(".,") in _NOT_STREET_WORDS or w.endswith(".") for w in name_words)
 
 
+# The town written after a street address and a comma ("6066 Tygrask St, Makiard, 59369", "12 Oak St, Quelbury" at the
+# line's end): one to three words that close the address's part, a comma, a semicolon, the line's end, a postcode, a
+# ZIP code or a state's code after them. Capitalised words in mixed-case text, capitals in one-case text.
+_TOWN_AFTER_STREET = regex.compile(
+    r",[ \t]{1,2}(?P<t>(?P<cap>[A-Z][a-z][A-Za-z'\-]{0,23}(?:[ \t][A-Z][a-z][A-Za-z'\-]{0,23}){0,2})"
+    r"|[A-Z][A-Z'\-]{2,24}(?:[ \t][A-Z][A-Z'\-]{2,24}){0,2})"
+    r"(?=[ \t]{0,2}(?:[,;\n]|\Z|\d|[A-Z]{1,2}\d|[A-Z]{2}(?![\w'])))"
+)
+_NOT_TOWN_WORDS = frozenset("apt apartment unit suite ste flat floor room rm building bldg block tel phone fax".split())
+
+
+def _town_after_street(text: str, end: int) -> list[Hit]:
+    """The town after a street address that ends at ``end`` (see _TOWN_AFTER_STREET), as a CITY hit; none where a word
+    is a function, unit, note or clinical word, or, in one-case text, a common word that is no listed city."""
+    from deident.detect.lexicon.data import load_lexicon
+
+    found = _TOWN_AFTER_STREET.match(text, end)
+    if found is None:
+        return []
+    one_case = found["cap"] is None
+    if one_case and window_case(text, found.start("t")) == "mixed":
+        return []  # capitals in mixed-case text are an acronym's
+    words = found["t"].split()
+    states = _states_and_countries()
+    for i in range(1, len(words)):  # the town ends where a state's or country's name begins ("Margate Florida")
+        if words[i].lower() in states or " ".join(words[i : i + 2]).lower() in states:
+            words = words[:i]
+            break
+    for word in words:
+        lower = word.lower()
+        if lower in STOP_WORDS or lower in _NOT_PLACE_WORDS or lower in _NOT_TOWN_WORDS or lower in clinical_terms():
+            return []
+        if one_case and _zipf(lower) >= 4.5 and lower not in load_lexicon("cities"):
+            return []
+    start = found.start("t")
+    return [Hit(start, text.index(words[-1], start) + len(words[-1]), Label.CITY)]
+
+
 def _street(text: str, m: regex.Match[str]) -> list[Hit]:
     name_words = m["w"].split()
     if _has_non_street_word(name_words):
@@ -224,7 +262,7 @@ def _street(text: str, m: regex.Match[str]) -> list[Hit]:
         and not all(_capitalised(w) or (w[:1].isdigit() and _capitalised(suffix[0])) for w in name_words)
     ):
         return []  # "2 mediastinal CT", "6u reg insulin SQ", "2 HR ST": street suffixes that are clinical words
-    return [Hit(m.start(), m.end())]
+    return [Hit(m.start(), m.end()), *_town_after_street(text, m.end())]
 
 
 def _capitalised(word: str) -> bool:
@@ -306,7 +344,7 @@ def _usps_street(text: str, m: regex.Match[str]) -> list[Hit]:
             return []
     elif not m["unit"] and not _ZIP_AHEAD.match(text, m.end()):
         return []
-    return [Hit(m.start(), m.end())]
+    return [Hit(m.start(), m.end()), *_town_after_street(text, m.end())]
 
 
 def _po_box(text: str, m: regex.Match[str]) -> list[Hit]:
