@@ -28,6 +28,9 @@ POSITIVES: list[Case] = [
     ("social security number: 123456789.", "123456789", Label.SSN),
     ("MRN: 1234567 confirmed", "1234567", Label.MEDICALRECORD),
     ("medical record # A-2034981", "A-2034981", Label.MEDICALRECORD),
+    # Scotland's patient number, a hospital's own
+    ("CHI number: 0101011234 on file", "0101011234", Label.MEDICALRECORD),
+    ("Hospital No: U3434168", "U3434168", Label.MEDICALRECORD),
     ("acct # AB-12345 billed", "AB-12345", Label.ACCOUNT),
     ("Policy no. XJ12345 (BCBS)", "XJ12345", Label.HEALTHPLAN),
     ("medicaid id 99887766A", "99887766A", Label.HEALTHPLAN),
@@ -56,6 +59,7 @@ NEGATIVES: list[Case] = [
     # a sort code is six digits in pairs, after its name
     ("sort code the samples by 12-14-16-18 hours", None, None),
     ("codes sorted 40-47-84", None, None),
+    ("referred by NHS 111 service; call NHS 24 out of hours", None, None),
     # "plate" in the laboratory, or followed by a number and a word
     ("blood agar plate 2 days old, plate count 24 hrs, plates 3 and 4 grew", None, None),
     ("HEPARIN INCREASED TO 1000U/HR, NEG BY 1500CC", None, None),

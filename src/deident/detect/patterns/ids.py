@@ -28,6 +28,9 @@ TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
     Label.MEDICALRECORD: (
         "mrn", "mr#", "mr #", "mr no", "medical record", "medical record number", "med rec", "unit no", "unit number",
         "hospital number", "hosp no", "chart", "chart number", "patient id", "pt id", "record number", "record no",
+        # Scotland's patient number (ten digits, no check that python-stdnum knows) and a hospital's own; NHS numbers
+        # are id.nhs_number's, which checks their format
+        "chi number", "chi no", "hospital no",
     ),
     Label.ACCOUNT: ("acct", "account", "acc#", "billing number", "billing account", "invoice"),
     Label.HEALTHPLAN: (
