@@ -204,6 +204,10 @@ FACILITIES: list[tuple[str, str]] = [
     ("Duguay Community Health Centre\nClinic note", "Duguay Community Health Centre"),
     ("seen at Obrien Walk-In Clinic on", "Obrien Walk-In Clinic"),
     ("Leeds Teaching Hospitals NHS Trust\nDepartment", "Leeds Teaching Hospitals NHS Trust"),
+    # descriptors between the name and the head, in one-case text too (invented names)
+    ("pt adm 12/18 from zanyrard va medical center with hematemesis", "zanyrard va medical center"),
+    ("dr quorvane at dyzhoford community hospital fixed it", "dyzhoford community hospital"),
+    ("ADM FROM THEAKIOTON CHILDREN'S HOSPITAL WITH SYNCOPE", "THEAKIOTON CHILDREN'S HOSPITAL"),
     # a GP surgery: "Surgery" after a listed surname or place
     ("cc: Dr Annette Jones, Cartwright Surgery\n", "Cartwright Surgery"),
     ("Jackson Road Surgery\n108 Flynn Lane", "Jackson Road Surgery"),
@@ -227,6 +231,9 @@ FACILITY_NEGATIVES: list[str] = [
     "Bariatric Surgery, Hepatobiliary Surgery and Oculoplastic Surgery",
     "Keyhole Surgery. Septoplasty Surgery. Mohs Surgery. Transplant Surgery",
     "referred to brantisk surgery",
+    # descriptors with no name before them, or a break between them
+    "transferred to the community hospital today; seen at the va medical center",
+    "pt adm from zanyrard va, medical center",
 ]
 
 

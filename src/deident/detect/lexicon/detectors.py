@@ -676,10 +676,37 @@ _SHAPE_WORD = regex.compile(r"[\p{L}][\p{L}'&-]*")
 _NAME_AFTER_PREFIX = regex.compile(r"\.?\s+([\p{L}][\p{L}'&-]*)")
 
 
+# Words that describe an institution between its name and its head noun ("zanyrard va medical center", "quelbury
+# community hospital", "theakioton children's hospital"): no name alone, so only a name word before them names it.
+_INSTITUTION_DESCRIPTORS = frozenset(
+    "va community regional children's childrens women's womens veterans university county district royal "
+    "rehabilitation psychiatric memorial general medical".split()
+)
+
+
 def _name_before(text: str, mode: CaseMode, stop: frozenset[str], start: int) -> int | None:
-    """Start of up to three name words right before ``start`` on the same line, or None."""
+    """Start of up to three name words right before ``start`` on the same line, or None; where none stands right before
+    it, up to two descriptor words (_INSTITUTION_DESCRIPTORS) may stand between them and ``start``."""
     line_start = text.rfind("\n", max(0, start - 60), start) + 1
-    words = list(_SHAPE_WORD.finditer(text, max(line_start, start - 60), start))[-3:]
+    words = list(_SHAPE_WORD.finditer(text, max(line_start, start - 60), start))[-5:]
+    found = _name_words_before(text, mode, stop, start, words[-3:])
+    if found is not None:
+        return found
+    descriptors = 0
+    while descriptors < min(2, len(words)) and words[-1 - descriptors].group().lower() in _INSTITUTION_DESCRIPTORS:
+        descriptors += 1
+    first = len(words) - descriptors  # the first descriptor's index
+    if not descriptors or text[words[-1].end() : start].strip():
+        return None
+    if any(text[words[i].end() : words[i + 1].start()].strip() for i in range(first, len(words) - 1)):
+        return None  # descriptors apart ("va, medical center")
+    return _name_words_before(text, mode, stop, words[first].start(), words[:first][-3:])
+
+
+def _name_words_before(
+    text: str, mode: CaseMode, stop: frozenset[str], start: int, words: list[regex.Match[str]]
+) -> int | None:
+    """Start of the name words among ``words`` (the last ones, nothing but blanks between them and ``start``)."""
     head: list[regex.Match[str]] = []
     for word in reversed(words):
         gap = text[word.end() : (head[0].start() if head else start)]
