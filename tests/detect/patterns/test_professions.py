@@ -17,6 +17,10 @@ POSITIVES: list[Case] = [
     ("The patient is a 87 year old welder from Kent, WA with", "welder", Label.PROFESSION),
     ("ID/CC: 82 years F, janitor, self-referred for", "janitor", Label.PROFESSION),
     ("ID/CC: 17 yo girl, cashier, brought in by", "cashier", Label.PROFESSION),
+    # a header's age and sex written together, then the occupation
+    ("ID/CC: 72 F, freight forwarder, self-referred for worsening mood", "freight forwarder", Label.PROFESSION),
+    ("ID/CC: age 35 M, forklift operator, self-referred", "forklift operator", Label.PROFESSION),
+    ("ID/CC: 64 female, pharmacist, referred by GP", "pharmacist", Label.PROFESSION),
     ("22y/o F, fisherman, self-referred", "fisherman", Label.PROFESSION),
     ("i'm 48, a plumber from south portland", "plumber", Label.PROFESSION),
     # An occupation of the lexicon after "retired", "former", "formerly a", "previously a", "career as a", "job as a".
@@ -57,6 +61,7 @@ POSITIVES: list[Case] = [
 NEGATIVES: list[Case] = [
     ("a 90 year old man admitted from home", None, None),
     ("65 yo male smoker, 40 pack years", None, None),
+    ("Pt is 72 F, afebrile, comfortable; walked 5 m, nurse assisted", None, None),
     ("smoked for 30 years teacher said", "teacher", Label.PROFESSION),  # "years" with neither "old" nor a sex
     # Clinical staff of the note itself: no occupation trigger.
     ("RN aware of pt status", None, None),

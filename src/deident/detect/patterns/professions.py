@@ -137,7 +137,10 @@ _SEX = words(*SEX_WORDS)
 _AGE_BEFORE = (
     r"\d(?<![\w.]\d)\d{0,2}[ \t-]{0,2}(?:"
     r"(?:(?:years?|yrs?|y)[ \t-]{0,2}(?:old|o)\b|y/o|yo\b|y\.o\.?)(?:[ \t]{0,2},?[ \t]{1,3}" + _SEX + r"\b)?"
-    r"|(?:years?|yrs?|y)[ \t]{0,2},?[ \t]{1,3}" + _SEX + r"\b)"  # "82 years F": without "old", the sex says it
+    r"|(?:years?|yrs?|y)[ \t]{0,2},?[ \t]{1,3}" + _SEX + r"\b"  # "82 years F": without "old", the sex says it
+    # "ID/CC: 72 F, freight forwarder,", "age 35 M,": a header's age and sex, at its label ("walked 5 M, nurse" is
+    # metres)
+    r"|(?<=(?:\A|[\n:(]|\bage)[ \t]{0,3}\d{1,3}[ \t-]{0,2})(?:m|f|male|female)\b(?=[ \t]{0,2},))"
     r"[ \t]{0,2},?[ \t]{1,3}(?:(?:a|an)[ \t]{1,3})?(?:retired[ \t]{1,3})?"
 )
 
@@ -381,7 +384,7 @@ def profession_patterns() -> tuple[Pattern, ...]:
             _AGE_BEFORE + CAPTURE,
             0.6,
             _lexicon_hits,
-            hints=ScanHints(digit_run=(1, 3), run_next=r"[ \t-]{0,2}[yY]", run_prev=r"[^\w.]"),
+            hints=ScanHints(digit_run=(1, 3), run_next=r"[ \t-]{0,2}[yYmMfF]", run_prev=r"[^\w.]"),
         ),
         Pattern(
             "profession.first_person",
