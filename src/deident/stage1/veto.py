@@ -259,12 +259,11 @@ SHAPED_NAME_EVIDENCE = frozenset({"pattern:name.signature_line"})
 PLACE_TRIGGER_EVIDENCE = frozenset(
     {"pattern:location.lives_in", "pattern:location.home_of", "pattern:location.family_from"}
 )
+_TRIGGER_SHAPED_EVIDENCE = SHAPED_NAME_EVIDENCE | PLACE_TRIGGER_EVIDENCE  # built once: the veto asks per span
 
 
 def _has_strong_trigger(text: str, span: Span) -> bool:
-    if _strong_trigger_evidence(span.evidence) or not (SHAPED_NAME_EVIDENCE | PLACE_TRIGGER_EVIDENCE).isdisjoint(
-        span.evidence
-    ):
+    if _strong_trigger_evidence(span.evidence) or not _TRIGGER_SHAPED_EVIDENCE.isdisjoint(span.evidence):
         return True
     return _word_before(text, span.start, 20) in STRONG_NAME_TRIGGERS
 

@@ -43,7 +43,7 @@ from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, PART
 from deident.stage2.quoted_names import quoted_names
 from deident.stage2.reconcile import COMPLETED
 from deident.text.case import window_case
-from deident.text.wordfrequency import zipf_lowered
+from deident.text.wordfrequency import FUNCTION_WORD_ZIPF, zipf_lowered
 
 # At most this many words are added on each side of a span.
 MAX_WORDS_PER_SIDE = 2
@@ -54,7 +54,6 @@ _COMMA_AFTER = regex.compile(r",[ \t\u00a0]{1,2}")
 _COMMA_BEFORE = regex.compile(r",[ \t\u00a0]{1,2}$")
 _BEFORE_WINDOW = 40
 _RARE_ZIPF = 2.5
-_FUNCTION_WORD_ZIPF = 6.0  # "at", "the", "with", "and": never part of a name, whatever a kept span took in
 _HYPHEN_PART = regex.compile(r"[-‐](\p{L}[\p{L}'’]*)")
 _OPENING = "'\"‘“(["
 _LAST_PART = regex.compile(r"(?:^|(?<=[\s\-‐]))(\p{L}+)$")  # the last word, or hyphen part, before a point
@@ -110,7 +109,7 @@ def _may_be_name(token: str, *, function_words_only: bool = False) -> bool:
     key = _key(token)
     if len(key) < 2 or key in _MONTHS_AND_DAYS or key in _ROLE_WORDS:
         return False
-    if key in STOP_WORDS and (not function_words_only or zipf_lowered(key) >= _FUNCTION_WORD_ZIPF):
+    if key in STOP_WORDS and (not function_words_only or zipf_lowered(key) >= FUNCTION_WORD_ZIPF):
         return False
     return bool(_VOWEL.search(key)) and key not in load_veto_terms() and key not in load_drug_names()
 

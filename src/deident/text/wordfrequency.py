@@ -15,6 +15,9 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+# Words this frequent are words of grammar ("at", "the", "with", "and", "is"): no name or place is one, or goes on
+# into one.
+FUNCTION_WORD_ZIPF = 6.0
 _SIMPLE = re.compile(r"[a-z]+").fullmatch
 _MEMO_LIMIT = 200_000  # other words memoised (cleared when full)
 _MISSING = object()

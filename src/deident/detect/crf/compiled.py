@@ -577,7 +577,8 @@ class CompiledCrf:
         if not tokens:
             return tokens, None
         ids, table = self._type_ids(tokens.texts)
-        section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, hits, table.trigger_code[ids])
+        trigger_codes = table.trigger_code[ids] if self._trigger_code else None  # none to find without the window
+        section_rows, extra_tokens, extra_rows = self._extra_features(document, tokens, hits, trigger_codes)
         newlines = np.array(tokens.newlines, dtype=np.bool_)
         scores = emissions(
             ids,

@@ -21,9 +21,11 @@ from deident.detect.patterns.rules import (
     rx,
     search_before,
     unit_follows,
+    word_after,
     words,
 )
 from deident.text.case import window_case
+from deident.text.wordfrequency import FUNCTION_WORD_ZIPF
 from deident.text.wordfrequency import zipf as _zipf
 
 STREET_SUFFIX_WORDS = (
@@ -219,34 +221,32 @@ _TOWN_AFTER_STREET = regex.compile(
     r"|[A-Z][A-Z'\-]{2,24}(?:[ \t][A-Z][A-Z'\-]{2,24}){0,2})"
     r"(?=[ \t]{0,2}(?:[,;\n]|\Z|\d|[A-Z]{1,2}\d|[A-Z]{2}(?![\w'])))"
 )
+_TOWN_WORD = regex.compile(r"\S+")  # the town's words are joined by single blanks or tabs
 _NOT_TOWN_WORDS = frozenset("apt apartment unit suite ste flat floor room rm building bldg block tel phone fax".split())
 
 
 def _town_after_street(text: str, end: int) -> list[Hit]:
     """The town after a street address that ends at ``end`` (see _TOWN_AFTER_STREET), as a CITY hit; none where a word
     is a function, unit, note or clinical word, or, in one-case text, a common word that is no listed city."""
-    from deident.detect.lexicon.data import load_lexicon
-
     found = _TOWN_AFTER_STREET.match(text, end)
     if found is None:
         return []
     one_case = found["cap"] is None
     if one_case and window_case(text, found.start("t")) == "mixed":
         return []  # capitals in mixed-case text are an acronym's
-    words = found["t"].split()
+    words = list(_TOWN_WORD.finditer(text, found.start("t"), found.end("t")))
+    lowers = [word[0].lower() for word in words]
     states = _states_and_countries()
     for i in range(1, len(words)):  # the town ends where a state's or country's name begins ("Margate Florida")
-        if words[i].lower() in states or " ".join(words[i : i + 2]).lower() in states:
-            words = words[:i]
+        if lowers[i] in states or " ".join(lowers[i : i + 2]) in states:
+            words, lowers = words[:i], lowers[:i]
             break
-    for word in words:
-        lower = word.lower()
+    for lower in lowers:
         if lower in STOP_WORDS or lower in _NOT_PLACE_WORDS or lower in _NOT_TOWN_WORDS or lower in clinical_terms():
             return []
-        if one_case and _zipf(lower) >= 4.5 and lower not in load_lexicon("cities"):
+        if one_case and _zipf(lower) >= 4.5 and not _listed_city(lower):
             return []
-    start = found.start("t")
-    return [Hit(start, text.index(words[-1], start) + len(words[-1]), Label.CITY)]
+    return [Hit(words[0].start(), words[-1].end(), Label.CITY)]
 
 
 def _street(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -372,22 +372,20 @@ def _place_not_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
     return _place_after_trigger(text, m)
 
 
-_WORD_AFTER = regex.compile(r"[ \t]{1,2}([A-Za-z]+)")
+def _listed_city(lower: str) -> bool:
+    """Whether a lower-cased word is a city of the cities lexicon ("orange", "reading", "mobile")."""
+    from deident.detect.lexicon.data import load_lexicon
 
-
-_FUNCTION_WORD_ZIPF = 6.0  # "with", "and", "in", "is": words of grammar, which no place name continues into
+    return lower in load_lexicon("cities")
 
 
 def _listed_city_alone(word: str, text: str, end: int) -> bool:
-    """A listed city's name (the cities lexicon: "Orange", "Reading", "Mobile") that no word other than a function word
-    or a verb follows: "lives in Orange with wife", "son from Reading called", not "lives in mobile home" (a common
-    word goes on into a common phrase)."""
-    from deident.detect.lexicon.data import load_lexicon
-
-    if word.lower() not in load_lexicon("cities"):
+    """A listed city's name that no word other than a function word or a verb follows: "lives in Orange with wife",
+    "son from Reading called", not "lives in mobile home" (a common word goes on into a common phrase)."""
+    if not _listed_city(word.lower()):
         return False
-    after = _WORD_AFTER.match(text, end)
-    return after is None or after[1].lower() in VERB_FORMS or _zipf(after[1].lower()) >= _FUNCTION_WORD_ZIPF
+    after = word_after(text, end)
+    return after is None or after in VERB_FORMS or _zipf(after) >= FUNCTION_WORD_ZIPF
 
 
 @lru_cache(maxsize=1)

@@ -125,8 +125,9 @@ SIGN_OFF_WORDS = (
 )  # fmt: skip
 # The clinician's initials alone after a sign-off or "seen by", dotted ("Verified by J.Q."; "seen by ENT" is a
 # service, so undotted capitals are not read).
+_INITIALS_SIGNED_WORDS = (*SIGN_OFF_WORDS, "seen by", "reviewed by", "read by")
 _INITIALS_SIGNED = (
-    r"(?i:\b" + words(*SIGN_OFF_WORDS, "seen by", "reviewed by", "read by") + r")[ \t]{0,2}:?[ \t]{1,2}"
+    r"(?i:\b" + words(*_INITIALS_SIGNED_WORDS) + r")[ \t]{0,2}:?[ \t]{1,2}"
     r"(?P<n>[A-Z]\.[ ]?[A-Z]\.(?:[ ]?[A-Z]\.)?)(?![\w])"
 )
 
@@ -1731,7 +1732,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             ignore_case=False,
             group="n",
             # by hand: the derivation reads no anchor from a cased regex (its words are case-blind)
-            hints=ScanHints(anchors=(*SIGN_OFF_WORDS, "seen by", "reviewed by", "read by")),
+            hints=ScanHints(anchors=_INITIALS_SIGNED_WORDS),
         ),
     )
 
