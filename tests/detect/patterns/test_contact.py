@@ -68,6 +68,13 @@ POSITIVES: list[Case] = [
     ("son (617)5550199 after 6", "(617)5550199", P),
     ("Dr Quorvane pg. 12345 with questions", "12345", P),
     ("clinic ext-41234 in the am", "41234", P),
+    # two numbers written with a slash between them (each one a span), or a second line after a full number
+    ("numbers are 555-0199/555-0142 at home", "555-0199", P),
+    ("numbers are 555-0199/555-0142 at home", "555-0142", P),
+    ("wife 617-555-0199/617-555-0142 cell", "617-555-0199", P),
+    ("wife 617-555-0199/617-555-0142 cell", "617-555-0142", P),
+    ("home/cell 617.555.0199 / 555.0142", "555.0142", P),
+    ("office 617-555-0199/0142 weekdays", "617-555-0199/0142", P),
 ]
 NEGATIVES: list[Case] = [
     ("UO 100-1200 cc over the shift", None, None),
@@ -99,6 +106,12 @@ NEGATIVES: list[Case] = [
     ("Na 011 44 20. ref 011 2 3", None, None),
     ("call at 2130. paged at 0415 re K. reached at 12345 ml. pager is 2 hours late. called at 10000 units", None, None),
     ("see page 2. 345 pts enrolled. knee extension-90 degrees", None, None),
+    # ranges and pairs of values with a slash: round ranges, no exchange, years, a unit after
+    ("SVR 900-1300/800-1200 overnight", None, None),
+    ("UO 100-1200/200-1300 cc", None, None),
+    ("seasons 2010-2011/2012-2013 played", None, None),
+    ("I/O 555-1250/555-1300 ml", None, None),
+    ("doses 250-5000/0250 units", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is P] + [
     (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if lab is P
@@ -142,6 +155,9 @@ NATIONAL: list[Case] = [
     ("can be reached on 07700 900909.", "07700 900909", P),
     ("contacted on +447700900697.", "+447700900697", P),
     ("his son Kevin ((613) 555-0113) brought him", "((613) 555-0113)", P),
+    # after a field's dashes, as a name and its number are often run together
+    ("DAUGHTER-QUORVANE---07700 900123 & SON", "07700 900123", P),
+    ("son - 07700 900124", "07700 900124", P),
 ]
 NATIONAL_NEGATIVES: list[Case] = [
     ("given at 0800 1200 1600 and 2000", None, None),
@@ -154,6 +170,8 @@ NATIONAL_NEGATIVES: list[Case] = [
     ("ratio 1:2 and 0.5 mg", None, None),
     ("furosemide 040 mg", None, None),
     ("called 2020-01-12 at 0900", None, None),
+    ("range 2-0800 1200 given", None, None),
+    ("labs 2020-0700 1200 pending", None, None),
     ("home 0.9 NS 1000 ml", None, None),
     ("INR 01.2 on 0300 labs", None, None),
     ("lot 0023 0045 0067 0089 expired", None, None),

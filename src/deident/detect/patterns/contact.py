@@ -60,11 +60,20 @@ LOCAL = _D1 + r"\d{2}[ \t]{0,2}[-.][ \t]{0,2}\d{4}" + _EXT
 # A number written nationally after its trunk prefix "0", as in the UK, Ireland and Australia ("020 7946 0958",
 # "07700 900 123", "07700 900123", "01 234 5678"), in groups or unbroken; the area code may stand in parentheses
 # ("(02) 9876 5432").
-_T0 = r"0(?<![\w+.,/:-]0)"
-_T0_PREV = r"[^\w+.,/:-]"
+# A dash may stand before it where no word or number does ("DAUGHTER-SMITH---07700 900123"; not "2020-07").
+_T0 = r"0(?<![\w+.,/:]0)(?<![\w+.,/:]-0)"
+_T0_PREV = r"[^\w+.,/:]"
 TRUNK = r"(?:" + _T0 + r"\d{1,4}(?:[ \t-]{1,2}\d{2,6}){1,3}|" + _T0 + r"\d{8,10})"
 TRUNK_PAREN = r"(?<!\w)\(0\d{1,4}\)[ \t]{0,2}\d{2,4}(?:[ \t-]{1,2}\d{2,4}){0,2}"
 # Any phone-shaped run of digit groups (shape only, for numbers right after a phone word).
+# Two numbers written as one, a slash between them: "617-555-0199/617-555-0142", "555-0199/555-0142", or a second
+# line number after a full one ("617-555-0199/0142"). Alone, a number before or after a slash is no phone (dates,
+# ratios), so the pair is one pattern, each side checked as the phone rules check it (_slash_pair).
+SLASH_PAIR = (
+    r"(?P<a>" + _D1 + r"\d{2}" + _SEP + r"\d{3}" + _SEP + r"\d{4}|" + _D1 + r"\d{2}[ \t]{0,2}[-.][ \t]{0,2}\d{4})"
+    r"[ \t]{0,2}/[ \t]{0,2}"
+    r"(?P<b>\d{3}[ \t]{0,2}[-.][ \t]{0,2}\d{3}[ \t]{0,2}[-.][ \t]{0,2}\d{4}|\d{3}[ \t]{0,2}[-.][ \t]{0,2}\d{4}|\d{4})"
+)
 PHONE_SHAPE = r"\+?\(?\d{1,6}\)?(?:[ \t]{0,2}[-.]?[ \t]{0,2}\(?\d{1,6}\)?){0,5}"
 
 
@@ -120,6 +129,29 @@ def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
         return [_phone_hit(text, m.start(), m.end())] if in_context else []
     # Confirmed: phonenumbers parsed it as a number of possible length, with an area code that can exist.
     return [_phone_hit(text, m.start(), m.end(), Confirmation.PHONE if possible else None)]
+
+
+def _plausible_number(written: str) -> bool:
+    """Seven digits with an exchange, or ten with an area code and an exchange, that can exist (neither starts
+    with 0 or 1); seven written as a range of round values are a range ("900-1300")."""
+    digits = "".join(ch for ch in written if ch.isdigit())
+    if len(digits) == 10:
+        return digits[0] not in "01" and digits[3] not in "01"
+    if len(digits) != 7 or digits[0] in "01":
+        return False
+    return not ("-" in written and int(digits[:3]) < int(digits[3:]) and digits.endswith("00"))
+
+
+def _slash_pair(text: str, m: regex.Match[str]) -> list[Hit]:
+    """Both numbers of a pair written with a slash, where each is a plausible number; a second line number of
+    four digits joins the first ("617-555-0199/0142" is one span)."""
+    if unit_follows(text, m.end()) or not _plausible_number(m["a"]):
+        return []
+    if len(m["b"]) == 4:
+        return [Hit(m.start(), m.end())]
+    if not _plausible_number(m["b"]):
+        return []
+    return [Hit(m.start("a"), m.end("a")), Hit(m.start("b"), m.end("b"))]
 
 
 def _international(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -321,6 +353,14 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             0.7,
             _local,
             hints=ScanHints(digit_run=(3, 3), run_next=r"[ \t]{0,2}[-.][ \t]{0,2}\d{4}", run_prev=_D1_PREV),
+        ),
+        Pattern(
+            "phone.slash_pair",
+            P,
+            SLASH_PAIR + _NA,
+            0.7,
+            _slash_pair,
+            hints=ScanHints(digit_run=(3, 3), run_next=_SEP + r"\d", run_prev=_D1_PREV),
         ),
         Pattern(
             "phone.split_digits",
