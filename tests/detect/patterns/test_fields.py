@@ -48,6 +48,13 @@ POSITIVES: list[Case] = [
     ("Patient: O’Young, Tamsin", "O’Young, Tamsin", P),
     ("Patient: O'Young, Tamsin", "O'Young, Tamsin", P),
     ("Next of kin: D'Souza-Marr, Priyal (sister)", "D'Souza-Marr, Priyal", R),
+    # a form whose name runs on into the next cell, one tab on: an initial and a surname, a surname and an initial
+    ("Name:\tC.\tQuorvane\nNext of kin:", "C.\tQuorvane", P),
+    ("GP:\tTamsinelle\tM\nNo change to medication.", "Tamsinelle\tM", D),
+    ("Next of kin:\tBrantisk\tT Quorvane\tson", "Brantisk\tT Quorvane", R),
+    ("Name:\tQuorvane\tTobiah\n", "Quorvane\tTobiah", P),
+    # the age and sex after a name are none of it
+    ("Patient: Quorvane 72 F", "Quorvane", P),
 ]
 NEGATIVES: list[Case] = [
     ("Patient: Stable overnight, 4/5 strength", None, None),
@@ -75,6 +82,12 @@ NEGATIVES: list[Case] = [
     ("Patient: van transport arranged", None, None),
     ("Name: de la", None, None),
     ("Patient: O'Clock, seen", None, None),
+    # a name's cell ends before the next cell's status, field or age, and before a second tab
+    ("Patient:\tQuorvane\tStable\tBP 120/80", "Stable", None),
+    ("Name:\tTobiah Quorvane\tSmith\tWard 7", "Smith", None),
+    ("Name:\tQuorvane\t\tWard 7", "Ward", None),
+    ("Patient: Quorvane 72 F\n", "72", None),
+    ("Name: Quorvane (72) F", "72", None),
 ]
 
 

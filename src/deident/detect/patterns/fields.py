@@ -70,17 +70,19 @@ def field_labels() -> dict[str, Label]:
     return table
 
 
-@lru_cache(maxsize=1)
-def _value_end() -> regex.Pattern[str]:
-    """Where a value ends: a separator, two blanks, or the next "Field:" on the line."""
+@lru_cache(maxsize=2)
+def _value_end(tab_ends: bool = True) -> regex.Pattern[str]:
+    """Where a value ends: a separator (a tab only where ``tab_ends``), two blanks, or the next "Field:" on the
+    line."""
     fields = words(*field_labels(), *OTHER_FIELDS)
-    return regex.compile(r"[ ]{2,}|[|;\t]|[ ](?=" + fields + r"[ \t]{0,2}:)", regex.IGNORECASE)
+    separators = r"[|;\t]" if tab_ends else r"[|;]"
+    return regex.compile(r"[ ]{2,}|" + separators + r"|[ \t](?=" + fields + r"[ \t]{0,2}:)", regex.IGNORECASE)
 
 
-def _value_span(text: str, m: regex.Match[str]) -> tuple[int, int] | None:
+def _value_span(text: str, m: regex.Match[str], tab_ends: bool = True) -> tuple[int, int] | None:
     """The value's offsets: up to the first separator, without the blanks and punctuation around it."""
     start, end = m.start("v"), m.end("v")
-    cut = _value_end().search(text, start, end)
+    cut = _value_end(tab_ends).search(text, start, end)
     if cut is not None:
         end = cut.start()
     while end > start and text[end - 1] in " \t,:-":
@@ -98,7 +100,22 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
     kept: list[tuple[int, int]] = []
     particles: list[tuple[int, int]] = []  # "de la" before a surname: kept only once the surname follows
     after_comma = False
+    previous_end = start
+    crossed_tab = False
     for tok in _NAME_TOKEN.finditer(text, start, end):
+        gap = text[previous_end : tok.start()]
+        previous_end = tok.end()
+        if any(ch.isdigit() for ch in gap):
+            break  # "Patient: Quorvane 72 F": the age and sex after the name are none of it
+        new_cell = "\t" in gap and bool(kept)
+        if new_cell:
+            # A form's cells: "Name:<TAB>C.<TAB>Quorvane", "Next of kin:<TAB>Quorvane<TAB>T<TAB>son". The name goes
+            # on into the next cell, one tab on, only while it is one word or initials, and only with a word that is
+            # a name on its own ("Patient:<TAB>Quorvane<TAB>Stable" is a status in the next cell).
+            one_word = len(kept) == 1 or all(e - s <= 2 for s, e in kept)
+            if crossed_tab or gap.count("\t") > 1 or not one_word:
+                break
+            crossed_tab = True
         piece = tok[0]
         if piece == ",":
             if after_comma or len(kept) != 1 + bool(particles):
@@ -124,7 +141,7 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
             parts = _name_parts(bare)
             # The first word must be a name on its own (a known name or a rare word): "Patient: Stable overnight"
             # is a status, not a name; after it the shape is evidence enough.
-            strong = bool(kept)
+            strong = bool(kept) and not new_cell
             ok = (
                 lower not in STOP_WORDS
                 and (strong or lower not in clinical_terms())  # "Name: Tylenol 500 mg"
@@ -174,7 +191,8 @@ def _field_value(text: str, m: regex.Match[str]) -> list[Hit]:
     if search_before(_FIELD_START, text, m.start(), 12) is None:
         return []  # "Drug name: ...": a field only where it opens the line or follows a separator
     label = field_labels().get(" ".join(m["f"].lower().split()))
-    value = _value_span(text, m)
+    # A name may run on into the next cell (see _name_hit), so a tab does not end its value.
+    value = _value_span(text, m, tab_ends=label is None or label.category is not Category.NAME)
     if label is None or value is None:
         return []
     start, end = value
