@@ -154,6 +154,9 @@ NATIONAL: list[Case] = [
     ("please contact my secretary on 07700 900124 or", "07700 900124", P),
     ("can be reached on 07700 900909.", "07700 900909", P),
     ("contacted on +447700900697.", "+447700900697", P),
+    # a French number in its pairs after "(0)", a national number unbroken after the country code and a blank
+    ("fax (+33 (0)3 85 81 07 04.", "+33 (0)3 85 81 07 04", P),
+    ("Tel: (+34 874356169  Date of visit", "+34 874356169", P),
     ("his son Kevin ((613) 555-0113) brought him", "((613) 555-0113)", P),
     # after a field's dashes, as a name and its number are often run together
     ("DAUGHTER-QUORVANE---07700 900123 & SON", "07700 900123", P),
@@ -180,6 +183,7 @@ NATIONAL_NEGATIVES: list[Case] = [
     ("fluids 0900 120000 units", None, None),
     ("given 0.5 mg at 09:30 and 14:20", None, None),
     ("score +12 on the scale", None, None),
+    ("dose +1 2345678 units", None, None),  # a local number's length after a country code
 ]
 
 

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import phonenumbers
 import regex
+from phonenumbers import ValidationResult
 
 from deident.core.labels import Label
 from deident.core.provenance import Confirmation
@@ -161,7 +162,9 @@ def _international(text: str, m: regex.Match[str]) -> list[Hit]:
         number = phonenumbers.parse(m[0], None if m[0].startswith("+") else "US")
     except phonenumbers.NumberParseException:
         return []
-    return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)] if phonenumbers.is_possible_number(number) else []
+    # A number of full length: "+1 2345678" is possible only as a local number, without its area code.
+    reason = phonenumbers.is_possible_number_with_reason(number)
+    return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)] if reason == ValidationResult.IS_POSSIBLE else []
 
 
 def _trunk_zero(text: str, start: int, end: int) -> bool:
@@ -331,9 +334,10 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
         Pattern(
             "phone.international",
             P,
-            # "+44 (0)20 7946 0958": a group may follow a closing parenthesis directly.
-            # Or unbroken after the country code: "+447700900123".
-            r"(?<![\w+])\+(?:[1-9]\d{0,2})(?:(?:(?:[ \t.-]{1,2}|(?<=\)))\(?\d{1,6}\)?){2,5}|\d{5,12})(?![\w]|[.-]\d)",
+            # "+44 (0)20 7946 0958", "+33 (0)3 85 81 07 04": a group may follow a closing parenthesis directly.
+            # Or unbroken after the country code, or after it and a blank: "+447700900123", "+34 874356169".
+            r"(?<![\w+])\+(?:[1-9]\d{0,2})"
+            r"(?:(?:(?:[ \t.-]{1,2}|(?<=\)))\(?\d{1,6}\)?){2,6}|\d{5,12}|[ \t.-]{1,2}\d{7,12})(?![\w]|[.-]\d)",
             0.85,
             _international,
         ),
