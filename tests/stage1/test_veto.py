@@ -136,6 +136,7 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
         ("we live in Corinth, TX near the lake", "TX", Label.STATE, ("pattern:location.city_state",)),
         ("Lives in Baltimore, MD 21201.", "MD", Label.STATE, ("pattern:location.state_zip",)),
+        ("Moved from Quelbury, CO to live with son", "CO", Label.STATE, ("pattern:location.city_ambiguous_state",)),
         ("Felician Quorvane called", "Felician", Label.RELATIVE, ()),  # "-ician", but no specialist's ending
         ("Dear Quorvane, thank you", "Dear Quorvane", Label.DOCTOR, ()),  # a greeting before a name, not a kin word
         ("meeting with daughters Ama and Efua", "Ama", Label.RELATIVE, ()),  # a plural kin word, a clinical shorthand

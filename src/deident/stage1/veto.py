@@ -111,7 +111,9 @@ def _role_words_only(key: str) -> bool:
 
 
 # The rules that find a state code by the city before it or the ZIP code after it.
-_STATE_IN_ADDRESS = frozenset({"pattern:location.city_state", "pattern:location.state_zip"})
+_STATE_IN_ADDRESS = frozenset(
+    {"pattern:location.city_state", "pattern:location.state_zip", "pattern:location.city_ambiguous_state"}
+)
 _TRIGGER_EVIDENCE = regex.compile(r"^(?:trigger|name_trigger|honorific|title)\b", regex.I)
 _WORD = regex.compile(r"[\p{L}\p{N}]+")
 
@@ -178,7 +180,9 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
     if _has_strong_trigger(text, span):
         return ()
     if span.label is Label.STATE and not _STATE_IN_ADDRESS.isdisjoint(span.evidence):
-        return ()  # "Corinth, TX", "MD 21201": the city or ZIP code beside it says it is a state, not a treatment
+        # "Corinth, TX", "MD 21201", "moved from Quelbury, CO to": the city or ZIP code beside it says it is a state,
+        # not a treatment or a cardiac output
+        return ()
     if _kin_words_only(key):
         return ("veto:kin_word_only",)  # "[Wife's] cell 617 555 2213", "[Daughter] Suzette called"
     if _role_words_only(key):
