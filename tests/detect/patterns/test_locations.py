@@ -124,6 +124,13 @@ POSITIVES: list[Case] = [
     ("wife works for Brellcore Logistics part time", "Brellcore Logistics", Label.ORGANIZATION),
     ("Works as a driver for Zentrix.", "Zentrix", Label.ORGANIZATION),
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
+    # a move or a journey: the place after "moved to/from" or "in from", up to the sentence's end
+    ("She moved to Quelbury last year.", "Quelbury", Label.CITY),
+    ("she moved to quelbury so now i drive 240 miles", "quelbury", Label.CITY),
+    ("sister tamsin in from quelbury this am", "quelbury", Label.CITY),
+    ("BROTHER IN FROM BRANTISKVILLE OVER THE WEEKEND", "BRANTISKVILLE", Label.CITY),
+    ("worse after son Tobiah moved to Quelbury. Started sertraline", "Quelbury", Label.CITY),
+    ("Daughter lives in Quelbury. Visits weekly.", "Quelbury", Label.CITY),
 ]
 NEGATIVES: list[Case] = [
     # after a motion word, a number that is a dose, a count, a time or a duration makes no ward
@@ -206,6 +213,15 @@ NEGATIVES: list[Case] = [
     # the writer "from" something that is no place: a treatment, a care site, a state or country, a common word
     ("i'm tired from the chemo. i'm a survivor from way back. I'm from the UK", None, None),
     ("I'm away from home. i'm a nurse from rehab. I am from around here. i'm recovering from surgery", None, None),
+    # a move to a care site, a unit, a piece of furniture or a response; in from a care site
+    ("pt moved to chair with assist x2. Moved to the ICU overnight. moved from Tele to 7 North", None, None),
+    ("NEURO: MOVING ALL EXTREMITIES, MOVED TO PAINFUL STIMULI. PT MOVED TO BED.", None, None),
+    ("neuro: moved to painful stimuli, pt came in from home", None, None),
+    ("in from OSH for cath. pt in from rehab, family in from out of town", None, None),
+    # a place ends at its sentence's full stop
+    ("Daughter lives in Quelbury. Started sertraline", "Started", None),
+    ("SISTER IN FROM BRANTISKVILLE TID; DAUGHTER LIVES IN QUELBURY HD #4", "TID", None),
+    ("SISTER IN FROM BRANTISKVILLE TID; DAUGHTER LIVES IN QUELBURY HD #4", "HD", None),
 ]
 CASE_VARIANTS = [
     (t.upper(), e.upper(), lab) for t, e, lab in POSITIVES if lab not in {Label.ZIP, Label.STATE, Label.CITY}

@@ -372,6 +372,21 @@ def _place_not_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
     return _place_after_trigger(text, m)
 
 
+# Below this word frequency a word of one-case text is no English word a move could reach ("moved to painful stimuli").
+_RARE_WORD_ZIPF = 3.0
+
+
+def _place_moved_to(text: str, m: regex.Match[str]) -> list[Hit]:
+    """:func:`_place_not_care_site` after a move ("moved to Quelbury", "in from quelbury"); in one-case text, where no
+    capital marks a name, each word must be a listed city or a rare word ("MOVED TO PAINFUL STIMULI" is a response)."""
+    hits = _place_not_care_site(text, m)
+    if not hits or window_case(text, m.start("c")) == "mixed":
+        return hits
+    place_words = text[hits[0].start : hits[0].end].lower().split()
+    rare = all(_zipf(word) < _RARE_WORD_ZIPF or _listed_city(word) for word in place_words)
+    return hits if rare else []
+
+
 def _listed_city(lower: str) -> bool:
     """Whether a lower-cased word is a city of the cities lexicon ("orange", "reading", "mobile")."""
     from deident.detect.lexicon.data import load_lexicon
@@ -416,6 +431,8 @@ def _name_after_trigger(
         # A place name is capitalised in mixed-case text and is not a common word anywhere.
         if mode == "mixed" and not word[0].isupper():
             break
+        if kept_end >= 0 and word.lower() in clinical_terms():
+            break  # a dose's frequency or a unit after the place: "in from Quelbury TID", "QUELBURY HD #4"
         # A common word continues a capitalised place name ("Daytona Beach") but does not start one.
         if kept_end >= 0 and word.lower() in continuing:
             kept_end = m.start("c") + tok.end()
@@ -425,6 +442,8 @@ def _name_after_trigger(
         ):
             break
         kept_end = m.start("c") + tok.end()
+        if tok[0].endswith(".") and len(word) > 2:
+            break  # a full stop after a word ends the sentence ("moved to Santa Clara. Started"); "St." goes on
     if kept_end < 0:
         return []
     end = kept_end - 1 if text[kept_end - 1] == "." else kept_end
@@ -874,6 +893,18 @@ def location_patterns() -> tuple[Pattern, ...]:
             _place_after_trigger,
             # By hand: the first words, not every phrase the optional words make.
             hints=ScanHints(anchors=_HOME_OF_ANCHORS),
+        ),
+        Pattern(
+            # A move or a journey, whoever made it: "she moved to Quelbury last year", "moved back from Brantisk",
+            # "sister tamsin in from quelbury this am". A care site or unit after it is no place ("moved to the ICU",
+            # "in from rehab"), nor is a common word ("moved to chair").
+            "location.moved",
+            Label.CITY,
+            r"\b(?:(?:moved|relocated|relocating)[ \t]{1,2}(?:(?:back|away|here|there)[ \t]{1,2})?(?:to|from)"
+            r"|in[ \t]{1,2}from)[ \t]{1,2}" + _NAMED_AFTER,
+            0.5,
+            _place_moved_to,
+            hints=ScanHints(anchors=("moved", "relocated", "relocating", "in")),
         ),
         Pattern(
             # Where a relative comes from: "daughter from Quelbury called", "FAMILY FROM FOSTYARD STAYING AT A HOTEL".
