@@ -199,6 +199,11 @@ POSITIVES: list[Case] = [
     # a surname before "family" (invented)
     ("Castellano family in to visit.", "Castellano", PT),
     ("Update given to the Okonjo family by MD.", "Okonjo", PT),
+    # in one-case text, "dr" after a word that reports to a doctor: the word after it, a clinical word too
+    ("pt is followed at quelbury by dr cast. she arrived a&ox3", "cast", DR),
+    ("tee delayed until friday per dr salt. amiodarone po d/ced", "salt", DR),
+    ("pronounced at 11:51am by dr mass. family agreed to post", "mass", DR),
+    ("called dr shunt re: uop", "shunt", DR),
 ]
 NEGATIVES: list[Case] = [
     # dotted letters glued to a word that name no one: a species, an abbreviation, a role
@@ -409,6 +414,8 @@ NEGATIVES: list[Case] = [
     # seen, but no one: a service, a discipline, a drug, a pointer to another record
     ("Renal saw pt today. Pt saw Cardiology today. Pt sees Nephrology in clinic.", None, None),
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
+    # "dr" after a reporting word before a word of grammar or of a note, or a service
+    ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [

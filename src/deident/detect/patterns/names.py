@@ -452,6 +452,8 @@ def _surname_after_title(
         if found:
             return found
         mode = window_case(text, m.start("n"))
+        if label is Label.DOCTOR and mode != "mixed" and title.lower() in ("dr", "dr."):
+            return _doctor_after_report_word(text, m)
         if title not in cased_titles if mode == "mixed" else title.lower() not in one_case_titles:
             return []
         first = rx(TOKEN).match(m["n"])
@@ -473,6 +475,33 @@ def _surname_after_title(
         return [Hit(start, start + len(word), label)]
 
     return check
+
+
+# Words that hand a note over to a doctor: "per dr", "by dr", "called dr", "d/w dr".
+_REPORT_BEFORE_DOCTOR = (
+    r"(?r)\b(?:per|by|with|w/|to|from|and|called|paged|notified|informed|d/w|spoke[ \t]{1,2}with"
+    r"|discussed[ \t]{1,2}with)[ \t]{1,2}\Z"
+)
+
+
+def _doctor_after_report_word(text: str, m: regex.Match[str]) -> list[Hit]:
+    """In one-case text, the word after "dr" where a word that reports to a doctor stands before it ("PER DR MASS.",
+    "followed by dr cast", "called dr salt"), whatever word it also is: a clinical word as much as any ("DR" written
+    alone is also a drive, and "mass" a finding, but not after "per"). A word of grammar or of a note ("per dr
+    orders", "called dr aware") is none, nor is a service ("by dr thoracic team")."""
+    if search_before(_REPORT_BEFORE_DOCTOR, text, m.start(), 24) is None:
+        return []
+    first = rx(TOKEN).match(m["n"])
+    if first is None:
+        return []
+    word = first[0].rstrip(".")
+    lower = word.lower()
+    if len(lower) < 3 or not word.isalpha() or lower in NON_NAMES or lower.endswith(CLINICAL_SUFFIXES):
+        return []
+    start = m.start("n")
+    if word_after(text, start + len(word)) in DEPARTMENT_WORDS:
+        return []
+    return [Hit(start, start + len(word), Label.DOCTOR)]
 
 
 _TIMES_COUNT = regex.compile(r"[ \t]?\d")
