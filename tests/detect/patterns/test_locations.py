@@ -124,6 +124,9 @@ POSITIVES: list[Case] = [
     ("wife works for Brellcore Logistics part time", "Brellcore Logistics", Label.ORGANIZATION),
     ("Works as a driver for Zentrix.", "Zentrix", Label.ORGANIZATION),
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
+    # a ward named by a plain word before its floor number, after a motion word; a full stop may end the sentence
+    ("ADMITTED TO GOOD 3. RO W NEG CK'S", "GOOD", Label.LOCATION_OTHER),
+    ("pt transferred to Case 4 to be reintubated", "Case", Label.LOCATION_OTHER),
     # a move or a journey: the place after "moved to/from" or "in from", up to the sentence's end
     ("She moved to Quelbury last year.", "Quelbury", Label.CITY),
     ("she moved to quelbury so now i drive 240 miles", "quelbury", Label.CITY),
@@ -218,6 +221,13 @@ NEGATIVES: list[Case] = [
     ("NEURO: MOVING ALL EXTREMITIES, MOVED TO PAINFUL STIMULI. PT MOVED TO BED.", None, None),
     ("neuro: moved to painful stimuli, pt came in from home", None, None),
     ("in from OSH for cath. pt in from rehab, family in from out of town", None, None),
+    # a number that counts or ranks after a motion word, or a dose
+    (
+        "sent to level 2 care. transferred to Step 2 of protocol. went to sleep 2 hrs. came to visit 2 days ago",
+        None,
+        None,
+    ),
+    ("sent to Lasix 2.5 mg. Advanced to Stage 3. brought to chair 2x", None, None),
     # a place ends at its sentence's full stop
     ("Daughter lives in Quelbury. Started sertraline", "Started", None),
     ("SISTER IN FROM BRANTISKVILLE TID; DAUGHTER LIVES IN QUELBURY HD #4", "TID", None),

@@ -51,6 +51,15 @@ _NAMED_AFTER = r"(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\
 # The words that open location.home_of's phrases (its scan anchors).
 _HOME_OF_ANCHORS = ("resident", "native", "originally", "trip", "visiting", "home", "fly", "flying", "flew", "flown",
                     "drive", "driving", "drove", "driven")  # fmt: skip
+# Nouns a number after a motion word counts or ranks, where no ward is named: "sent to level 2", "back to day 3".
+_ORDINAL_NOUNS = frozenset(
+    """
+    level levels stage stages grade grades step steps phase phases class type types day days week weeks month months
+    year years hour hours minute minutes number numbers page pages line lines group groups round rounds dose doses bag
+    bags time times max min maximum minimum visit visits sleep size sizes count score scores rate rates total chapter
+    part parts cycle cycles session sessions set sets zone zones position positions point points place seat tier
+    """.split()
+)
 _NOT_PLACE_WORDS = frozenset("area shelter community bed town city state country facility apartment house".split())
 _CLINICAL_SUFFIXES = frozenset({"ct", "sq", "st", "dr", "pl", "ter", "cir", "av", "ave", "way", "close", "court"})
 _NOT_STREET_WORDS = STOP_WORDS | frozenset(
@@ -516,6 +525,18 @@ def _site_word(token: str, mode: str) -> bool:
     return _zipf(word) < 4.0
 
 
+def _ward_word(word: str, mode: str) -> bool:
+    """A word that names a ward before its floor number after a motion word. Wards are named after donors, places and
+    plain words alike ("admitted to Good 3", "TRANSFER TO CASE 4"), so any word may, capitalised in mixed-case text,
+    but a function word, a care site, a clinical word or a word that counts or ranks ("sent to level 2")."""
+    lower = word.lower()
+    if lower in STOP_WORDS or _clinical_place(lower) or lower in _NOT_PLACE_WORDS or lower in _ORDINAL_NOUNS:
+        return False
+    if lower in clinical_terms():
+        return False
+    return mode != "mixed" or (word[0].isupper() and word[1:].islower())
+
+
 def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "transferred to Calvert", "followed at GH", "ADMITTED TO QUARTERMAIN 3": a care site after a motion word."""
     tok = rx(_SITE_WORD_RE).match(text, m.end())
@@ -540,15 +561,15 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     # "ADMITTED TO RIVERSIDE7", "transferred to Reading 2": a word glued to a floor number, or a blank before it, is
     # a ward's name after a motion word, even a less rare word (not a dose, a time or a count: "sent to Lasix 2 mg",
     # "went to OR 2x").
-    floor = rx(r"[ \t]?[1-9]\d?(?![\w.,/:%-]|[ \t]{0,2}(?:[-/x]\d|am\b|pm\b))").match(text, tok.start() + len(word))
+    floor = rx(r"[ \t]?[1-9]\d?(?![\w/:%-]|[.,]\d|[ \t]{0,2}(?:[-/x]\d|am\b|pm\b))").match(
+        text, tok.start() + len(word)
+    )
     if (
         floor is not None
         and len(word) >= 4
         and word.isalpha()
         and not unit_follows(text, floor.end())
-        and _site_word(word, mode)
-        and _zipf(lower) < 4.5
-        and lower not in clinical_terms()
+        and _ward_word(word, mode)
     ):
         glued = floor[0][0].isdigit()  # the glued number is part of the ward's name, a separate one is not
         return [Hit(tok.start(), floor.end() if glued else tok.start() + len(word), Label.LOCATION_OTHER)]
