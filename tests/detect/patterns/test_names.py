@@ -204,6 +204,9 @@ POSITIVES: list[Case] = [
     ("tee delayed until friday per dr salt. amiodarone po d/ced", "salt", DR),
     ("pronounced at 11:51am by dr mass. family agreed to post", "mass", DR),
     ("called dr shunt re: uop", "shunt", DR),
+    # in one-case text, the word between a kin word and what the relative did: a common word as much as any
+    ("social: dtr chance called and discussed plan", "chance", REL),
+    ("wife summer visited this eve", "summer", REL),
 ]
 NEGATIVES: list[Case] = [
     # dotted letters glued to a word that name no one: a species, an abbreviation, a role
@@ -416,6 +419,9 @@ NEGATIVES: list[Case] = [
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
+    # an adverb, a pronoun or a word of a note between the kin word and the verb
+    ("son also called. wife finally visited. son never called. son himself called. wife first called", None, None),
+    ("son twice called. daughter today called. wife who called. son again called. wife often visits", None, None),
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [

@@ -505,6 +505,31 @@ def _doctor_after_report_word(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 _TIMES_COUNT = regex.compile(r"[ \t]?\d")
+# What a relative does in a note, right after the name: "dtr chance called", "son will visited".
+_KIN_SUBJECT_VERBS = (
+    "called", "calls", "phoned", "visited", "visits", "visiting", "states", "stated", "says", "said", "reports",
+    "reported", "asked", "asks", "spoke", "updated",
+)  # fmt: skip
+
+
+_KIN_SUBJECT_ZIPF = 5.3
+_HOW_OFTEN = frozenset({"once", "twice", "thrice", "again", "often", "seldom", "ever", "never", "always"})
+
+
+def _kin_subject(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The word between a kin word and a verb of what the relative did, in one-case text: a name, a common word as much
+    as any ("dtr chance called"), but a word of grammar or of a note, an adverb ("son also called", "wife finally
+    visited"), a verb form or a clinical word. In mixed-case text a capital decides, and name.family reads it."""
+    if window_case(text, m.start("n")) == "mixed":
+        return []
+    lower = m["n"].lower()
+    if lower in NON_NAMES or lower in _HOW_OFTEN or lower.endswith(("ly", "self", "selves")) or is_verb_form(lower):
+        return []
+    if lower in clinical_terms():
+        return []
+    if _zipf(lower) >= _KIN_SUBJECT_ZIPF and lower not in known_names():
+        return []  # the commonest words are adverbs and pronouns there ("son never called", "wife first called")
+    return [Hit(m.start("n"), m.end("n"), Label.RELATIVE)]
 
 
 def _not_a_name_part(piece: str, text: str, end: int, mode: str, after_capital: bool) -> bool:
@@ -1466,6 +1491,15 @@ def name_patterns() -> tuple[Pattern, ...]:
             _names(Label.RELATIVE, strong=True),
             # By hand: "s.o." then ``\b`` lets a letter follow the anchor, which the derivation cannot prove away.
             hints=ScanHints(anchors=FAMILY_WORDS),
+        ),
+        Pattern(
+            # In one-case text, a relative's name between the kin word and what the relative did ("dtr chance called",
+            # "WIFE HOPE VISITED"): there the word is the subject, whatever word it also is (_kin_subject).
+            "name.kin_subject",
+            Label.RELATIVE,
+            r"\b" + FAMILY + r"[ \t]{1,2}(?P<n>[A-Za-z][A-Za-z']{2,24})[ \t]{1,2}" + words(*_KIN_SUBJECT_VERBS) + r"\b",
+            0.7,
+            _kin_subject,
         ),
         Pattern(
             # Two relatives named by what they are together: "Quorvane and Brantisk are his health care proxies".
