@@ -40,6 +40,7 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("LIMA TO LAD, SVG TO OM", "LIMA", Label.PATIENT, "veto:abbreviation"),
         ("neuro: pearl, mae", "pearl", Label.CITY, "veto:abbreviation"),
         ("draining orange urine", "orange", Label.CITY, "veto:descriptor"),
+        ("wearing an orange hospital gown", "orange", Label.HOSPITAL, "veto:descriptor"),  # no hospital-name rule
         ("sips of ginger ale", "ale", Label.PATIENT, "veto:clinical_phrase"),
         ("BEAR HUGGER ON", "BEAR", Label.CITY, "veto:device_phrase"),
         ("tolerating ADA diet", "ADA", Label.PATIENT, "veto:abbreviation"),
@@ -137,6 +138,8 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("we live in Corinth, TX near the lake", "TX", Label.STATE, ("pattern:location.city_state",)),
         ("Lives in Baltimore, MD 21201.", "MD", Label.STATE, ("pattern:location.state_zip",)),
         ("Moved from Quelbury, CO to live with son", "CO", Label.STATE, ("pattern:location.city_ambiguous_state",)),
+        # a hospital named for its town, a word that is also a descriptor
+        ("transferred from Orange Hospital", "Orange", Label.HOSPITAL, ("pattern:location.hospital_name",)),
         ("Felician Quorvane called", "Felician", Label.RELATIVE, ()),  # "-ician", but no specialist's ending
         ("Dear Quorvane, thank you", "Dear Quorvane", Label.DOCTOR, ()),  # a greeting before a name, not a kin word
         ("meeting with daughters Ama and Efua", "Ama", Label.RELATIVE, ()),  # a plural kin word, a clinical shorthand

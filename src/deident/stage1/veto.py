@@ -24,6 +24,7 @@ from deident.core.span import Span, sort_spans
 from deident.detect.lexicon.data import load_drug_names as drug_names
 from deident.detect.lexicon.data import load_veto_terms
 from deident.detect.lexicon.matcher import LexiconMatcher
+from deident.detect.patterns.locations import listed_city
 from deident.detect.patterns.names import (
     DOCTOR_ROLES_WORDS,
     FAMILY_WORDS,
@@ -179,6 +180,8 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
         return ("veto:honorific_only",)  # a title with no name ("[Dr.] Faith Summers" as a place)
     if _has_strong_trigger(text, span):
         return ()
+    if "pattern:location.hospital_name" in span.evidence and all(map(listed_city, key.split())):
+        return ()  # "Orange Hospital", "Reading Hospital": a hospital named for its town, not a colour or an act
     if span.label is Label.STATE and not _STATE_IN_ADDRESS.isdisjoint(span.evidence):
         # "Corinth, TX", "MD 21201", "moved from Quelbury, CO to": the city or ZIP code beside it says it is a state,
         # not a treatment or a cardiac output

@@ -253,7 +253,7 @@ def _town_after_street(text: str, end: int) -> list[Hit]:
     for lower in lowers:
         if lower in STOP_WORDS or lower in _NOT_PLACE_WORDS or lower in _NOT_TOWN_WORDS or lower in clinical_terms():
             return []
-        if one_case and _zipf(lower) >= 4.5 and not _listed_city(lower):
+        if one_case and _zipf(lower) >= 4.5 and not listed_city(lower):
             return []
     return [Hit(words[0].start(), words[-1].end(), Label.CITY)]
 
@@ -392,11 +392,11 @@ def _place_moved_to(text: str, m: regex.Match[str]) -> list[Hit]:
     if not hits or window_case(text, m.start("c")) == "mixed":
         return hits
     place_words = text[hits[0].start : hits[0].end].lower().split()
-    rare = all(_zipf(word) < _RARE_WORD_ZIPF or _listed_city(word) for word in place_words)
+    rare = all(_zipf(word) < _RARE_WORD_ZIPF or listed_city(word) for word in place_words)
     return hits if rare else []
 
 
-def _listed_city(lower: str) -> bool:
+def listed_city(lower: str) -> bool:
     """Whether a lower-cased word is a city of the cities lexicon ("orange", "reading", "mobile")."""
     from deident.detect.lexicon.data import load_lexicon
 
@@ -406,7 +406,7 @@ def _listed_city(lower: str) -> bool:
 def _listed_city_alone(word: str, text: str, end: int) -> bool:
     """A listed city's name that no word other than a function word or a verb follows: "lives in Orange with wife",
     "son from Reading called", not "lives in mobile home" (a common word goes on into a common phrase)."""
-    if not _listed_city(word.lower()):
+    if not listed_city(word.lower()):
         return False
     after = word_after(text, end)
     return after is None or after in VERB_FORMS or _zipf(after) >= FUNCTION_WORD_ZIPF
