@@ -456,16 +456,11 @@ def _surname_after_title(
             return _doctor_after_report_word(text, m)
         if title not in cased_titles if mode == "mixed" else title.lower() not in one_case_titles:
             return []
-        first = rx(TOKEN).match(m["n"])
-        if first is None:
+        after_title = _word_after_title(text, m)
+        if after_title is None:
             return []
-        word = first[0].rstrip(".")
+        start, word = after_title
         lower = word.lower()
-        if len(lower) < 2 or not word.isalpha() or lower.endswith(CLINICAL_SUFFIXES):
-            return []
-        start = m.start("n")
-        if word_after(text, start + len(word)) in DEPARTMENT_WORDS:
-            return []  # a service: "seen by Dr. Thoracotomy team"
         if mode == "mixed":
             capitalised = word[0].isupper() and word[1:].islower()
             if not capitalised or lower in GRAMMAR_WORDS:
@@ -491,17 +486,26 @@ def _doctor_after_report_word(text: str, m: regex.Match[str]) -> list[Hit]:
     orders", "called dr aware") is none, nor is a service ("by dr thoracic team")."""
     if search_before(_REPORT_BEFORE_DOCTOR, text, m.start(), 24) is None:
         return []
+    after_title = _word_after_title(text, m)
+    if after_title is None or len(after_title[1]) < 3 or after_title[1].lower() in NON_NAMES:
+        return []
+    start, word = after_title
+    return [Hit(start, start + len(word), Label.DOCTOR)]
+
+
+def _word_after_title(text: str, m: regex.Match[str]) -> tuple[int, str] | None:
+    """(start, word) of the first word after a title, without a full stop, where it may be a name at all: two letters
+    or more and nothing else, no clinical ending, and no service named after it ("seen by Dr. Thoracotomy team")."""
     first = rx(TOKEN).match(m["n"])
     if first is None:
-        return []
+        return None
     word = first[0].rstrip(".")
-    lower = word.lower()
-    if len(lower) < 3 or not word.isalpha() or lower in NON_NAMES or lower.endswith(CLINICAL_SUFFIXES):
-        return []
+    if len(word) < 2 or not word.isalpha() or word.lower().endswith(CLINICAL_SUFFIXES):
+        return None
     start = m.start("n")
     if word_after(text, start + len(word)) in DEPARTMENT_WORDS:
-        return []
-    return [Hit(start, start + len(word), Label.DOCTOR)]
+        return None
+    return start, word
 
 
 _TIMES_COUNT = regex.compile(r"[ \t]?\d")
