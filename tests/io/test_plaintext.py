@@ -91,3 +91,20 @@ def test_a_utf16_file_read_as_utf8_is_refused_with_the_encoding_to_give(tmp_path
         read_text_corpus(tmp_path / "note.txt")
     (doc,) = read_text_corpus(tmp_path / "note.txt", encoding="utf-16")
     assert doc.text == "Dr. Quorvane saw pt"
+
+
+@pytest.mark.parametrize("refused_at", [1, 2])
+def test_a_refused_note_leaves_nothing_in_the_folder(tmp_path: Path, refused_at: int):
+    """A streamed write that stops at a note the format cannot hold (a lone surrogate) leaves no folder and no
+    staging folder behind, whichever note it stops at (the notes before it were already written)."""
+    texts = ["Seen on 3/4.", "Seen on 3/5."]
+    texts.insert(refused_at - 1, "\ud800")
+    docs = [
+        AnnotatedDocument(Document(f"7_{n}", text, DocumentMetadata("7", str(n))), ())
+        for n, text in enumerate(texts, start=1)
+    ]
+    target = tmp_path / "out"
+    with pytest.raises(ConfigurationError, match=rf"^note {refused_at}: "):
+        write_corpus(docs, target, "text")
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -135,23 +138,42 @@ def _file_content(item: AnnotatedDocument) -> str:
 
 def write_text_corpus(documents: Iterable[AnnotatedDocument], path: str | Path) -> Path:
     """Write a folder of ``<id>.txt`` (or one ``X.txt`` for a single document) and the sidecar, one document at a
-    time (each file atomically; the sidecar last)."""
+    time (each file atomically; the sidecar last). A folder's notes are written into a staging folder beside it and
+    moved in once every note is written, so a note refused or failed half-way leaves nothing in the folder."""
     path = Path(path)
     items = iter(documents)
-    single = path.suffix == ".txt" and not path.is_dir()
-    if single:
+    if path.suffix == ".txt" and not path.is_dir():
         first = list(itertools.islice(items, 2))
         if len(first) != 1:
             count = len(first) + sum(1 for _ in items)
             raise ConfigurationError(f"{path}: a single .txt file holds one document, not {count}; name a folder")
-        items = iter(first)
-    else:
+        with atomic_write(sidecar_path(path)) as sidecar:
+            with atomic_write(path) as handle:
+                handle.write(_file_content(first[0]))
+            sidecar.write(_sidecar_record(first[0]))
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent))
+    try:
+        written: list[str] = []
+        with atomic_write(sidecar_path(staging)) as sidecar:
+            for item in items:
+                note_file = file_for_id(staging, item.id, ".txt")
+                with atomic_write(note_file) as handle:
+                    handle.write(_file_content(item))
+                written.append(note_file.relative_to(staging).as_posix())
+                sidecar.write(_sidecar_record(item))
         path.mkdir(parents=True, exist_ok=True)
-    with atomic_write(sidecar_path(path)) as sidecar:
-        for item in items:
-            with atomic_write(path if single else file_for_id(path, item.id, ".txt")) as handle:
-                handle.write(_file_content(item))
-            record = document_to_record(item)
-            del record["text"]
-            sidecar.write(json.dumps(record, ensure_ascii=False) + "\n")
+        for relative in written:
+            (path / relative).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / relative, path / relative)
+        os.replace(sidecar_path(staging), sidecar_path(path))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return path
+
+
+def _sidecar_record(item: AnnotatedDocument) -> str:
+    record = document_to_record(item)
+    del record["text"]
+    return json.dumps(record, ensure_ascii=False) + "\n"
