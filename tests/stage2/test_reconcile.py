@@ -46,6 +46,9 @@ CASES = [
      Label.PATIENT, ["Little Zyxwerth"]),
     ("a combining mark inside a word", "i\u0307mren zyxwerth came. i\u0307mren reports pain.", "i\u0307mren zyxwerth",
      Label.PATIENT, ["i\u0307mren zyxwerth", "i\u0307mren"]),
+    # longer than any name or place (a run of letters after "Dr" in a hostile note): not spread, and not searched for
+    ("a string longer than any name not spread", "Dr " + "zyxwerth" * 13 + " seen. " + "zyxwerth" * 13 + " again.",
+     "zyxwerth" * 13, Label.DOCTOR, ["zyxwerth" * 13]),
 ]  # fmt: skip
 
 

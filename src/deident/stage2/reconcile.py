@@ -48,6 +48,7 @@ from deident.text.wordfrequency import zipf_lowered
 SOURCE = "reconcile"
 COMPLETED = "completed:"  # the evidence name completion adds to a span it extends
 SEED_CATEGORIES: frozenset[Category] = frozenset({Category.NAME, Category.LOCATION})
+_LONGEST_SPREAD = 100  # characters of a string that reconciliation spreads
 _LETTERS = regex.compile(r"\p{L}")
 _WORDS = regex.compile(r"[\p{L}][\p{L}\p{M}'\-]*")  # marks too: "i̇mren" (a lower-cased "İmren") is one word
 
@@ -204,6 +205,9 @@ def _reconcile_group(
                     seen.add(entry.key)
         seed_notes.update(seen)
     _add_anchored_names(documents, spans_per_document, entries, options)
+    # No name or place is longer than this: a longer string ("Dr" and a run of 8,000 letters) is not spread, and a
+    # search for it, case-blind, would cost its length at every position of every note of the group.
+    entries = {key: entry for key, entry in entries.items() if len(key) <= _LONGEST_SPREAD}
     if not entries:
         return [sort_spans(spans) for spans in spans_per_document]
 
