@@ -165,7 +165,8 @@ def write_text_corpus(documents: Iterable[AnnotatedDocument], path: str | Path) 
                 sidecar.write(_sidecar_record(item))
         path.mkdir(parents=True, exist_ok=True)
         for relative in written:
-            (path / relative).parent.mkdir(parents=True, exist_ok=True)
+            if "/" in relative:  # an id with sub-folders ("7/1")
+                (path / relative).parent.mkdir(parents=True, exist_ok=True)
             os.replace(staging / relative, path / relative)
         os.replace(sidecar_path(staging), sidecar_path(path))
     finally:

@@ -66,7 +66,6 @@ _T0 = r"0(?<![\w+.,/:]0)(?<![\w+.,/:]-0)"
 _T0_PREV = r"[^\w+.,/:]"
 TRUNK = r"(?:" + _T0 + r"\d{1,4}(?:[ \t-]{1,2}\d{2,6}){1,3}|" + _T0 + r"\d{8,10})"
 TRUNK_PAREN = r"(?<!\w)\(0\d{1,4}\)[ \t]{0,2}\d{2,4}(?:[ \t-]{1,2}\d{2,4}){0,2}"
-# Any phone-shaped run of digit groups (shape only, for numbers right after a phone word).
 # Two numbers written as one, a slash between them: "617-555-0199/617-555-0142", "555-0199/555-0142", or a second
 # line number after a full one ("617-555-0199/0142"). Alone, a number before or after a slash is no phone (dates,
 # ratios), so the pair is one pattern, each side checked as the phone rules check it (_slash_pair).
@@ -75,6 +74,7 @@ SLASH_PAIR = (
     r"[ \t]{0,2}/[ \t]{0,2}"
     r"(?P<b>\d{3}[ \t]{0,2}[-.][ \t]{0,2}\d{3}[ \t]{0,2}[-.][ \t]{0,2}\d{4}|\d{3}[ \t]{0,2}[-.][ \t]{0,2}\d{4}|\d{4})"
 )
+# Any phone-shaped run of digit groups (shape only, for numbers right after a phone word).
 PHONE_SHAPE = r"\+?\(?\d{1,6}\)?(?:[ \t]{0,2}[-.]?[ \t]{0,2}\(?\d{1,6}\)?){0,5}"
 
 
@@ -100,14 +100,18 @@ def _local(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     parts = _LOCAL_PARTS.match(m[0])
     if parts is not None and search_before(_TRIGGER_BEFORE, text, m.start(), 40) is None:
-        exchange, separator, line = int(parts[1]), parts[2], int(parts[3])
-        if parts[1][0] in "01":
-            return []  # no NANP exchange starts with 0 or 1: "HR 100-1112"
-        if "." in separator and separator[-1] in " \t":
+        if _no_local_number(parts):
+            return []
+        if "." in parts[2] and parts[2][-1] in " \t":
             return []  # a full stop, then a new number: "VT 460. 2100"
-        if separator.strip() == "-" and exchange < line and line % 100 == 0:
-            return []  # a range of round values: "SVR 900-1300", "voiding 575-1000"
     return [_phone_hit(text, m.start(), m.end())]
+
+
+def _no_local_number(parts: regex.Match[str]) -> bool:
+    """Whether _LOCAL_PARTS's exchange, separator and line are no number: no NANP exchange starts with 0 or 1 ("HR
+    100-1112"), and round values after a dash are a range ("SVR 900-1300", "voiding 575-1000")."""
+    exchange, separator, line = parts[1], parts[2], int(parts[3])
+    return exchange[0] in "01" or (separator.strip() == "-" and int(exchange) < line and line % 100 == 0)
 
 
 def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -133,14 +137,13 @@ def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _plausible_number(written: str) -> bool:
-    """Seven digits with an exchange, or ten with an area code and an exchange, that can exist (neither starts
-    with 0 or 1); seven written as a range of round values are a range ("900-1300")."""
+    """Ten digits with an area code and an exchange that can exist (neither starts with 0 or 1), or seven that
+    phone.local would take (_no_local_number)."""
     digits = "".join(ch for ch in written if ch.isdigit())
     if len(digits) == 10:
         return digits[0] not in "01" and digits[3] not in "01"
-    if len(digits) != 7 or digits[0] in "01":
-        return False
-    return not ("-" in written and int(digits[:3]) < int(digits[3:]) and digits.endswith("00"))
+    parts = _LOCAL_PARTS.fullmatch(written)
+    return parts is not None and not _no_local_number(parts)
 
 
 def _slash_pair(text: str, m: regex.Match[str]) -> list[Hit]:

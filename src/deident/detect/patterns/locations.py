@@ -513,10 +513,16 @@ def _clinical_place(word: str) -> bool:
     )
 
 
+def _generic_place_word(lower: str) -> bool:
+    """A function word, a care site or unit, or a generic place word ("town", "facility"): no part of a place's
+    name."""
+    return lower in STOP_WORDS or lower in _NOT_PLACE_WORDS or _clinical_place(lower)
+
+
 def _site_word(token: str, mode: str) -> bool:
     """A word that may be (part of) a care site's name: not clinical, not a common word unless capitalised."""
     word = token.strip(".,'").lower()
-    if not word or word in STOP_WORDS or _clinical_place(word) or word in _NOT_PLACE_WORDS:
+    if not word or _generic_place_word(word):
         return False
     if any(c.isdigit() for c in word):
         return False
@@ -530,9 +536,7 @@ def _ward_word(word: str, mode: str) -> bool:
     plain words alike ("admitted to Good 3", "TRANSFER TO CASE 4"), so any word may, capitalised in mixed-case text,
     but a function word, a care site, a clinical word or a word that counts or ranks ("sent to level 2")."""
     lower = word.lower()
-    if lower in STOP_WORDS or _clinical_place(lower) or lower in _NOT_PLACE_WORDS or lower in _ORDINAL_NOUNS:
-        return False
-    if lower in clinical_terms():
+    if _generic_place_word(lower) or lower in _ORDINAL_NOUNS or lower in clinical_terms():
         return False
     return mode != "mixed" or (word[0].isupper() and word[1:].islower())
 
@@ -549,7 +553,7 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     word = tok[0].rstrip(".")
     mode = window_case(text, tok.start())
     lower = word.lower()
-    if _clinical_place(word) or lower in STOP_WORDS or lower in _NOT_PLACE_WORDS:
+    if _generic_place_word(lower):
         return []
     saint = rx(r"(?:st|saint)\.?[ \t]{1,2}(?P<n>[A-Za-z][a-z]{0,24}\b\.?)").match(text, tok.start())
     if saint is not None and (mode != "mixed" or saint["n"][0].isupper()):
@@ -698,8 +702,7 @@ _TITLE_WORD = r"[A-Z][a-z]{1,24}(?:-[A-Z][a-z]{1,24})?"
 
 
 def _geo_name_word(word: str) -> bool:
-    lower = word.lower()
-    return lower not in STOP_WORDS and lower not in _NOT_PLACE_WORDS and not _clinical_place(word)
+    return not _generic_place_word(word.lower())
 
 
 def _geo_after_name(text: str, m: regex.Match[str]) -> list[Hit]:
