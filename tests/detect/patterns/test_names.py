@@ -204,6 +204,11 @@ POSITIVES: list[Case] = [
     ("tee delayed until friday per dr salt. amiodarone po d/ced", "salt", DR),
     ("pronounced at 11:51am by dr mass. family agreed to post", "mass", DR),
     ("called dr shunt re: uop", "shunt", DR),
+    # in one-case text, "dr" and a word before what a doctor does: the word, a clinical word too
+    ("will follow am hct, dr cast in to talk w/pt this eve", "cast", DR),
+    ("husband visited. dr fine took husband's ph #s", "fine", DR),
+    ("plts on call in am. dr mass will be in around 0700", "mass", DR),
+    ("bp 80s. dr block aware. bolus given", "block", DR),
     # in one-case text, the word between a kin word and what the relative did: a common word as much as any
     ("social: dtr chance called and discussed plan", "chance", REL),
     ("wife summer visited this eve", "summer", REL),
@@ -419,6 +424,12 @@ NEGATIVES: list[Case] = [
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
+    # after "mr" in one-case text, a clinical word in small letters; a graded valve lesion's "mr." before a capital
+    ("pmicu nursing progress 11p-7a   mr pain was transferred from ccu to micu overnight", None, None),
+    ("echo today: mild mr. Pain is controlled with morphine overnight", None, None),
+    # "dr" before what a doctor does, after no name: a verb, a word of a note, a service
+    ("dr called in to see pt. dr aware of bp. dr team aware. dr order was followed. on call dr was paged", None, None),
+    ("dr orders will be followed. dr note was reviewed. dr service aware. dr consult was called", None, None),
     # an adverb, a pronoun or a word of a note between the kin word and the verb
     ("son also called. wife finally visited. son never called. son himself called. wife first called", None, None),
     ("son twice called. daughter today called. wife who called. son again called. wife often visits", None, None),
@@ -455,6 +466,11 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("MRS VANTRELOSIS WILL CONTINUE METFORMIN.", "VANTRELOSIS", PT),
     ("Discussed with Dr. Kelvostectomy today.", "Kelvostectomy", DR),
     ("Reported to D. Quorvane.", "D. Quorvane", DR),
+    # a capital that a writer of small letters gives the word after a title, a clinical word too, the title with or
+    # without its full stop
+    ("pmicu nursing progress 11p-7a   mr Pain was transferred from ccu to micu overnight", "Pain", PT),
+    ("pmicu nursing transfer/progress 7a-7p  mrs Vein is a nice woman admitted to the micu", "Vein", PT),
+    ("pmicu nursing progress 11p-7a. cv: mr. Fever continues with small residual effusion", "Fever", PT),
     ("Plan d/w J. Tillerson. Will follow", "J. Tillerson", DR),
     ("Seen by Dr Will Harlow today.", "Will Harlow", DR),
     ("Discussed with Dr. May Ostrander.", "May Ostrander", DR),

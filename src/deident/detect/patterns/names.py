@@ -454,20 +454,21 @@ def _surname_after_title(
         mode = window_case(text, m.start("n"))
         if label is Label.DOCTOR and mode != "mixed" and title.lower() in ("dr", "dr."):
             return _doctor_after_report_word(text, m)
-        if title not in cased_titles if mode == "mixed" else title.lower() not in one_case_titles:
-            return []
         after_title = _word_after_title(text, m)
         if after_title is None:
             return []
         start, word = after_title
         lower = word.lower()
+        capitalised = word[0].isupper() and word[1:].islower()
+        # A capital that a writer of small letters gives the word after a title marks a name, a clinical word as much
+        # as any, and the title with or without its full stop ("pmicu progress. mr Pain was transferred").
+        marked = mode == "lower" and capitalised and len(lower) > 2
         if mode == "mixed":
-            capitalised = word[0].isupper() and word[1:].islower()
-            if not capitalised or lower in GRAMMAR_WORDS:
-                return []
-        elif len(lower) < 3 or lower in NON_NAMES or lower in clinical_terms():
-            return []
-        return [Hit(start, start + len(word), label)]
+            named = title in cased_titles and capitalised and lower not in GRAMMAR_WORDS
+        else:
+            titled = title.lower() in one_case_titles or (marked and f"{title.lower()}." in one_case_titles)
+            named = titled and len(lower) > 2 and lower not in NON_NAMES and (marked or lower not in clinical_terms())
+        return [Hit(start, start + len(word), label)] if named else []
 
     return check
 
@@ -482,15 +483,28 @@ _REPORT_BEFORE_DOCTOR = (
 def _doctor_after_report_word(text: str, m: regex.Match[str]) -> list[Hit]:
     """In one-case text, the word after "dr" where a word that reports to a doctor stands before it ("PER DR MASS.",
     "followed by dr cast", "called dr salt"), whatever word it also is: a clinical word as much as any ("DR" written
-    alone is also a drive, and "mass" a finding, but not after "per"). A word of grammar or of a note ("per dr
-    orders", "called dr aware") is none, nor is a service ("by dr thoracic team")."""
-    if search_before(_REPORT_BEFORE_DOCTOR, text, m.start(), 24) is None:
-        return []
+    alone is also a drive, and "mass" a finding, but not after "per"), or where what a doctor does follows it ("dr cast
+    in to talk", "dr fine will be in"). A word of grammar or of a note ("per dr orders", "called dr aware", "dr team
+    aware") is none, nor is a service ("by dr thoracic team"), nor a verb before the act ("dr called in to see")."""
     after_title = _word_after_title(text, m)
     if after_title is None or len(after_title[1]) < 3 or after_title[1].lower() in NON_NAMES:
         return []
     start, word = after_title
+    reported = search_before(_REPORT_BEFORE_DOCTOR, text, m.start(), 24) is not None
+    if not reported and _DOCTOR_ACTION_AFTER.match(text, start + len(word)) is None:
+        return []
+    if not reported and is_verb_form(word.lower()):
+        return []  # "dr called in to see pt": the doctor's act, not a name
     return [Hit(start, start + len(word), Label.DOCTOR)]
+
+
+# What a doctor named after "dr" does next, in one-case text: "dr cast in to talk w/pt", "DR SHUNT AWARE", "dr fine
+# will be in at 0700".
+_DOCTOR_ACTION_AFTER = regex.compile(
+    r"(?i)[ \t]{1,2}(?:aware|in[ \t]{1,2}to|here|at[ \t]{1,2}bedside|will|took|spoke|has|had|was|is|notified|paged"
+    r"|called|ordered|wants|saw|examined|said|says|states|stated|came|agrees|agreed|discussed|informed|updated|placed"
+    r"|removed|reviewed)(?![\w'])"
+)
 
 
 def _word_after_title(text: str, m: regex.Match[str]) -> tuple[int, str] | None:
