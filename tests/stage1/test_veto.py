@@ -7,6 +7,7 @@ import pytest
 from deident.core.document import Document
 from deident.core.labels import Label
 from deident.core.span import Span
+from deident.detect.patterns.names import CLINICIAN_AFTER
 from deident.stage1.veto import PhraseHits, VetoStage, veto_stage
 from tests.cpu_time import least_cpu_seconds
 
@@ -169,6 +170,8 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("case at bedside", "case", Label.RELATIVE, ()),
         # A name its line's shape carries (a signature with an initial), clinical words and all: kept.
         ("ALL IS WELL. G. WHIPPLE RRT", "G. WHIPPLE", Label.DOCTOR, ("pattern:name.signature_line",)),
+        # A name that a clinician's role or act right after it found, clinical words and all: kept.
+        ("INR 6.0. G. FOLEY AWARE.", "G. FOLEY", Label.DOCTOR, (CLINICIAN_AFTER,)),
         # A place after a phrase of where someone lives or comes from, clinical word or not: kept.
         ("Daughter lives in Orange.", "Orange", Label.CITY, ("pattern:location.lives_in",)),
         ("SON FROM ORANGE CALLED", "ORANGE", Label.CITY, ("pattern:location.family_from",)),

@@ -26,6 +26,7 @@ from deident.detect.lexicon.data import load_veto_terms
 from deident.detect.lexicon.matcher import LexiconMatcher
 from deident.detect.patterns.locations import listed_city
 from deident.detect.patterns.names import (
+    CLINICIAN_AFTER,
     DOCTOR_ROLES_WORDS,
     FAMILY_WORDS,
     ROLE_QUALIFIER_WORDS,
@@ -266,7 +267,10 @@ SHAPED_NAME_EVIDENCE = frozenset({"pattern:name.signature_line"})
 PLACE_TRIGGER_EVIDENCE = frozenset(
     {"pattern:location.lives_in", "pattern:location.home_of", "pattern:location.family_from"}
 )
-_TRIGGER_SHAPED_EVIDENCE = SHAPED_NAME_EVIDENCE | PLACE_TRIGGER_EVIDENCE  # built once: the veto asks per span
+# A name that a clinician's role or act right after it found ("G. FOLEY AWARE", "R. BLOCK NP").
+CONTEXT_NAME_EVIDENCE = frozenset({CLINICIAN_AFTER})
+# built once: the veto asks per span
+_TRIGGER_SHAPED_EVIDENCE = SHAPED_NAME_EVIDENCE | PLACE_TRIGGER_EVIDENCE | CONTEXT_NAME_EVIDENCE
 
 
 def _has_strong_trigger(text: str, span: Span) -> bool:

@@ -204,6 +204,10 @@ POSITIVES: list[Case] = [
     ("tee delayed until friday per dr salt. amiodarone po d/ced", "salt", DR),
     ("pronounced at 11:51am by dr mass. family agreed to post", "mass", DR),
     ("called dr shunt re: uop", "shunt", DR),
+    # an initial and a word before a clinician's role or act: a name, a common or clinical word too
+    ("lab: inr this am 6.0. g. foley aware. pt received 2 ffp", "g. foley", DR),
+    ("12u reg insulin given per r. block np. this pm glucose 150", "r. block", DR),
+    ("ct site oozing. s. west in to strip tubes", "s. west", DR),
     # in one-case text, "dr" and a word before what a doctor does: the word, a clinical word too
     ("will follow am hct, dr cast in to talk w/pt this eve", "cast", DR),
     ("husband visited. dr fine took husband's ph #s", "fine", DR),
@@ -424,6 +428,8 @@ NEGATIVES: list[Case] = [
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
+    # an initial's shorthand, an organism, or a side (L, R) before a clinician's act and no role
+    ("new onset a. fib aware. v. flutter notified. s. aureus aware. bp 80, l. arm aware", None, None),
     # after "mr" in one-case text, a clinical word in small letters; a graded valve lesion's "mr." before a capital
     ("pmicu nursing progress 11p-7a   mr pain was transferred from ccu to micu overnight", None, None),
     ("echo today: mild mr. Pain is controlled with morphine overnight", None, None),

@@ -643,11 +643,16 @@ SPECIES_EPITHETS = frozenset(
 def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "J. Yi", "Z. MILLER": an initial then a name word. L. and R. are left and right."""
     initial = text[m.start() - 1].lower()
-    if initial in {"l", "r"}:
-        return []
     surname = m["s"].lower()
     if surname in SPECIES_EPITHETS:
         return []  # an organism: "B. cepacia", "E. COLI", "S. aureus"
+    after = _CLINICIAN_AFTER_INITIAL_NAME.match(text, m.end("s"))
+    if after and (after["role"] or initial not in {"l", "r"}) and _clinician_word_after_initial(surname):
+        # A clinician's role or what one does next tells a name, a common or clinical word too: "G. FOLEY AWARE",
+        # "R. BLOCK NP", "s. west in to strip tubes"; the evidence keeps the veto of clinical words off it.
+        return [_close(text, [(m.start() - 1, m.end("s"))], Label.DOCTOR)._replace(evidence=(CLINICIAN_AFTER,))]
+    if initial in {"l", "r"}:
+        return []
     if surname.endswith(("ed", "ing")) and surname not in known_names():
         return []  # a verb after an abbreviation: "T. CULTURED", "p. ambulating"
     # No trigger here, so the word itself must be name-like whatever the case: a known name or a rare word.
@@ -659,6 +664,28 @@ def _initial_surname(text: str, m: regex.Match[str]) -> list[Hit]:
     if window_case(text, m.start()) == "mixed" and not m["s"][0].isupper():
         return []
     return [_close(text, [(m.start() - 1, m.end("s"))], Label.DOCTOR)]
+
+
+# A clinician's post-nominal or what a clinician does, right after "initial. word".
+_CLINICIAN_AFTER_INITIAL_NAME = regex.compile(
+    r"(?i),?[ \t]{1,2}(?:(?P<role>" + ROLE_SUFFIXES + r")|(?:aware|notified|paged|ordered|in[ \t]{1,2}to[ \t]{1,2}"
+    r"(?:see|evaluate|assess|examine|strip|place|talk|speak))(?![\w']))"
+)
+# The evidence note of a name that a clinician's role or act right after it found.
+CLINICIAN_AFTER = "followed_by:clinician"
+# Words that follow an initial in clinical shorthand, and stay themselves before "aware" or a role: "A. fib", "a. line",
+# "v. tach" (the organisms' epithets are SPECIES_EPITHETS).
+_AFTER_INITIAL_SHORTHAND = frozenset({"fib", "flutter", "tach", "line", "lines", "paced", "pacing", "wave", "waves"})
+
+
+def _clinician_word_after_initial(surname: str) -> bool:
+    return (
+        len(surname) > 2
+        and surname not in _AFTER_INITIAL_SHORTHAND
+        and surname not in GRAMMAR_WORDS
+        and not is_verb_form(surname)
+        and not surname.endswith(("ed", "ing"))
+    )
 
 
 _NAMED_INITIAL_AND = (
