@@ -228,6 +228,7 @@ NEGATIVES: list[Case] = [
     # a line ending in a credential that no one signs
     ("TRANSPORTED WITH TRANSPORT AND RN\nWILL CONSULT OT AND SKIN CARE RN.\nculture: S. AUREUS RN\n", None, None),
     ("  Wound Care RN\n  Charge Nurse, RN\nspoke to RN\nPT REFUSED. J. RN\n", None, None),
+    ("NEURO INTACT.\nWOUND CARE RN\nNIGHT SHIFT RN\nPLAN: CALL MD\nFOLLOW UP MD\nPAGE HOUSE MD\n", None, None),
     # a title with its name left out, and "MR" graded as mitral regurgitation
     ("Mr. and Mrs. at bedside. Spoke with Mrs. at length.", None, None),
     ("ECHO: MILD MR. PLAN: DIURESE. 1+ MR. EF 40%. MOD MR. TR 2+. MILD TO MOD MR. AS.", None, None),
@@ -442,6 +443,10 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # a listed first name and any word signing a line of its own with a credential, in a note of one case
+    ("NEURO: INTACT. RESP: CLEAR.\nJIM LONG RN\n", "JIM LONG", DR),
+    ("neuro: intact. resp: clear.\n  jim long, rn\n", "jim long", DR),
+    ("Neuro: intact. Resp: clear.\nROSE WHITE, RRT\n", "ROSE WHITE", DR),
     # two capitalised words signing a line, the first a listed first name
     ("Family updated.  Ivy Pulse,RN\n", "Ivy Pulse", DR),
     # any capitalised word after "Mr"/"Mr."/"Mrs"/"Dr" but a word of grammar is the name, a clinical word too

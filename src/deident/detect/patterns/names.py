@@ -1203,6 +1203,11 @@ _SIGNATURE_ROLE_WORDS = frozenset(
 _SIGNATURE_GRAMMAR_WORDS = GRAMMAR_WORDS - _MODAL_FIRST_NAMES
 
 
+def _opens_line(text: str, at: int) -> bool:
+    line_start = text.rfind("\n", 0, at) + 1
+    return not text[line_start:at].strip()
+
+
 def _signature_line(text: str, m: regex.Match[str]) -> list[Hit]:
     """The name of :data:`_SIGNED_NAME` before a credential that ends its line. The shape carries it, so the words may
     be everyday or clinical words ("PAGE", "WHIPPLE", "Pulse") and a first name a modal ("MAY C. PAGE"); a word of
@@ -1218,12 +1223,16 @@ def _signature_line(text: str, m: regex.Match[str]) -> list[Hit]:
     if any(w in _SIGNATURE_ROLE_WORDS or is_verb_form(w) or w in _SIGNATURE_GRAMMAR_WORDS for w in lowered):
         return []
     if not any(len(t) == 2 and t.endswith(".") for t in tokens):
-        # No initial: two capitalised words where the text has case, the first a listed first name ("Ivy Pulse, RN";
-        # not "Wound Care RN"), the second no note word.
-        cased = window_case(text, found.start("n")) == "mixed"
-        if not cased or len(words) != 2 or not all(w[0].isupper() and w[1:].islower() for w in words):
+        # No initial: two words, the first a listed first name ("Ivy Pulse, RN"; not "Wound Care RN"), the second no
+        # note word; capitalised where the text has case, or in one case on a line of their own ("JIM LONG RN" signing
+        # a note in capitals).
+        if len(words) != 2 or lowered[0] not in _first_names() or lowered[1] in NON_NAMES:
             return []
-        if lowered[0] not in _first_names() or lowered[1] in NON_NAMES:
+        capitalised = all(w[0].isupper() and w[1:].islower() for w in words)
+        one_case = all(w.isupper() for w in words) or all(w.islower() for w in words)
+        if window_case(text, found.start("n")) == "mixed" and capitalised:
+            pass
+        elif not (one_case or capitalised) or not _opens_line(text, found.start("n")):
             return []
     end = found.end("n") - (1 if tokens[-1].endswith(".") and len(tokens[-1]) > 2 else 0)
     return [Hit(found.start("n"), end, Label.DOCTOR)]
