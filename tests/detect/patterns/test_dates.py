@@ -8,7 +8,14 @@ import pytest
 
 from deident.core.labels import Label
 from deident.detect.patterns import date_detector
-from deident.detect.patterns.dates import _CLINICAL_BEFORE, _DATE_CONTEXT_BEFORE, _VENT_BEFORE, _ends_with, _vent_before
+from deident.detect.patterns.dates import (
+    _CLINICAL_BEFORE,
+    _DATE_CONTEXT_BEFORE,
+    _TIMED_DATE_CONTEXT_BEFORE,
+    _VENT_BEFORE,
+    _ends_with,
+    _vent_before,
+)
 from deident.detect.patterns.rules import rx, search_before
 
 from .helpers import Case, check_negative, check_positive, params, random_texts
@@ -103,6 +110,13 @@ POSITIVES: list[Case] = [
     ("Labs 12/4-12/5 stable, K repleted", "12/4-12/5", D),
     ("Rash noted 10/6-10/8, resolved", "10/6-10/8", D),
     ("seen 3/6 and 4/6 for wound care", "3/6", D),
+    # a clock time between a word of date context and the day and month (invented)
+    ("PULM: Extubated 2pm 12/7. Conts on face tent 40%", "12/7", D),
+    ("intubated @ 0800 3/4 for airway protection", "3/4", D),
+    # a clock time after a day and month, and a sentence's full stop after a month written in full
+    ("amiodarone maint dose started approx 18th of April 0930. hemody stable", "18th of April", D),
+    ("seen in clinic on 18 April. Plan to follow up", "18 April", D),
+    ("seen in clinic on 18 Apr. by GI", "18 Apr.", D),
 ]
 NEGATIVES: list[Case] = [
     ("O2 sat 3/4 of the time, 3/4 strength, 3/4 tab", None, None),
@@ -189,6 +203,8 @@ NEGATIVES: list[Case] = [
     # French month words without a day and year are words
     ("pt says mai 3 times", None, None),
     ("Mars 12 mg given", None, None),
+    # pressure support over PEEP after a clock time, a ventilator mode near
+    ("CPAP started 1400 5/5, tolerating well", None, None),
 ]
 ALL_CAPS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES]
 LOWER = [(t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES]
@@ -239,15 +255,29 @@ def test_ignores_clinical_numbers(text: str, forbidden: str | None, label: Label
 
 _CONTEXT_PIECES = ("bp", "on", "s/p", "of", "cath", "x", "k", "pt", "status post", "settings", "abp", "xbp", "on-",
                    " ", "  ", "\t", ":", "=", ",", "/", "1", "a", "\n")  # fmt: skip
+# Words of date context and clock times between them and a date.
+_TIMED_PIECES = ("on", "extubated", "x", " ", "  ", "@", "at", "2pm", "2 pm", "11:30am", "0800", "14:00", "1400hrs",
+                 "1", ":", ",", "\n")  # fmt: skip
 
 
-@pytest.mark.parametrize("source", [_CLINICAL_BEFORE, _DATE_CONTEXT_BEFORE], ids=["clinical", "date_context"])
-def test_reverse_context_search_agrees_with_a_forward_search(source: str) -> None:
+@pytest.mark.parametrize(
+    ("source", "pieces"),
+    [
+        (_CLINICAL_BEFORE, _CONTEXT_PIECES),
+        (_DATE_CONTEXT_BEFORE, _CONTEXT_PIECES),
+        (_TIMED_DATE_CONTEXT_BEFORE, _TIMED_PIECES),
+    ],
+    ids=["clinical", "date_context", "timed_date_context"],
+)
+def test_reverse_context_search_agrees_with_a_forward_search(source: str, pieces: tuple[str, ...]) -> None:
     """``_ends_with`` searches in reverse; it must say "found" exactly where the plain forward search does."""
     rng = random.Random(5)
     found = 0
     for _ in range(3000):
-        before = "".join(rng.choices(_CONTEXT_PIECES, k=rng.randint(0, 8)))[-30:]
+        before = "".join(rng.choices(pieces, k=rng.randint(0, 8)))
+        if pieces is _TIMED_PIECES and rng.random() < 0.5:  # a word, a clock time and blanks, in some order
+            before += "".join(rng.sample(["on", " ", rng.choice(["2pm", "0800", "@ 14:00"]), " "], k=4))
+        before = before[-30:]
         forward = rx(source).search(before) is not None
         assert _ends_with(source, before) is forward, before
         found += forward

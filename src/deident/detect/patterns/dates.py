@@ -61,6 +61,14 @@ _DATE_CONTEXT_BEFORE = (
     r"|lbm|lmp|last[ \t]{1,2}(?:bm|bowel[ \t]{1,2}movement|dose|drink|meal|void|seizure|fall|period|menses|dialysis|hd"
     r"|chemo|transfusion|admission|visit|colonoscopy|flu[ \t]{1,2}shot|tetanus))[ \t:,]{1,3}\Z"
 )
+# The same words with a clock time between them and the date: "Extubated 2pm 12/7", "intubated @ 0800 3/4".
+_TIMED_DATE_CONTEXT_BEFORE = (
+    _DATE_CONTEXT_BEFORE.removesuffix(r"\Z")
+    + r"(?:(?:at|@)[ \t]{0,2})?(?:\d{1,2}(?::[0-5]\d)?[ \t]?(?:am|pm|a\.m\.|p\.m\.)|[0-2]\d:?[0-5]\d(?:[ \t]?hrs?)?)"
+    r"[ \t,]{1,3}\Z"
+)
+# A ventilator's modes and settings (not its events, such as extubation): "started 1400 5/5" on CPAP is PS over PEEP.
+_VENT_MODE = r"\b(?:vent|cpap|bipap|peep|psv?|simv|imv|a/?c|fio2|settings?)\b"
 # A note's heading right after a day and month ("1/4 npn nights", "3/4 Nursing Progress Note"): the date of the note.
 _NOTE_HEADING_AFTER = (
     r"[ \t]{1,3}(?:npn|nsg|nursing|addendum|(?:progress|admission|admit|transfer|event|shift)[ \t]{1,2}note)\b"
@@ -212,6 +220,9 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
             return []
         return [Hit(m.start(), m.end(), evidence=("month/year",))]
     date_context = _ends_with(_DATE_CONTEXT_BEFORE, before) or rx(_NOTE_HEADING_AFTER).match(text, m.end()) is not None
+    if not date_context and _ends_with(_TIMED_DATE_CONTEXT_BEFORE, before):
+        window = text[max(0, m.start() - 50) : m.end() + 40]
+        date_context = rx(_VENT_MODE).search(window) is None
     # "at 0630 2/31": after a date word or a clock time, a day up to 31 is still a date as written.
     if not (_valid_day(month, day) or (1 <= month <= 12 and 1 <= day <= 31 and _written_as_date(before, date_context))):
         return []
@@ -305,15 +316,25 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if day is None and year is None:
         return []
+    end = m.end()
     if year is not None and not 1900 <= _full_year(year.lstrip("'")) <= 2099:
+        if day is None or m.start("d") > m.start("mon") or rx(_CLOCK).fullmatch(year) is None:
+            return []
+        # A clock time after a day and month, not a year: "18th of April 0930"
+        year, end = None, m.end("mon")
+    elif unit_follows(text, m.end()) and year is None:
         return []
-    if unit_follows(text, m.end()) and year is None:
-        return []
+    if year is None and text[end - 1 : end] == "." and m["mon"].lower() in _FULL_MONTH_NAMES:
+        end -= 1  # a sentence's full stop after a month written in full ("seen on 18 April."), not an abbreviation's
     full = day is not None and year is not None and _valid_day(month, int(day), _full_year(year.lstrip("'")))
-    hits = [Hit(m.start(), m.end(), confirmed=Confirmation.FULL_DATE if full else None)]
+    hits = [Hit(m.start(), end, confirmed=Confirmation.FULL_DATE if full else None)]
     if day is not None:
         hits.extend(_range_day(text, m, month, int(day)))
     return hits
+
+
+_CLOCK = r"(?:[01]\d|2[0-3])[0-5]\d"
+_FULL_MONTH_NAMES = frozenset(calendar.month_name[i].lower() for i in range(1, 13))
 
 
 _RANGE_JOIN = r"[ \t]{0,2}(?:-{1,2}>?|–|to|thru|through|&|and)[ \t]{0,2}"
