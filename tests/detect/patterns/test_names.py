@@ -204,6 +204,10 @@ POSITIVES: list[Case] = [
     ("tee delayed until friday per dr salt. amiodarone po d/ced", "salt", DR),
     ("pronounced at 11:51am by dr mass. family agreed to post", "mass", DR),
     ("called dr shunt re: uop", "shunt", DR),
+    # the author signing after the note's last sentence, on its line: a name and an initial, or a first name alone
+    ("neuro intact.\npt is on heparin 850u/hr, not 1400u/hr. susan f.  ", "susan f.", DR),
+    ("neuro intact.\npt is on heparin 850u/hr, not 1400u/hr. kathy", "kathy", DR),
+    ("neuro intact.\ncontinue to monitor. t. quorvane", "t. quorvane", DR),
     # an initial and a word before a clinician's role or act: a name, a common or clinical word too
     ("lab: inr this am 6.0. g. foley aware. pt received 2 ffp", "g. foley", DR),
     ("12u reg insulin given per r. block np. this pm glucose 150", "r. block", DR),
@@ -429,6 +433,9 @@ NEGATIVES: list[Case] = [
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
+    # a note's last sentence ending in a word of a note, a clinical word, a verb or an electrolyte's letter
+    ("neuro intact.\npt stable. recheck k.  ", None, None),
+    ("neuro intact.\nplan: will check k. continue q4h. see careview. lasix. dr aware. stable", None, None),
     # an initial's shorthand, an organism, or a side (L, R) before a clinician's act and no role
     ("new onset a. fib aware. v. flutter notified. s. aureus aware. bp 80, l. arm aware", None, None),
     # after "mr" in one-case text, a clinical word in small letters; a graded valve lesion's "mr." before a capital
@@ -446,6 +453,8 @@ MIXED_CASE_POSITIVES: list[Case] = [
     # a listed first name and any word signing a line of its own with a credential, in a note of one case
     ("NEURO: INTACT. RESP: CLEAR.\nJIM LONG RN\n", "JIM LONG", DR),
     ("neuro: intact. resp: clear.\n  jim long, rn\n", "jim long", DR),
+    ("Neuro intact.\nPt is on heparin, not 1400u/hr.   Breashois V", "Breashois V", DR),
+    ("Neuro intact.\nFamily updated at length.  Zelphine", "Zelphine", DR),
     ("Neuro: intact. Resp: clear.\nROSE WHITE, RRT\n", "ROSE WHITE", DR),
     # two capitalised words signing a line, the first a listed first name
     ("Family updated.  Ivy Pulse,RN\n", "Ivy Pulse", DR),

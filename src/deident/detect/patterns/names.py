@@ -174,7 +174,7 @@ STOP_WORDS = frozenset(
     aware, with, bedside phone telephone tel cell pager beeper number office work
     surgery surgical medicine medical cardiology cardiac renal neuro neurology pulm pulmonary gi id ortho
     psych psychiatry heme onc oncology ep cath ir radiology anesthesia ent urology vascular thoracic derm
-    consult consulted consulting covering primary on-call oncall sats sat sxn vt prn riss ssi ngt ogt carevue
+    consult consulted consulting covering primary on-call oncall sats sat sxn vt prn riss ssi ngt ogt carevue careview
     flowsheet flow sheet meds med labs lab order orders request requests ho hos fx pej ptt cxr cvp wnl sx team
     protocal rectal trach tube bag line inlaw in-law grandchildren kids resp tol eval hct htn crackles surg csurg
     coli diff aureus fib flutter wrist arm leg hand foot side eye ear
@@ -1145,6 +1145,35 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     return [_close(text, [(m.start("n"), m.end("n"))], Label.DOCTOR)]
 
 
+def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A note's author signing after its last sentence, on the same line: "...NOT 1400U/HR. SUSAN F.", "decrease
+    anxiety.   Tamsin Q." A name and an initial (either order), or a listed first name alone; the name a known name
+    or no English word, capitalised where the text has case, never a note, clinical or grammar word or a verb form
+    ("RECHECK K.", "Will f/u." and "See Careview." sign nothing)."""
+    if text[m.end() :].strip():
+        return []
+    word, at = m["n"], m.start("n")
+    lower = word.lower()
+    if len(lower) < 3 or lower in NON_NAMES or lower in GRAMMAR_WORDS or is_verb_form(lower):
+        return []
+    if lower in clinical_terms() or lower.endswith(CLINICAL_SUFFIXES):
+        return []
+    mixed = window_case(text, at) == "mixed"
+    if mixed and not (word[0].isupper() and (word[1:].islower() or word.isupper())):
+        return []
+    initial = m["g"] or m["i"]
+    if initial:
+        named = (lower in known_names() and _zipf(lower) < 4.5) or _zipf(lower) < 2.0
+    else:
+        from deident.detect.lexicon.data import load_lexicon
+
+        listed = lower in _first_names() and lower not in load_lexicon("common_words")
+        named = listed or (mixed and word[1:].islower() and _zipf(lower) < 2.0)
+    if not named:
+        return []
+    return [Hit(m.start("g") if m["g"] else at, m.end("i") if m["i"] else m.end("n"), Label.DOCTOR)]
+
+
 def _unlisted_full_name(words: list[str], mode: str) -> bool:
     """Two or three words written as names in text with case, none an English word or a clinical term ("Zelphine
     Quorvane"): a signature needs no listed given name then ("Neuro Checks", "Plan Continue" stay words)."""
@@ -1444,6 +1473,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
             0.5,
             _signature,
+            hints=ScanHints(last_line=True),
+        ),
+        Pattern(
+            "name.closing_signature",
+            Label.DOCTOR,
+            # After the last sentence of the note's last line, or a wide gap: the author's name and initial.
+            r"\n[^\n]{0,4000}?(?:[.!?][ \t]{1,4}|[ \t]{2,8})(?:(?P<g>[A-Za-z]\.)[ \t]?)?"
+            r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t]{1,2}(?P<i>[A-Za-z]\.?))?[ \t]{0,40}(?=\n|$)",
+            0.5,
+            _closing_signature,
             hints=ScanHints(last_line=True),
         ),
         Pattern(
