@@ -8,7 +8,7 @@ import pytest
 
 from deident.core.labels import Label
 from deident.detect.patterns import name_detector
-from deident.detect.patterns.names import CHAIN, TOKEN, _chain_tokens
+from deident.detect.patterns.names import CHAIN, TOKEN, _chain_tokens, _written_as_name
 from deident.detect.patterns.rules import rx
 
 from .helpers import Case, check_negative, check_positive, found, params, random_texts
@@ -455,6 +455,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("neuro: intact. resp: clear.\n  jim long, rn\n", "jim long", DR),
     ("Neuro intact.\nPt is on heparin, not 1400u/hr.   Breashois V", "Breashois V", DR),
     ("Neuro intact.\nFamily updated at length.  Zelphine", "Zelphine", DR),
+    # a joined name with no trigger is capitalised in each part, as a name is written
+    ("Family at bedside last night. Quorvane-Lindt is family contact.", "Quorvane-Lindt", REL),
+    ("Family at bedside last night. D'Quorvane is family contact.", "D'Quorvane", REL),
     ("Neuro: intact. Resp: clear.\nROSE WHITE, RRT\n", "ROSE WHITE", DR),
     # two capitalised words signing a line, the first a listed first name
     ("Family updated.  Ivy Pulse,RN\n", "Ivy Pulse", DR),
@@ -685,3 +688,23 @@ def test_ignores_letters_and_words_shaped_like_name_forms(
         check_negative(name_detector(), text, forbidden, label)
     else:
         assert (forbidden, label) not in found(name_detector(), text)
+
+
+@pytest.mark.parametrize(
+    ("word", "as_name"),
+    [
+        ("Quorvane", True), ("Quorvane's", True), ("Quorvane-Lindt", True), ("O'Brien", True), ("Abu-salem", True),
+        ("X-ray", True), ("QUORVANE", False), ("quorvane", False), ("McDonald", False), ("A-B", False), ("O", False),
+    ],
+)  # fmt: skip
+def test_a_name_is_capitalised_in_each_joined_part(word: str, as_name: bool) -> None:
+    assert _written_as_name(word) is as_name
+
+
+def test_joined_capitals_widen_the_plain_capitalised_test() -> None:
+    """Every word capitalised as a plain word ("Quorvane", "Post-op") still reads as written as a name."""
+    rng = random.Random(3)
+    for _ in range(20000):
+        word = "".join(rng.choice("aAbB-'") for _ in range(rng.randint(1, 7)))
+        if word[0].isupper() and word[1:].islower():
+            assert _written_as_name(word), word

@@ -773,7 +773,16 @@ def _bare_name_word(word: str, text: str, at: int) -> bool:
         return False
     if lower in clinical_terms():
         return False
-    return window_case(text, at) != "mixed" or (word[0].isupper() and word[1:].islower())
+    return window_case(text, at) != "mixed" or _written_as_name(word)
+
+
+def _written_as_name(word: str) -> bool:
+    """Capitalised as a name is: "Quorvane", "Quorvane's", and each part of a joined one ("Quorvane-Lindt",
+    "O'Brien", "Abu-salem")."""
+    first, *rest = regex.split(r"[-']", word.removesuffix("'s"))
+    if not first[:1].isupper() or not (first[1:].islower() or (len(first) == 1 and rest)):
+        return False
+    return all(part[1:].islower() or part.islower() or not part for part in rest)
 
 
 # The subject, then perhaps the initial of a surname ("Tamsin K. reports").
