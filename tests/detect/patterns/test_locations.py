@@ -120,6 +120,10 @@ POSITIVES: list[Case] = [
     ("pt transferred to lancaster 4 this am", "lancaster", Label.LOCATION_OTHER),
     ("WILL TRANSFER TO ASHTON 2 WHEN BED AVAILABLE", "ASHTON", Label.LOCATION_OTHER),
     ("Transferred to Lakeview4 this am.", "Lakeview4", Label.LOCATION_OTHER),
+    # a facility that screens or accepts the patient for discharge, and the means of a move before its place
+    ("Pt screened by Quellmoor for rehab today.", "Quellmoor", Label.LOCATION_OTHER),
+    ("Pt accepted at Quellmoor, bed available tomorrow.", "Quellmoor", Label.LOCATION_OTHER),
+    ("Pt was transferred via ambulance from Quellmoor this am.", "Quellmoor", Label.LOCATION_OTHER),
     ("He works for Zentrix as a clerk.", "Zentrix", Label.ORGANIZATION),
     ("wife works for Brellcore Logistics part time", "Brellcore Logistics", Label.ORGANIZATION),
     ("Works as a driver for Zentrix.", "Zentrix", Label.ORGANIZATION),
@@ -228,6 +232,9 @@ NEGATIVES: list[Case] = [
         None,
     ),
     ("sent to Lasix 2.5 mg. Advanced to Stage 3. brought to chair 2x", None, None),
+    # screened or accepted by a discipline, a service or the team
+    ("screened by pt/ot today. screened by case management. screened by rehab. accepted by the team.", None, None),
+    ("pt accepted to rehab. screened by nutrition. transferred via ambulance to the ED", None, None),
     # a place ends at its sentence's full stop
     ("Daughter lives in Quelbury. Started sertraline", "Started", None),
     ("SISTER IN FROM BRANTISKVILLE TID; DAUGHTER LIVES IN QUELBURY HD #4", "TID", None),

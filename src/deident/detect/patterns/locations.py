@@ -466,10 +466,16 @@ MOTION_VERBS = (
     "taken", "brought", "flighted", "med-flighted", "medflighted", "medflight", "airlifted", "referred", "followed",
     "go", "goes", "going", "went", "came", "come", "arrived", "arrival", "presented", "presents", "enroute",
 )  # fmt: skip
-MOTION_PHRASES = ("received from", "recieved from", "surgeon from", "bed @", "bed at", "came into", "en route to")
+MOTION_PHRASES = (
+    "received from", "recieved from", "surgeon from", "bed @", "bed at", "came into", "en route to",
+    # the discharge planning of a rehabilitation or nursing facility: "screened by Youville", "accepted at Spaulding"
+    "screened by", "rescreened by", "re-screened by", "accepted at", "accepted to", "accepted by",
+)  # fmt: skip
 MOTION_VERB = (
     words(*MOTION_VERBS)
     + r"(?![\w-])[ \t]{1,2}(?:(?:back|over|here|directly)[ \t]{1,2})?(?:in[ \t]{1,2}transfer[ \t]{1,2})?"
+    # the means of the move: "transferred via ambulance from Quelbury", "FLIGHTED BY HELICOPTER FROM"
+    r"(?:(?:via|by)[ \t]{1,2}(?:ambulance|ems|helicopter|med[ \t-]?flight|air)[ \t]{1,2})?"
     r"(?:to|from|at|@)[ \t]{1,2}(?:the[ \t]{1,2})?"
 )
 MOTION_PHRASE = words(*MOTION_PHRASES) + r"[ \t]{1,2}(?:the[ \t]{1,2})?"
