@@ -433,6 +433,8 @@ NEGATIVES: list[Case] = [
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
+    # an undotted initial after a title, then what the person does
+    ("MR. Q RESTING. DR. K AWARE OF LYTES.", "RESTING", None),
     # a note's last sentence ending in a word of a note, a clinical word, a verb or an electrolyte's letter
     ("neuro intact.\npt stable. recheck k.  ", None, None),
     ("neuro intact.\nplan: will check k. continue q4h. see careview. lasix. dr aware. stable", None, None),
@@ -455,6 +457,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("neuro: intact. resp: clear.\n  jim long, rn\n", "jim long", DR),
     ("Neuro intact.\nPt is on heparin, not 1400u/hr.   Breashois V", "Breashois V", DR),
     ("Neuro intact.\nFamily updated at length.  Zelphine", "Zelphine", DR),
+    # a title and a dotted initial alone name the person; after an initial, what the person does is no surname
+    ("Mr. Q. resting comfortably.", "Q.", PT),
+    ("MRS. K. IS STABLE.", "K.", PT),
     # a joined name with no trigger is capitalised in each part, as a name is written
     ("Family at bedside last night. Quorvane-Lindt is family contact.", "Quorvane-Lindt", REL),
     ("Family at bedside last night. D'Quorvane is family contact.", "D'Quorvane", REL),

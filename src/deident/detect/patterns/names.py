@@ -399,17 +399,32 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
                 break
             if current and mode != "mixed" and not after_initial and not is_surname_word(piece):
                 break  # without case cues a common word after a name ends it ("son rob phoned")
+            if after_initial and mode != "mixed" and _verb_after_initial(piece):
+                break  # "MR. Q RESTING": what the person does, not a surname
             current.append((s, e))
             pending_initial = len(piece.rstrip(".")) == 1
             if _ends_sentence(piece):
                 break  # "per Carevue. Lung sounds": a full stop ends the name
-        if current and not (pending_initial and len(current) == 1 and not hits):
+        lone_initial = pending_initial and len(current) == 1 and not hits
+        if current and not (lone_initial and not (strong and _dotted_initial_first(text, current[0], start))):
             hits.append(_close(text, current, label))
         if not strong:
             hits = [h for h in hits if not _names_a_department(text, h)]
         return hits
 
     return check
+
+
+def _verb_after_initial(piece: str) -> bool:
+    lower = piece.rstrip(".").lower()
+    return lower not in known_names() and (is_verb_form(lower) or lower.endswith("ing"))
+
+
+def _dotted_initial_first(text: str, token: tuple[int, int], start: int) -> bool:
+    """Whether the lone initial of a name is the first word after a strong trigger, a capital with its full stop:
+    "Mr. Q. resting" names the patient by the initial alone."""
+    piece = text[token[0] : token[1]]
+    return token[0] == start and len(piece) == 2 and piece[0].isupper() and piece[1] == "."
 
 
 # The words of grammar, which may follow a title whose name the writer left out ("Mr. and Mrs. Quorvane", "spoke with
