@@ -433,6 +433,8 @@ NEGATIVES: list[Case] = [
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
+    # an abbreviation, a care site or a drug in brackets after a service
+    ("renal (crrt) aware. renal (cvvhd) running. team (micu) aware. id (vanco) recs.", None, None),
     # an undotted initial after a title, then what the person does
     ("MR. Q RESTING. DR. K AWARE OF LYTES.", "RESTING", None),
     # a note's last sentence ending in a word of a note, a clinical word, a verb or an electrolyte's letter
@@ -457,6 +459,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("neuro: intact. resp: clear.\n  jim long, rn\n", "jim long", DR),
     ("Neuro intact.\nPt is on heparin, not 1400u/hr.   Breashois V", "Breashois V", DR),
     ("Neuro intact.\nFamily updated at length.  Zelphine", "Zelphine", DR),
+    # a member of a service in brackets, a word no dictionary knows, in a note of one case
+    ("renal (quorvane) aware of k 5.9", "quorvane", DR),
+    ("RENAL (QUORVANE) AWARE OF K 5.9", "QUORVANE", DR),
     # a title and a dotted initial alone name the person; after an initial, what the person does is no surname
     ("Mr. Q. resting comfortably.", "Q.", PT),
     ("MRS. K. IS STABLE.", "K.", PT),

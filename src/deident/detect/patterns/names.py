@@ -1042,17 +1042,25 @@ _AGE_BETWEEN_COMMAS = (
 _AGE_IN_BRACKETS = r"(?<=" + _AGE_BRACKET_GLUE + r")" + _AGE_NUMBER + r"[ \t]{0,2}(?:[MFmf]|y/?o|yrs?)?[ \t]{0,2}\)"
 
 
-def _cased_or_listed(found: Validator) -> Validator:
+def _cased_or_listed(found: Validator, unknown: bool = False) -> Validator:
     """``found``'s names where the text has case, else only those whose every word is a listed name: after a trigger
     that may name a thing too, an unlisted word in one-case text has no capital to tell ("name is illegible", "report
-    from osh")."""
+    from osh"). With ``unknown``, also a word that no dictionary knows, with a vowel, as a name is written (a
+    service's member in brackets: "renal (quorvane) aware"; "renal (crrt)" is an abbreviation)."""
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
         hits = found(text, m)
         if window_case(text, m.start("n")) == "mixed":
             return hits
         listed = known_names()
-        return [h for h in hits if all(w.lower().rstrip(".,") in listed for w in text[h.start : h.end].split())]
+
+        def named(word: str) -> bool:
+            lower = word.lower().rstrip(".,")
+            if lower in listed:
+                return True
+            return unknown and len(lower) > 3 and _zipf(lower) < 1.5 and regex.search("[aeiouy]", lower) is not None
+
+        return [h for h in hits if all(named(w) for w in text[h.start : h.end].split())]
 
     return check
 
@@ -1061,6 +1069,7 @@ def _cased_or_listed(found: Validator) -> Validator:
 # instead ("report from OSH", "team (MD, RN)").
 _stated_name = _cased_or_listed(_names(Label.PATIENT, strong=False))
 _clinician_cased_or_listed = _cased_or_listed(_names(Label.DOCTOR, strong=False))
+_service_member = _cased_or_listed(_names(Label.DOCTOR, strong=False), unknown=True)
 
 
 def _rare_words_in_case(label: Label) -> Validator:
@@ -1879,7 +1888,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"|nephro|nephrology|pulm|pulmonary|onc|oncology|heme|psych|psychiatry|pain|palliative|ent|urology|derm"
             r"|plastics|vascular|anesthesia)[ \t]{0,2}\([ \t]{0,2}" + after + r"[ \t]{0,2}\)",
             0.5,
-            _clinician_cased_or_listed,
+            _service_member,
         ),
         Pattern(
             "name.handoff_from",
