@@ -120,6 +120,8 @@ POSITIVES: list[Case] = [
     ("pt transferred to lancaster 4 this am", "lancaster", Label.LOCATION_OTHER),
     ("WILL TRANSFER TO ASHTON 2 WHEN BED AVAILABLE", "ASHTON", Label.LOCATION_OTHER),
     ("Transferred to Lakeview4 this am.", "Lakeview4", Label.LOCATION_OTHER),
+    # in a note of one case, the one word between a preposition of place and "hospital", a common word too
+    ("58 YO F ADMITTED IN TRANSFER FROM HOPE HOSPITAL FOR MENTAL STATUS CHANGES", "HOPE", Label.HOSPITAL),
     # a facility that screens or accepts the patient for discharge, and the means of a move before its place
     ("Pt screened by Quellmoor for rehab today.", "Quellmoor", Label.LOCATION_OTHER),
     ("Pt accepted at Quellmoor, bed available tomorrow.", "Quellmoor", Label.LOCATION_OTHER),
@@ -232,6 +234,9 @@ NEGATIVES: list[Case] = [
         None,
     ),
     ("sent to Lasix 2.5 mg. Advanced to Stage 3. brought to chair 2x", None, None),
+    # a verb after "to", or a word that says what kind of hospital
+    ("HE WANTED TO LEAVE HOSPITAL. CAME FROM OUTSIDE HOSPITAL. SENT TO ANOTHER HOSPITAL.", None, None),
+    ("transferred from community hospital. went to rehab hospital. was in hospital for 2 wks.", None, None),
     # screened or accepted by a discipline, a service or the team
     ("screened by pt/ot today. screened by case management. screened by rehab. accepted by the team.", None, None),
     ("pt accepted to rehab. screened by nutrition. transferred via ambulance to the ED", None, None),

@@ -11,7 +11,14 @@ import us
 
 from deident.core.labels import Label
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.names import FAMILY, STOP_WORDS, VERB_FORMS, clinical_terms
+from deident.detect.patterns.names import (
+    FAMILY,
+    IRREGULAR_PASTS,
+    STOP_WORDS,
+    SUBJECT_VERBS,
+    VERB_FORMS,
+    clinical_terms,
+)
 from deident.detect.patterns.postcodes import postcode_patterns
 from deident.detect.patterns.rules import (
     Hit,
@@ -609,12 +616,44 @@ def _hospital_name(text: str, m: regex.Match[str]) -> list[Hit]:
         return []  # "regional anesthesia", "memorial service": the suffix word is used as an adjective
     # "Memorial Hospital", "General Hospital": a name-part word right before "hospital" is the name.
     kept = _site_name_before(text, m.start(), lambda word: not name_part and word.lower() in _NAME_PART_SUFFIXES)
+    if not kept and not name_part:
+        kept = _named_after_preposition(text, m.start())
     if not kept:
         return []
     if name_part and not any(_zipf(text[s:e].strip(".").lower()) < 4.0 for s, e in kept):
         return []  # "general surgery", "regional anesthesia": a rare name word is needed before these
     end = m.end() if name_part else kept[-1][1]
     return [Hit(kept[0][0], end, Label.HOSPITAL)]
+
+
+# "FROM HOPE HOSPITAL", "at orange hospital": the one word between a preposition of place and a hospital's suffix.
+_PREPOSITION_THEN_WORD = r"(?r)\b(?P<p>from|to|at|@|in)[ \t]{1,2}(?P<n>[A-Za-z][A-Za-z'\-]{2,24})[ \t]{1,2}\Z"
+# Verbs that "to" makes an infinitive before "hospital": "wanted to leave hospital", "refuses to enter hospital".
+_TO_VERBS = frozenset({*SUBJECT_VERBS, *IRREGULAR_PASTS, "enter", "exit", "discharge", "transfer", "admit"})
+
+
+def _named_after_preposition(text: str, end: int) -> list[tuple[int, int]]:
+    """In a note of one case, where no capital tells a name from a word, the one word between a preposition of place
+    and a hospital's suffix names it, a common word too ("TRANSFERRED FROM HOPE HOSPITAL"), but a generic, clinical,
+    descriptive or type word ("from outside hospital", "to another hospital", "at community hospital")."""
+    found = search_before(_PREPOSITION_THEN_WORD, text, end, 40)
+    if found is None or window_case(text, found.start("n")) == "mixed":
+        return []
+    lower = found["n"].lower()
+    if _generic_place_word(lower) or lower in FACILITY_TYPE_WORDS or lower in clinical_terms():
+        return []
+    if found["p"].lower() == "to" and lower in _TO_VERBS:
+        return []
+    if lower in _HOSPITAL_DESCRIPTORS or (lower.endswith(("al", "ic", "ed", "ing")) and not listed_city(lower)):
+        return []  # "regional", "psychiatric", "affiliated", "teaching": what kind of hospital, not which
+    return [(found.start("n"), found.end("n"))]
+
+
+_HOSPITAL_DESCRIPTORS = frozenset(
+    "outside another other local community nearby previous same state private public city county veterans va "
+    "childrens children's womens women's mens university teaching rehab rehabilitation mental psych day night "
+    "that this your our their his her a an the any".split()
+)
 
 
 def _site_name_before(text: str, end: int, names_next_to_suffix: Callable[[str], bool]) -> list[tuple[int, int]]:
