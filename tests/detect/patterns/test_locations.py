@@ -120,6 +120,9 @@ POSITIVES: list[Case] = [
     ("pt transferred to lancaster 4 this am", "lancaster", Label.LOCATION_OTHER),
     ("WILL TRANSFER TO ASHTON 2 WHEN BED AVAILABLE", "ASHTON", Label.LOCATION_OTHER),
     ("Transferred to Lakeview4 this am.", "Lakeview4", Label.LOCATION_OTHER),
+    # a time word between the motion and its place
+    ("PLAN: TRANSFER TODAY TO FRIENDSHIP 2 WHEN BED AVAILABLE", "FRIENDSHIP", Label.LOCATION_OTHER),
+    ("pt to transfer tomorrow to Quellmoor for rehab", "Quellmoor", Label.LOCATION_OTHER),
     # in a note of one case, the one word between a preposition of place and "hospital", a common word too
     ("58 YO F ADMITTED IN TRANSFER FROM HOPE HOSPITAL FOR MENTAL STATUS CHANGES", "HOPE", Label.HOSPITAL),
     # a facility that screens or accepts the patient for discharge, and the means of a move before its place
@@ -234,6 +237,8 @@ NEGATIVES: list[Case] = [
         None,
     ),
     ("sent to Lasix 2.5 mg. Advanced to Stage 3. brought to chair 2x", None, None),
+    # a time word between the motion and a care site
+    ("will transfer today to floor. transfer now to OR. transfer tomorrow to rehab", None, None),
     # a verb after "to", or a word that says what kind of hospital
     ("HE WANTED TO LEAVE HOSPITAL. CAME FROM OUTSIDE HOSPITAL. SENT TO ANOTHER HOSPITAL.", None, None),
     ("transferred from community hospital. went to rehab hospital. was in hospital for 2 wks.", None, None),

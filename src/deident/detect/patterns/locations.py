@@ -480,7 +480,8 @@ MOTION_PHRASES = (
 )  # fmt: skip
 MOTION_VERB = (
     words(*MOTION_VERBS)
-    + r"(?![\w-])[ \t]{1,2}(?:(?:back|over|here|directly)[ \t]{1,2})?(?:in[ \t]{1,2}transfer[ \t]{1,2})?"
+    + r"(?![\w-])[ \t]{1,2}(?:(?:back|over|here|directly|today|tomorrow|tonight|now|soon|later)[ \t]{1,2})?"
+    r"(?:in[ \t]{1,2}transfer[ \t]{1,2})?"
     # the means of the move: "transferred via ambulance from Quelbury", "FLIGHTED BY HELICOPTER FROM"
     r"(?:(?:via|by)[ \t]{1,2}(?:ambulance|ems|helicopter|med[ \t-]?flight|air)[ \t]{1,2})?"
     r"(?:to|from|at|@)[ \t]{1,2}(?:the[ \t]{1,2})?"
