@@ -405,8 +405,9 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
             pending_initial = len(piece.rstrip(".")) == 1
             if _ends_sentence(piece):
                 break  # "per Carevue. Lung sounds": a full stop ends the name
+        # A lone initial is no name by itself, but a dotted capital right after a strong trigger is ("Mr. Q. resting").
         lone_initial = pending_initial and len(current) == 1 and not hits
-        if current and not (lone_initial and not (strong and _dotted_initial_first(text, current[0], start))):
+        if current and (not lone_initial or (strong and _dotted_initial_first(text, current[0], start))):
             hits.append(_close(text, current, label))
         if not strong:
             hits = [h for h in hits if not _names_a_department(text, h)]
@@ -857,14 +858,12 @@ def _first_name_subject(text: str, m: regex.Match[str]) -> list[Hit]:
     a sentence before a verb: "Harold was calm overnight", "JOHN DENIES PAIN", "Tamsin and husband at bedside". The
     rarer names are :func:`_subject_name`'s; this takes the common ones ("John", "Mary") that a name list knows as
     names first. "Pt was", "Lasix was given" and "Jan 3 was" name no one (no first name, or no verb after it)."""
-    from deident.detect.lexicon.data import load_lexicon
-
     found = search_before(_SUBJECT_WORD, text, m.start(), 30)
     if found is None or found["i"] or found["g"] or not _opens_sentence(text, found.start("n")):
         return []
     word = found["n"]
     lower = word.lower()
-    if lower not in _first_names() or lower in load_lexicon("common_words") or is_verb_form(lower):
+    if not _uncommon_first_name(lower) or is_verb_form(lower):
         return []
     if not _bare_name_word(word, text, found.start("n")):
         return []
@@ -1012,6 +1011,13 @@ def _first_names() -> frozenset[str]:
     return load_lexicon("first_names")
 
 
+def _uncommon_first_name(lower: str) -> bool:
+    """A listed first name that is no English word (``common_words``: "Frank", "Grace", "Will" are)."""
+    from deident.detect.lexicon.data import load_lexicon
+
+    return lower in _first_names() and lower not in load_lexicon("common_words")
+
+
 def _self_introduced(text: str, m: regex.Match[str]) -> list[Hit]:
     """The writer's own name after "I'm" ("Hi all, I'm Tamsin, 29F"): written as a name where the text has case, each
     word a listed first name no commoner than "Grace", or a rare word in text with case. "I'm English", "I'm Young",
@@ -1052,17 +1058,17 @@ def _cased_or_listed(found: Validator, unknown: bool = False) -> Validator:
         hits = found(text, m)
         if window_case(text, m.start("n")) == "mixed":
             return hits
-        listed = known_names()
-
-        def named(word: str) -> bool:
-            lower = word.lower().rstrip(".,")
-            if lower in listed:
-                return True
-            return unknown and len(lower) > 3 and _zipf(lower) < 1.5 and regex.search("[aeiouy]", lower) is not None
-
-        return [h for h in hits if all(named(w) for w in text[h.start : h.end].split())]
+        return [h for h in hits if all(_one_case_name_word(w, unknown) for w in text[h.start : h.end].split())]
 
     return check
+
+
+def _one_case_name_word(word: str, unknown: bool) -> bool:
+    """A listed name, or with ``unknown`` a word no dictionary knows, four letters or more with a vowel."""
+    lower = word.lower().rstrip(".,")
+    if lower in known_names():
+        return True
+    return unknown and len(lower) > 3 and _zipf(lower) < 1.5 and regex.search("[aeiouy]", lower) is not None
 
 
 # The name after "her name is" (as after a weak trigger); a clinician after words that may name a place or a service
@@ -1198,10 +1204,7 @@ def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
     if initial:
         named = (lower in known_names() and _zipf(lower) < 4.5) or _zipf(lower) < 2.0
     else:
-        from deident.detect.lexicon.data import load_lexicon
-
-        listed = lower in _first_names() and lower not in load_lexicon("common_words")
-        named = listed or (mixed and word[1:].islower() and _zipf(lower) < 2.0)
+        named = _uncommon_first_name(lower) or (mixed and word[1:].islower() and _zipf(lower) < 2.0)
     if not named:
         return []
     return [Hit(m.start("g") if m["g"] else at, m.end("i") if m["i"] else m.end("n"), Label.DOCTOR)]
@@ -1292,9 +1295,8 @@ def _signature_line(text: str, m: regex.Match[str]) -> list[Hit]:
             return []
         capitalised = all(w[0].isupper() and w[1:].islower() for w in words)
         one_case = all(w.isupper() for w in words) or all(w.islower() for w in words)
-        if window_case(text, found.start("n")) == "mixed" and capitalised:
-            pass
-        elif not (one_case or capitalised) or not _opens_line(text, found.start("n")):
+        cased = capitalised and window_case(text, found.start("n")) == "mixed"
+        if not cased and not ((one_case or capitalised) and _opens_line(text, found.start("n"))):
             return []
     end = found.end("n") - (1 if tokens[-1].endswith(".") and len(tokens[-1]) > 2 else 0)
     return [Hit(found.start("n"), end, Label.DOCTOR)]
