@@ -208,6 +208,11 @@ POSITIVES: list[Case] = [
     ("neuro intact.\npt is on heparin 850u/hr, not 1400u/hr. susan f.  ", "susan f.", DR),
     ("neuro intact.\npt is on heparin 850u/hr, not 1400u/hr. kathy", "kathy", DR),
     ("neuro intact.\ncontinue to monitor. t. quorvane", "t. quorvane", DR),
+    # a note of one line signs the same way
+    ("pt is on heparin 850u/hr, not 1400u/hr. quorvane j.\n\n", "quorvane j.", DR),
+    # an initial before a surname on a line of its own (invented names)
+    ("neuro intact.\n v quorvane\n\n", "v quorvane", DR),
+    ("neuro intact.\nt. brantisk rn\n", "t. brantisk", DR),
     # an initial and a word before a clinician's role or act: a name, a common or clinical word too
     ("lab: inr this am 6.0. g. foley aware. pt received 2 ffp", "g. foley", DR),
     ("12u reg insulin given per r. block np. this pm glucose 150", "r. block", DR),
@@ -440,6 +445,13 @@ NEGATIVES: list[Case] = [
     # a note's last sentence ending in a word of a note, a clinical word, a verb or an electrolyte's letter
     ("neuro intact.\npt stable. recheck k.  ", None, None),
     ("neuro intact.\nplan: will check k. continue q4h. see careview. lasix. dr aware. stable", None, None),
+    # a letter's shorthand, an organism, an article or pronoun, or a letter and a verb alone on the last line
+    ("Plan: wean.\nA Fib\n", None, None),
+    ("Plan: wean.\nS Epi\n", None, None),
+    ("Plan: wean.\nI Agree\n", None, None),
+    ("Plan: wean.\nK Repleted\n", None, None),
+    ("Plan: wean.\nv tach\n", None, None),
+    ("Plan: wean.\nR Arm\n", None, None),
     # an initial's shorthand, an organism, or a side (L, R) before a clinician's act and no role
     ("new onset a. fib aware. v. flutter notified. s. aureus aware. bp 80, l. arm aware", None, None),
     # after "mr" in one-case text, a clinical word in small letters; a graded valve lesion's "mr." before a capital
@@ -458,6 +470,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("NEURO: INTACT. RESP: CLEAR.\nJIM LONG RN\n", "JIM LONG", DR),
     ("neuro: intact. resp: clear.\n  jim long, rn\n", "jim long", DR),
     ("Neuro intact.\nPt is on heparin, not 1400u/hr.   Breashois V", "Breashois V", DR),
+    ("Pt is on heparin, not 1400u/hr. Quorvane J.", "Quorvane J.", DR),
+    ("Family is around to decrease anxiety.\n V Quorvane\n\n", "V Quorvane", DR),
+    ("PLAN: WEAN.\nJ. BIRD RN\n", "J. BIRD", DR),
     ("Neuro intact.\nFamily updated at length.  Zelphine", "Zelphine", DR),
     # a member of a service in brackets, a word no dictionary knows, in a note of one case
     ("renal (quorvane) aware of k 5.9", "quorvane", DR),

@@ -223,7 +223,8 @@ def test_last_line_rule_equals_a_full_scan(pattern: Pattern) -> None:
     """Trying a ``last_line`` rule on the last non-blank line alone gives the spans of a scan at every newline."""
     slow = (with_hints(pattern, last_line=False),)
     found = 0
-    for text in ["\nMary Rueping\n", "note\nJean Hudson, RN  \n\n", "\nMary Rueping\nmore", *_line_texts()]:
+    one_line = ["Mary Rueping", "  T. Quorvane RN \n", "pt stable. Kathy B."]
+    for text in ["\nMary Rueping\n", "note\nJean Hudson, RN  \n\n", "\nMary Rueping\nmore", *one_line, *_line_texts()]:
         fast_spans = detect_with("t", (pattern,), text)
         assert fast_spans == detect_with("t", slow, text), text
         found += bool(fast_spans)

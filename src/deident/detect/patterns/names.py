@@ -641,10 +641,11 @@ def _names_a_department(text: str, hit: Hit) -> bool:
 _ABBREVIATION_INITIALS = frozenset("wcsopxk")
 
 
-# Species names of organisms that clinical notes write after the genus initial ("E. coli", "C. diff", "B. cepacia").
+# Species names of organisms that clinical notes write after the genus initial ("E. coli", "C. diff", "B. cepacia",
+# "S. epi").
 SPECIES_EPITHETS = frozenset(
     """
-    aureus epidermidis saprophyticus lugdunensis pneumoniae pyogenes agalactiae viridans bovis mitis mutans faecalis
+    aureus epidermidis epi saprophyticus lugdunensis pneumoniae pyogenes agalactiae viridans bovis mitis mutans faecalis
     faecium coli cloacae aerogenes marcescens mirabilis vulgaris aeruginosa cepacia maltophilia baumannii influenzae
     parainfluenzae catarrhalis meningitidis gonorrhoeae albicans glabrata krusei parapsilosis tropicalis auris
     difficile diff dif perfringens fragilis oxytoca freundii morganii stuartii rettgeri jirovecii carinii fumigatus
@@ -1168,6 +1169,8 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     words = m["n"].split()
     mode = window_case(text, m.start("n"))
+    if m["g"] is not None:
+        return _initial_signature(m, words, mode)
     if m["i"] is not None:
         word = words[0]
         # as the note writes names: capitalised in mixed case, else in the note's one case
@@ -1184,14 +1187,39 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     return [_close(text, [(m.start("n"), m.end("n"))], Label.DOCTOR)]
 
 
+def _initial_signature(m: regex.Match[str], words: list[str], mode: str) -> list[Hit]:
+    """An initial and a surname alone on the last line ("V Sakla", "T. Quorvane RN"): the surname a name word after
+    a weak trigger, capitalised like the initial where the text has case; "A" and "I" need their full stop (an
+    article, a pronoun)."""
+    initial, word = m["g"], words[0]
+    if len(words) != 1 or m["i"] is not None or (initial.lower() in ("a", "i") and not initial.endswith(".")):
+        return []
+    lower = word.lower()
+    if lower in clinical_terms() or lower in GRAMMAR_WORDS or lower in SPECIES_EPITHETS:
+        return []
+    if lower in _AFTER_INITIAL_SHORTHAND or not is_name_word(word, mode, False):
+        return []
+    if lower not in known_names() and (is_verb_form(lower) or lower.endswith(("ed", "ing"))):
+        return []  # a letter's shorthand and a verb: "K Repleted", "K given"
+    if mode == "mixed" and not (initial[0].isupper() and word.istitle()):
+        return []
+    return [Hit(m.start("g"), m.end("n"), Label.DOCTOR)]
+
+
+# A dotted abbreviation ending right before a word: "e.g. ", "i.e. ", "etc. ", "vs. " (it ends no sentence).
+_DOTTED_ABBREVIATION_BEFORE = regex.compile(r"(?i)(?:(?<![\w.])(?:[a-z]\.){2,}|\b(?:etc|vs|viz|cf)\.)[ \t]{1,4}\Z")
+
+
 def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
     """A note's author signing after its last sentence, on the same line: "...NOT 1400U/HR. SUSAN F.", "decrease
     anxiety.   Tamsin Q." A name and an initial (either order), or a listed first name alone; the name a known name
     or no English word, capitalised where the text has case, never a note, clinical or grammar word or a verb form
-    ("RECHECK K.", "Will f/u." and "See Careview." sign nothing)."""
+    ("RECHECK K.", "Will f/u." and "See Careview." sign nothing); an abbreviation's stop ends no sentence ("e.g.")."""
     if text[m.end() :].strip():
         return []
     word, at = m["n"], m.start("n")
+    if _DOTTED_ABBREVIATION_BEFORE.search(text, 0, m.start("g") if m["g"] else at):
+        return []
     lower = word.lower()
     if len(lower) < 3 or lower in NON_NAMES or lower in GRAMMAR_WORDS or is_verb_form(lower):
         return []
@@ -1503,7 +1531,8 @@ def name_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "name.signature",
             Label.DOCTOR,
-            r"\n[ \t]{0,8}(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24}){0,2})"
+            r"(?:\n|^)[ \t]{0,8}(?:(?P<g>[A-Za-z]\.?)[ \t]{1,2})?"
+            r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24}){0,2})"
             r"(?:[ \t]{1,2}(?P<i>[A-Za-z]\.))?[ \t,]{0,4}"
             r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
             0.5,
@@ -1514,7 +1543,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             "name.closing_signature",
             Label.DOCTOR,
             # After the last sentence of the note's last line, or a wide gap: the author's name and initial.
-            r"\n[^\n]{0,4000}?(?:[.!?][ \t]{1,4}|[ \t]{2,8})(?:(?P<g>[A-Za-z]\.)[ \t]?)?"
+            r"(?:\n|^)[^\n]{0,4000}?(?:[.!?][ \t]{1,4}|[ \t]{2,8})(?:(?P<g>[A-Za-z]\.)[ \t]?)?"
             r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t]{1,2}(?P<i>[A-Za-z]\.?))?[ \t]{0,40}(?=\n|$)",
             0.5,
             _closing_signature,

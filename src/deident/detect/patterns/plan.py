@@ -618,7 +618,7 @@ def find_all(plan: ScanPlan, text: str) -> list[tuple[Pattern, Hit]]:
             continue
         if hints.last_line:
             start = last_line_start(text)
-            line_match = compiled.match(text, start) if start >= 0 else None
+            line_match = compiled.match(text, max(start, 0))  # a note of one line: its start
             if line_match is not None:
                 for hit in validated(pattern, text, line_match):
                     found.append((pattern, hit))

@@ -73,9 +73,10 @@ class ScanHints:
     # Optionally, a cheap test ``(text, run start, run end) -> bool`` that is false only where the rule cannot match at
     # the run, for rules whose regex is costly and seldom matches (it is called before each attempt).
     run_check: Callable[[str, int, int], bool] | None = field(default=None, compare=False)
-    # For a rule whose matches each lie on one line, from the newline before it to the line's end, and whose
-    # validator keeps only a match followed by nothing but whitespace: only the last non-blank line can give a
-    # hit, so the regex is tried there alone instead of at every newline.
+    # For a rule whose matches each lie on one line, from the newline before it (or the text's start: its regex
+    # opens with ``(?:\n|^)``) to the line's end, and whose validator keeps only a match followed by nothing but
+    # whitespace: only the last non-blank line can give a hit, so the regex is tried there alone instead of at
+    # every newline.
     last_line: bool = False
     # For a scanned rule whose every match starts at a maximal digit run written as one of ``run_starts`` ("1") or at
     # one of the ``char_starts`` characters ("+"): the rule is tried only there, in order, as ``finditer`` would,
