@@ -445,6 +445,8 @@ NEGATIVES: list[Case] = [
     # a note's last sentence ending in a word of a note, a clinical word, a verb or an electrolyte's letter
     ("neuro intact.\npt stable. recheck k.  ", None, None),
     ("neuro intact.\nplan: will check k. continue q4h. see careview. lasix. dr aware. stable", None, None),
+    # a note, clinical or drug word, or a role, before what is said of a person's state
+    ("Neuro: Pt is alert. Family is anxious. Propofol remains sedated? Wife was confused. Patient slept", None, None),
     # a letter's shorthand, an organism, an article or pronoun, or a letter and a verb alone on the last line
     ("Plan: wean.\nA Fib\n", None, None),
     ("Plan: wean.\nS Epi\n", None, None),
@@ -525,6 +527,10 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Seen by Dr. Hope Mills today.", "Hope Mills", DR),
     ("SEEN BY DR WILL QUORVANE TODAY.", "WILL QUORVANE", DR),
     ("Tobiah agrees with plan.", "Tobiah", PT),
+    # a name no list knows, opening a sentence before what is said of a person's state (invented names)
+    ("Neuro: Tobiah is alert, follows commands.", "Tobiah", PT),
+    ("Resp: Quorvane remains intubated on AC.", "Quorvane", PT),
+    ("neuro: tobiah slept most of the night.", "tobiah", PT),
     ("T.Quorvane agrees with plan.", "T.Quorvane", PT),
     ("Plan d/w J Tillerson re cath", "J Tillerson", DR),
     ("Tobiah is a 64 yo man with CAD.", "Tobiah", PT),

@@ -748,6 +748,10 @@ SUBJECT_VERB_WORDS = (
     # how a letter or a history opens on its subject: "Klaemiorek was admitted to Ward 7B", "Tamsin T. describes"
     "was admitted", "was transferred", "was discharged", "was brought", "presented", "presents", "describes",
     "described", "endorses", "endorsed",
+    # what is said of a person's state, and of no drug, device or finding ("Tobiah is alert", "Quorvane slept")
+    "is alert", "was alert", "is awake", "was awake", "is oriented", "was oriented", "is confused", "was confused",
+    "is agitated", "was agitated", "is lethargic", "was lethargic", "is sleeping", "was sleeping", "slept",
+    "is anxious", "was anxious", "remains intubated", "remains sedated", "remains confused", "remains lethargic",
 )  # fmt: skip
 # A clinician's work, after the clinician's name opening a sentence ("Quorvane examined pt"); not "placed" or
 # "inserted", whose subjects are mostly devices ("Dobhoff placed").
