@@ -526,6 +526,13 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Discussed with Dr. May Ostrander.", "May Ostrander", DR),
     ("Seen by Dr. Hope Mills today.", "Hope Mills", DR),
     ("SEEN BY DR WILL QUORVANE TODAY.", "WILL QUORVANE", DR),
+    # the word after an initial right after a strong title is the surname, a clinical or common word too; a note
+    # word, a word of grammar or a verb is not (the initial alone is then the name)
+    ("LR CONTINUES PER DR R. MASS...  RESP CONTINUES AC MODE", "R. MASS", DR),
+    ("Mrs. J. Mass is a 70 yo woman.", "J. Mass", PT),
+    ("per dr j. fine, ok to extubate", "j. fine", DR),
+    ("per Dr. R. aware of plan", "R.", DR),
+    ("DR. P. WILL CALL BACK", "P.", DR),
     ("Tobiah agrees with plan.", "Tobiah", PT),
     # a name no list knows, opening a sentence before what is said of a person's state (invented names)
     ("Neuro: Tobiah is alert, follows commands.", "Tobiah", PT),

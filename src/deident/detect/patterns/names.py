@@ -393,7 +393,12 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
                 if is_name_word(head, mode, shaped) and (not current or mode == "mixed" or is_surname_word(head)):
                     current.append((s, s + len(head)))
                 break
-            if not is_name_word(piece, mode, shaped):
+            # "Title I. Word": the word after an initial right after a strong title is the surname, whatever word it
+            # also is ("PER DR R. MASS", "Mrs. J. Hand"); a word of grammar or a note, or a verb, is none.
+            titled_initial = strong and after_initial and not hits and len(current) == 1 and current[0][0] == start
+            if not (titled_initial and _surname_after_titled_initial(piece, mode)) and not is_name_word(
+                piece, mode, shaped
+            ):
                 break
             if current and _not_a_name_part(piece, text, e, mode, text[current[-1][0]].isupper()):
                 break
@@ -414,6 +419,16 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
         return hits
 
     return check
+
+
+def _surname_after_titled_initial(piece: str, mode: str) -> bool:
+    word = piece.rstrip(".")
+    lower = word.lower()
+    if len(lower) < 2 or lower in NON_NAMES or lower in GRAMMAR_WORDS or not word.isalpha():
+        return False
+    if mode == "mixed" and not (word[0].isupper() and (word[1:].islower() or word.isupper())):
+        return False
+    return lower in known_names() or not _verb_after_initial(word)
 
 
 def _verb_after_initial(piece: str) -> bool:
