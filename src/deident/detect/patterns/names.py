@@ -394,7 +394,7 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
                     current.append((s, s + len(head)))
                 break
             # "Title I. Word": the word after an initial right after a strong title is the surname, whatever word it
-            # also is ("PER DR R. MASS", "Mrs. J. Hand"); a word of grammar or a note, or a verb, is none.
+            # also is ("PER DR R. MASS", "Mrs. J. Mass"); a word of grammar or a note, or a verb, is none.
             titled_initial = strong and after_initial and not hits and len(current) == 1 and current[0][0] == start
             if not (titled_initial and _surname_after_titled_initial(piece, mode)) and not is_name_word(
                 piece, mode, shaped
@@ -422,6 +422,8 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
 
 
 def _surname_after_titled_initial(piece: str, mode: str) -> bool:
+    """Whether the word after "Title I." is the surname: letters, written as a name where the text has case, and no
+    note word, word of grammar or verb form (a listed name always is)."""
     word = piece.rstrip(".")
     lower = word.lower()
     if len(lower) < 2 or lower in NON_NAMES or lower in GRAMMAR_WORDS or not word.isalpha():
