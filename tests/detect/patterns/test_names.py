@@ -447,6 +447,8 @@ NEGATIVES: list[Case] = [
     ("neuro intact.\nplan: will check k. continue q4h. see careview. lasix. dr aware. stable", None, None),
     # a note, clinical or drug word, or a role, before what is said of a person's state
     ("Neuro: Pt is alert. Family is anxious. Propofol remains sedated? Wife was confused. Patient slept", None, None),
+    # a care service or specialty before what a clinician does names a team
+    ("Nephro is aware. Rheum aware of plan. Hepatology is aware. Palliative notified.", None, None),
     # a letter's shorthand, an organism, an article or pronoun, or a letter and a verb alone on the last line
     ("Plan: wean.\nA Fib\n", None, None),
     ("Plan: wean.\nS Epi\n", None, None),

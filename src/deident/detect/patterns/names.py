@@ -802,6 +802,13 @@ def clinical_terms() -> frozenset[str]:
     return frozenset(load_veto_terms()) | frozenset(load_drug_names())
 
 
+def _is_service_word(lower: str) -> bool:
+    """A care service or specialty, often clipped ("nephro", "rheum", "hepatology"): it names a team, not a person."""
+    from deident.detect.lexicon.data import load_specialty_words
+
+    return lower in _SERVICE_WORDS or lower in load_specialty_words()
+
+
 def _bare_name_word(word: str, text: str, at: int) -> bool:
     """Whether a word with no title before it may be a name: three letters or more, no note, service or clinical
     word (nor a clinical ending), and written as a name (only its first letter a capital) where the text around
@@ -1406,8 +1413,9 @@ def _names_before(
             # ("E. Welsh") is judged as after a strong trigger: the shape itself is evidence.
             initial_before = i > 0 and len(toks[i - 1][2].rstrip(".")) == 1 and toks[i - 1][2].endswith(".")
             shaped = strong or bool(kept) or initial_before
-            if piece.lower().rstrip(".") in TITLE_WORDS or not is_name_word(piece, mode, shaped):
-                break
+            lower = piece.lower().rstrip(".")
+            if lower in TITLE_WORDS or _is_service_word(lower) or not is_name_word(piece, mode, shaped):
+                break  # a title, or a service before its act ("Nephro is aware", "Rheum aware")
             if kept and _ends_sentence(piece):
                 break
             kept.insert(0, (s, e))
