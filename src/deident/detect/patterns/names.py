@@ -421,6 +421,11 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
     return check
 
 
+def _capitalised_or_capitals(word: str) -> bool:
+    """A word as mixed-case text writes a name: a capital, then small letters ("Mass"), or all capitals ("MASS")."""
+    return word[:1].isupper() and (word[1:].islower() or word.isupper())
+
+
 def _surname_after_titled_initial(piece: str, mode: str) -> bool:
     """Whether the word after "Title I." is the surname: letters, written as a name where the text has case, and no
     note word, word of grammar or verb form (a listed name always is)."""
@@ -428,7 +433,7 @@ def _surname_after_titled_initial(piece: str, mode: str) -> bool:
     lower = word.lower()
     if len(lower) < 2 or lower in NON_NAMES or lower in GRAMMAR_WORDS or not word.isalpha():
         return False
-    if mode == "mixed" and not (word[0].isupper() and (word[1:].islower() or word.isupper())):
+    if mode == "mixed" and not _capitalised_or_capitals(word):
         return False
     return lower in known_names() or not _verb_after_initial(word)
 
@@ -1254,7 +1259,7 @@ def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
     if lower in clinical_terms() or lower.endswith(CLINICAL_SUFFIXES):
         return []
     mixed = window_case(text, at) == "mixed"
-    if mixed and not (word[0].isupper() and (word[1:].islower() or word.isupper())):
+    if mixed and not _capitalised_or_capitals(word):
         return []
     initial = m["g"] or m["i"]
     if initial:
