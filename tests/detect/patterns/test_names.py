@@ -528,6 +528,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Discussed with Dr. May Ostrander.", "May Ostrander", DR),
     ("Seen by Dr. Hope Mills today.", "Hope Mills", DR),
     ("SEEN BY DR WILL QUORVANE TODAY.", "WILL QUORVANE", DR),
+    # "A." and "I." with their full stop after a name are initials, not the article or the pronoun (invented names)
+    ("his son, quorvane a., called twice", "quorvane a.", REL),
+    ("Dr. I. Quorvane in to see pt", "I. Quorvane", DR),
     # the word after an initial right after a strong title is the surname, a clinical or common word too; a note
     # word, a word of grammar or a verb is not (the initial alone is then the name)
     ("LR CONTINUES PER DR R. MASS...  RESP CONTINUES AC MODE", "R. MASS", DR),

@@ -304,6 +304,8 @@ def is_name_word(token: str, mode: str, strong: bool) -> bool:
     if possessive:
         word = word[:-2]
     lower = word.lower()
+    if len(lower) == 1 and token.endswith(".") and not possessive:
+        return True  # an initial with its full stop, "A." and "I." too (the article and the pronoun take none)
     if not lower or lower in NON_NAMES:
         return False
     if len(lower) == 1:
