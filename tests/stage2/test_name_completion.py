@@ -31,6 +31,9 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         ("Spoke with Maria José Quorvane-Tilbet about the plan.", "Quorvane-Tilbet", "Maria José Quorvane-Tilbet"),
         # a middle initial between two name words
         ("Discussed with John K. Zembrowski this morning.", "John", "John K. Zembrowski"),
+        # a closing initial with its full stop (invented names)
+        ("Both Heidaeskis and Couviolard T. are his proxies.", "Couviolard", "Couviolard T."),
+        ("Seen by Quorvane J.", "Quorvane", "Quorvane J."),
         # no-break space and tab separators
         ("Her husband Stestundek\u00a0Thunaindski attended.", "Stestundek", "Stestundek\u00a0Thunaindski"),
         ("Name:\tKypreal\tRepyveard", "Kypreal", "Kypreal\tRepyveard"),
@@ -105,6 +108,10 @@ def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
         # an initial that does not lead to a name word, one after a word (it may end a sentence), a lower-case one in
         # a mixed-case note
         ("Dr. Smith A. fib noted.", "Smith"),
+        ("Dr. Smith V. tach noted.", "Smith"),
+        ("Quorvane E. coli in sputum.", "Quorvane"),
+        ("Quorvane L. arm swollen.", "Quorvane"),
+        ("Quorvane T is here.", "Quorvane"),
         ("Takes vitamin K. Quorvane visited.", "Quorvane"),
         ("Plan a. Quorvane to call.", "Quorvane"),
         ("Seen. a. Quorvane called.", "Quorvane"),

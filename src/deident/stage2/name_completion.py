@@ -7,8 +7,9 @@ has kept a NAME span, this stage extends it over the adjacent tokens that comple
 
 * a name word right before or after it, separated by one or two spaces, tabs or no-break spaces (up to two words
   each side: "John K. Smith" from "Smith");
-* a middle initial ("K." between two name words), and a leading one where it opens the line, a field, a bracket or
-  a sentence ("K. TRAILYRKIS IS A 67 YEAR OLD");
+* a middle initial ("K." between two name words), a leading one where it opens the line, a field, a bracket or
+  a sentence ("K. TRAILYRKIS IS A 67 YEAR OLD"), and a closing capital with its full stop ("Couviolard T. are his
+  proxies"), unless a side (L., R.) or the letter of a shorthand or organism ("Smith A. fib", "E. coli");
 * the other half of "Last, First" (a known first name after "Smith, ", a known surname before ", John"; a first
   name the veto lists as an abbreviation only where it is written as a name and closes the slot: "(Gould, Max)");
 * the one word that closes a name slot after a lone listed first name ("Next of kin: Nicholas House (son)",
@@ -39,7 +40,15 @@ from deident.core.labels import Category
 from deident.core.span import Span
 from deident.detect.crf.learned import token_hash
 from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto_terms
-from deident.detect.patterns.names import DOCTOR_ROLES_WORDS, FAMILY_WORDS, PARTICLES, STOP_WORDS, is_name_word
+from deident.detect.patterns.names import (
+    AFTER_INITIAL_SHORTHAND,
+    DOCTOR_ROLES_WORDS,
+    FAMILY_WORDS,
+    PARTICLES,
+    SPECIES_EPITHETS,
+    STOP_WORDS,
+    is_name_word,
+)
 from deident.stage2.quoted_names import quoted_names
 from deident.stage2.reconcile import COMPLETED
 from deident.text.case import window_case
@@ -242,6 +251,8 @@ def _extend_right(
             after = _GAP_AFTER.match(text, dot, limit)
             following = _WORD.match(text, after.end(), limit) if after else None
             if following is None or not judge.is_name(following.group()) or added + 2 > MAX_WORDS_PER_SIDE:
+                if added == 0 and dot > word.end() and _trailing_initial(token, following):
+                    end = dot  # "Couviolard T. are his proxy": the name's closing initial, with its stop
                 break
             end = following.end()
             added += 2
@@ -271,6 +282,15 @@ def _extend_right(
         end = word.end()
         added += 1
     return end
+
+
+def _trailing_initial(initial: str, following: regex.Match[str] | None) -> bool:
+    """Whether a capital with its full stop right after a name closes it ("Smith T. visited"): not a side (L., R.),
+    and not the letter of a shorthand or an organism that the next word completes ("Smith A. fib", "E. coli")."""
+    if initial in "LR":
+        return False
+    word = "" if following is None else following.group().lower()
+    return word not in AFTER_INITIAL_SHORTHAND and word not in SPECIES_EPITHETS
 
 
 def _extend_left(

@@ -716,13 +716,13 @@ _CLINICIAN_AFTER_INITIAL_NAME = regex.compile(
 CLINICIAN_AFTER = "followed_by:clinician"
 # Words that follow an initial in clinical shorthand, and stay themselves before "aware" or a role: "A. fib", "a. line",
 # "v. tach" (the organisms' epithets are SPECIES_EPITHETS).
-_AFTER_INITIAL_SHORTHAND = frozenset({"fib", "flutter", "tach", "line", "lines", "paced", "pacing", "wave", "waves"})
+AFTER_INITIAL_SHORTHAND = frozenset({"fib", "flutter", "tach", "line", "lines", "paced", "pacing", "wave", "waves"})
 
 
 def _clinician_word_after_initial(surname: str) -> bool:
     return (
         len(surname) > 2
-        and surname not in _AFTER_INITIAL_SHORTHAND
+        and surname not in AFTER_INITIAL_SHORTHAND
         and surname not in GRAMMAR_WORDS
         and not is_verb_form(surname)
         and not surname.endswith(("ed", "ing"))
@@ -1232,7 +1232,7 @@ def _initial_signature(m: regex.Match[str], words: list[str], mode: str) -> list
     lower = word.lower()
     if lower in clinical_terms() or lower in GRAMMAR_WORDS or lower in SPECIES_EPITHETS:
         return []
-    if lower in _AFTER_INITIAL_SHORTHAND or not is_name_word(word, mode, False):
+    if lower in AFTER_INITIAL_SHORTHAND or not is_name_word(word, mode, False):
         return []
     if lower not in known_names() and (is_verb_form(lower) or lower.endswith(("ed", "ing"))):
         return []  # a letter's shorthand and a verb: "K Repleted", "K given"
