@@ -34,6 +34,9 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         # a closing initial with its full stop (invented names)
         ("Both Heidaeskis and Couviolard T. are his proxies.", "Couviolard", "Couviolard T."),
         ("Seen by Quorvane J.", "Quorvane", "Quorvane J."),
+        # in a note of small letters a small initial too
+        ("seen by quorvane j. today, dob 04/11/1951", "quorvane", "quorvane j."),
+        ("wife at bedside. john k. zembrowski called", "john", "john k. zembrowski"),
         # no-break space and tab separators
         ("Her husband Stestundek\u00a0Thunaindski attended.", "Stestundek", "Stestundek\u00a0Thunaindski"),
         ("Name:\tKypreal\tRepyveard", "Kypreal", "Kypreal\tRepyveard"),
@@ -112,6 +115,9 @@ def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
         ("Quorvane E. coli in sputum.", "Quorvane"),
         ("Quorvane L. arm swollen.", "Quorvane"),
         ("Quorvane T is here.", "Quorvane"),
+        ("mr quorvane here. quorvane s. aureus in sputum.", "quorvane"),
+        ("mr quorvane here. quorvane r. arm swollen.", "quorvane"),
+        ("Seen by Quorvane j. today.", "Quorvane"),
         ("Takes vitamin K. Quorvane visited.", "Quorvane"),
         ("Plan a. Quorvane to call.", "Quorvane"),
         ("Seen. a. Quorvane called.", "Quorvane"),

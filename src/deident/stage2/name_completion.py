@@ -9,7 +9,8 @@ has kept a NAME span, this stage extends it over the adjacent tokens that comple
   each side: "John K. Smith" from "Smith");
 * a middle initial ("K." between two name words), a leading one where it opens the line, a field, a bracket or
   a sentence ("K. TRAILYRKIS IS A 67 YEAR OLD"), and a closing capital with its full stop ("Couviolard T. are his
-  proxies"), unless a side (L., R.) or the letter of a shorthand or organism ("Smith A. fib", "E. coli");
+  proxies"), unless a side (L., R.) or the letter of a shorthand or organism ("Smith A. fib", "E. coli"); in a
+  note of small letters, a small initial as well ("quorvane j.");
 * the other half of "Last, First" (a known first name after "Smith, ", a known surname before ", John"; a first
   name the veto lists as an abbreviation only where it is written as a name and closes the slot: "(Gould, Max)");
 * the one word that closes a name slot after a lone listed first name ("Next of kin: Nicholas House (son)",
@@ -191,9 +192,9 @@ class _Judge:
         pair = (_key(first), _key(second))
         return pair in self.pairs and all(_may_be_name(w, function_words_only=True) for w in (first, second))
 
-    @staticmethod
-    def is_initial(word: str) -> bool:
-        return len(word) == 1 and word.isupper()
+    def is_initial(self, word: str) -> bool:
+        """A capital letter; in a note of small letters a small one too ("quorvane j.")."""
+        return len(word) == 1 and (word.isupper() or (self.mode == "lower" and word.islower()))
 
     def is_particle(self, word: str, particles: frozenset[str] = PARTICLES) -> bool:
         """A surname particle written as particles are in this note (lower or title case; one-case notes: any)."""
@@ -287,7 +288,7 @@ def _extend_right(
 def _trailing_initial(initial: str, following: regex.Match[str] | None) -> bool:
     """Whether a capital with its full stop right after a name closes it ("Smith T. visited"): not a side (L., R.),
     and not the letter of a shorthand or an organism that the next word completes ("Smith A. fib", "E. coli")."""
-    if initial in "LR":
+    if initial.upper() in "LR":
         return False
     word = "" if following is None else following.group().lower()
     return word not in AFTER_INITIAL_SHORTHAND and word not in SPECIES_EPITHETS
