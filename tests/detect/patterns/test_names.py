@@ -447,6 +447,9 @@ NEGATIVES: list[Case] = [
     ("neuro intact.\nplan: will check k. continue q4h. see careview. lasix. dr aware. stable", None, None),
     # a note, clinical or drug word, or a role, before what is said of a person's state
     ("Neuro: Pt is alert. Family is anxious. Propofol remains sedated? Wife was confused. Patient slept", None, None),
+    # a greeting before a common word, a clinical word, or a word of forum slang; "asking" after a role
+    ("thanks guys! hi all, dear colleague, hang in there hun! thanks gabapentin!", None, None),
+    ("Pt asking for water. Family asking about plan. Wife asking re: dc.", None, None),
     # a care service or specialty before what a clinician does names a team
     ("Nephro is aware. Rheum aware of plan. Hepatology is aware. Palliative notified.", None, None),
     # a letter's shorthand, an organism, an article or pronoun, or a letter and a verb alone on the last line
@@ -584,6 +587,10 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Met with the Okonjo family today.", "Okonjo", PT),
     # a greeted lower-case name in mixed-case text (a message board's reply)
     ("Mercy Hospital fixed it. hang in there zachary!", "zachary", PT),
+    # a greeted name that no dictionary knows (invented)
+    ("is that bad? > hang in there bozousaith sisaemard! i work nights", "bozousaith sisaemard", PT),
+    # a rare word opening a sentence before "asking" (invented)
+    ("social: sister in this am; maedrai asking for her boyfriend.", "maedrai", PT),
     # whom a patient sees or saw, before a place, a time or the sentence's end (invented names)
     ("been seeing Quorvane for 14 yrs, she moved away", "Quorvane", DR),
     ("my granddaughter saw Brantisk T in Quelbury MN for this", "Brantisk T", DR),

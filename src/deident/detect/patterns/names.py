@@ -768,7 +768,8 @@ SUBJECT_VERB_WORDS = (
     "agrees", "agreed", "states", "stated", "reports", "reported", "denies", "denied", "called", "was seen",
     "is aware", "was aware", "wishes", "wants", "requests", "requested", "asks", "asked", "understands",
     "verbalizes", "verbalized", "complains", "refuses", "refused", "declines", "declined", "consents", "consented",
-    "visited", "was in to visit", "was here", "phoned", "arrived", "c/o", "complained", "complaining",
+    "visited", "was in to visit", "was here", "phoned", "arrived", "c/o", "complained", "complaining", "asking",
+    "is asking", "was asking",
     # how a letter or a history opens on its subject: "Klaemiorek was admitted to Ward 7B", "Tamsin T. describes"
     "was admitted", "was transferred", "was discharged", "was brought", "presented", "presents", "describes",
     "described", "endorses", "endorsed",
@@ -1366,16 +1367,18 @@ def _signature_line(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _vocative(text: str, m: regex.Match[str]) -> list[Hit]:
-    """A greeted name: every word a known name (first or last), none a common word on its own. The greeting is a
-    strong trigger: on message boards a lower-case name follows it in mixed-case text ("Mercy fixed it. hang in
-    there zachary!")."""
+    """A greeted name: every word a known name (first or last) that is no common word on its own, or a word no
+    dictionary knows and no clinical term ("hang in there zivaithis thousheasek!"). The greeting is a strong trigger:
+    on message boards a lower-case name follows it in mixed-case text ("Mercy fixed it. hang in there zachary!")."""
     hits = _names(Label.PATIENT, strong=True)(text, m)
-    out = []
-    for hit in hits:
-        name_words = text[hit.start : hit.end].split()
-        if all(w.lower().strip(".") in known_names() and _zipf(w.lower().strip(".")) < 5.0 for w in name_words):
-            out.append(hit)
-    return out
+    return [hit for hit in hits if all(map(_greeted_name_word, text[hit.start : hit.end].split()))]
+
+
+def _greeted_name_word(word: str) -> bool:
+    lower = word.lower().strip(".")
+    if lower in known_names():
+        return _zipf(lower) < 5.0
+    return _zipf(lower) < 1.5 and lower not in clinical_terms() and lower not in NON_NAMES
 
 
 # The validators of the "Ms" rule, built once rather than per match.
