@@ -450,6 +450,8 @@ NEGATIVES: list[Case] = [
     # a greeting before a common word, a clinical word, or a word of forum slang; "asking" after a role
     ("thanks guys! hi all, dear colleague, hang in there hun! thanks gabapentin!", None, None),
     ("Pt asking for water. Family asking about plan. Wife asking re: dc.", None, None),
+    # a hyphen inside a word opens no sentence
+    ("Pt is well-Quorvane agrees.", None, None),
     # a care service or specialty before what a clinician does names a team
     ("Nephro is aware. Rheum aware of plan. Hepatology is aware. Palliative notified.", None, None),
     # a letter's shorthand, an organism, an article or pronoun, or a letter and a verb alone on the last line
@@ -591,6 +593,8 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("is that bad? > hang in there bozousaith sisaemard! i work nights", "bozousaith sisaemard", PT),
     # a rare word opening a sentence before "asking" (invented)
     ("social: sister in this am; maedrai asking for her boyfriend.", "maedrai", PT),
+    # a heading's dash opens a sentence as its colon does (invented names)
+    ("i/o 600/900. social- rezosk asking for partner quorvane;", "rezosk", PT),
     # whom a patient sees or saw, before a place, a time or the sentence's end (invented names)
     ("been seeing Quorvane for 14 yrs, she moved away", "Quorvane", DR),
     ("my granddaughter saw Brantisk T in Quelbury MN for this", "Brantisk T", DR),

@@ -799,7 +799,8 @@ _SERVICE_WORDS = frozenset(
     nutrition dietary rehab ortho psych neurosurg nsurg ctsurg csurg vasc gyn obgyn
     """.split()
 )
-_SENTENCE_START = regex.compile(r"(?:\A|[.!?;:(\n])[ \t]{0,3}\Z")  # "(Quorvane is on vacation)" too
+# A sentence opens after its stop, a bracket ("(Quorvane is on vacation)") or a heading's colon or dash ("SOCIAL- X").
+_SENTENCE_START = regex.compile(r"(?:\A|[.!?;:(\n]|(?<=[A-Za-z])-(?=[ \t]))[ \t]{0,3}\Z")
 
 
 @lru_cache(maxsize=1)
