@@ -38,6 +38,9 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         # ICU shorthand, devices and descriptors that are also listed names or places.
         ("on passe muir valve this am", "muir", Label.PATIENT, "veto:device"),
         ("SINUS BRADY 50S", "BRADY", Label.PATIENT, "veto:abbreviation"),
+        # surgical shorthand, glued to a date too
+        ("S/P LAP CHOLE6/95", "CHOLE", Label.LOCATION_OTHER, "veto:abbreviation"),
+        ("s/p appy age 12", "appy", Label.PATIENT, "veto:abbreviation"),
         ("LIMA TO LAD, SVG TO OM", "LIMA", Label.PATIENT, "veto:abbreviation"),
         ("neuro: pearl, mae", "pearl", Label.CITY, "veto:abbreviation"),
         ("draining orange urine", "orange", Label.CITY, "veto:descriptor"),
