@@ -110,6 +110,8 @@ NATIONAL_PHONE_TEXTS = (
     # a person's age set off after the name
     "Tamsin, 34, from x", "Quorvane, aged 52, was; Ann, 120, x", "Quorvane, 52 years old, who; Bo,  7 yo,",
     "Ann (34) and Bo ( aged 7 F)", "x (119 yo) or (7)", "(52yrs) x(34) 1, 2, 3 (4)",
+    # an age and the sex before a case's history
+    "91F with CHF; 92 M s/p fall", "x93M w/ (91 F who) 8F,with", "Tmax 101 F with; 1234F with 93 Mwith 9 F  adm",
 )  # fmt: skip
 
 

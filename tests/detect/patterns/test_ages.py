@@ -66,17 +66,30 @@ NEGATIVES: list[Case] = [
     ("ninety-two percent of the time", None, None),
     ("one hundred years of history", None, None),
 ]
-CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES] + [
+# An age and a capital M or F before what opens a case's history: in text with case, and in capitals.
+COMPACT_SEX: list[Case] = [
+    ("91F with CHF, lives alone", "91", A),
+    ("Pt 93 M s/p fall at home", "93", A),
+    ("HPI: 72M w/ CAD presents with CP", "72", A),
+]
+COMPACT_SEX_NEGATIVES: list[Case] = [
+    ("Tmax 101 F with rigors", None, None),  # a temperature
+    ("T 101.5 F with chills overnight", None, None),
+    ("16F foley with good UO", None, None),  # a catheter's French size before a device
+    ("HR 91 F. Pt 93 M.", None, None),  # nothing of a case's history after it
+    ("ambulated 50 m with walker", None, None),  # metres in small letters
+]
+CASE_VARIANTS = [(t.upper(), e.upper(), lab) for t, e, lab in POSITIVES + COMPACT_SEX] + [
     (t.lower(), e.lower(), lab) for t, e, lab in POSITIVES
 ]
 
 
-@pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES + CASE_VARIANTS))
+@pytest.mark.parametrize(("text", "expected", "label"), params(POSITIVES + COMPACT_SEX + CASE_VARIANTS))
 def test_finds_ages(text: str, expected: str, label: Label) -> None:
     check_positive(age_detector(), text, expected, label)
 
 
-@pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES))
+@pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES + COMPACT_SEX_NEGATIVES))
 def test_ignores_other_numbers(text: str, forbidden: str | None, label: Label | None) -> None:
     check_negative(age_detector(), text, forbidden, label)
 
@@ -88,6 +101,7 @@ def test_ignores_other_numbers(text: str, forbidden: str | None, label: Label | 
         ("89 yo woman", False),
         ("aged 104", True),
         ("ninety-one year old", True),
+        ("91F with CHF", True),
         ("Eighty-nine year old", False),
     ],
 )

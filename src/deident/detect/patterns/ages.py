@@ -33,6 +33,20 @@ PERSON_WORDS = words(
 )  # fmt: skip
 
 
+# What opens a case's history after "91F": "with", "w/", "s/p", "admitted", "presenting" ...
+_CASE_OPENER = r"(?i:with|w/|s/p|h/o|hx|pmh|admitted|adm|presents|presenting|presented|transferred|who|c/o)(?![\w/])"
+# Words of a temperature before "101 F", within a few characters.
+_TEMPERATURE_BEFORE = regex.compile(
+    r"(?i)\b(?:t|temp|temperature|tmax|tm|tc|t\s?max|febrile|fever|afebrile)[\s:=]{0,3}\Z"
+)
+
+
+def _compact_age(text: str, m: regex.Match[str]) -> list[Hit]:
+    if _TEMPERATURE_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+        return []
+    return _age(text, m)
+
+
 def _age(text: str, m: regex.Match[str]) -> list[Hit]:
     return _age_hit(m, int(m["a"].lower().rstrip("'s")))
 
@@ -112,6 +126,17 @@ def age_patterns() -> tuple[Pattern, ...]:
             r"\b(?:is|was)[ \t]{1,2}an?[ \t]{1,2}(?P<a>\d{1,3})[ \t]{0,2}(?:m|f|male|female)(?![\w/])",
             0.85,
             _age,
+        ),
+        Pattern(
+            # "91F with CHF", "Pt 93 M s/p fall": an age and a capital M or F, then what opens a case's history. A
+            # temperature ("Tmax 101 F with rigors") or a catheter's French size ("16F foley") is none.
+            "age.compact_sex",
+            A,
+            r"(?P<a>" + _D1 + r"\d{0,2})[ \t]?[MF](?![\w/])(?=[ \t,]{1,3}" + _CASE_OPENER + r")",
+            0.8,
+            _compact_age,
+            ignore_case=False,
+            hints=ScanHints(digit_run=(1, 3), run_next=r"[ \t]?[MF]", run_prev=_D1_PREV),
         ),
         Pattern(
             "age.aged",
