@@ -42,12 +42,11 @@ from deident.core.span import Span
 from deident.detect.crf.learned import token_hash
 from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto_terms
 from deident.detect.patterns.names import (
-    AFTER_INITIAL_SHORTHAND,
     DOCTOR_ROLES_WORDS,
     FAMILY_WORDS,
     PARTICLES,
-    SPECIES_EPITHETS,
     STOP_WORDS,
+    completes_a_letter,
     is_name_word,
 )
 from deident.stage2.quoted_names import quoted_names
@@ -290,8 +289,7 @@ def _trailing_initial(initial: str, following: regex.Match[str] | None) -> bool:
     and not the letter of a shorthand or an organism that the next word completes ("Smith A. fib", "E. coli")."""
     if initial.upper() in "LR":
         return False
-    word = "" if following is None else following.group().lower()
-    return word not in AFTER_INITIAL_SHORTHAND and word not in SPECIES_EPITHETS
+    return following is None or not completes_a_letter(following.group().lower())
 
 
 def _extend_left(

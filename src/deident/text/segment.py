@@ -56,3 +56,20 @@ def _append_trimmed(out: list[Segment], text: str, start: int, end: int) -> None
         end -= 1
     if end > start:
         out.append(Segment(start, end))
+
+
+def at_line_start(text: str, position: int) -> bool:
+    """Whether only white space stands between the start of ``position``'s line (after its "\\n") and ``position``:
+    read backwards in short pieces, so the cost is the white space before it, not the length of the line (a note
+    may be one line of a megabyte)."""
+    end = position
+    while end > 0:
+        start = max(0, end - 64)
+        piece = text[start:end]
+        newline = piece.rfind("\n")
+        if newline >= 0:
+            return not piece[newline + 1 :].strip()
+        if piece.strip():
+            return False
+        end = start
+    return True

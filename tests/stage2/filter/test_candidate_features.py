@@ -9,7 +9,6 @@ from deident.core.labels import Label
 from deident.core.span import Span
 from deident.stage2.filter.candidate_features import (
     AUTOMATON_MAX_NEEDLE,
-    _at_line_start,
     build_contexts,
     candidate_features,
     case_class,
@@ -224,16 +223,6 @@ def test_substring_counts_of_a_long_needle_in_a_run_of_one_character():
     # The automaton alone took the square of the needle's length here (20,000: about 0.25 s, 48,000: 1.6 s).
     text = "a" * 20_000
     assert substring_counts(text, {text, "a" * 7, "a" * 10_001}) == {text: 1, "a" * 7: 2857, "a" * 10_001: 1}
-
-
-def test_at_line_start_equals_a_look_at_the_whole_line():
-    rng = random.Random(6)
-    for _ in range(500):
-        pieces = ["a", " ", "\t", "\n", "\x0c", " " * 70, "b" * 70]
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
-        for position in range(len(text) + 1):
-            expected = not text[text.rfind("\n", 0, position) + 1 : position].strip()
-            assert _at_line_start(text, position) == expected
 
 
 def _one_line_of_names(count: int) -> tuple[Document, list[Span]]:

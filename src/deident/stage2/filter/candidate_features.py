@@ -27,6 +27,7 @@ from deident.text.charset import ascii_like
 from deident.text.normalise import normalise_key
 from deident.text.note_view import note_view
 from deident.text.sections import Section, SectionDetector, section_at
+from deident.text.segment import at_line_start
 from deident.text.wordfrequency import zipf_lowered
 
 CONTEXT_MIN_ZIPF = 5.5  # high enough that surnames ("smith" 4.9) and most first names stay out
@@ -303,8 +304,8 @@ class FeatureExtractor:
             low = t.lower()
             if low in TRIGGERS:
                 f[f"trig={low}"] = 1.0
-        at_line_start = _at_line_start(text, span.start)
-        f[f"line_start={int(at_line_start)}"] = 1.0
+        starts_line = at_line_start(text, span.start)
+        f[f"line_start={int(starts_line)}"] = 1.0
 
         section = section_at(found_sections, span.start) or "none"
         f[f"section={section}"] = 1.0
@@ -321,23 +322,6 @@ class FeatureExtractor:
         occurrences = repeats[surface.lower()]
         f["text_repeats"] = math.log1p(max(occurrences - 1, 0))
         return f
-
-
-def _at_line_start(text: str, position: int) -> bool:
-    """Whether only white space stands between the start of ``position``'s line and ``position``: read backwards
-    in short pieces, so the cost is the white space before it, not the length of the line (a note may be one
-    line of a megabyte)."""
-    end = position
-    while end > 0:
-        start = max(0, end - 64)
-        piece = text[start:end]
-        newline = piece.rfind("\n")
-        if newline >= 0:
-            return not piece[newline + 1 :].strip()
-        if piece.strip():
-            return False
-        end = start
-    return True
 
 
 def substring_counts(text: str, needles: Iterable[str]) -> dict[str, int]:
