@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from deident.cli.conventions import EXIT_INPUT, EXIT_USAGE
+from deident.cli.conventions import EXIT_INPUT, EXIT_TERMINATED, EXIT_USAGE
 
 
 def deident(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -77,3 +79,30 @@ def test_spark_reads_a_csv_by_its_extension(work: Path) -> None:
     assert "1 rows de-identified" in result.stdout and (work / "out" / "_SUCCESS").exists()
     unknown = deident("spark", "notes.dat", "-o", "out2", "--pipeline", "rules", cwd=work)
     assert_one_line_error(unknown, EXIT_USAGE, "notes.dat", "--format")
+
+
+def test_sigterm_ends_a_run_without_leaving_a_copy_of_its_notes(tmp_path: Path) -> None:
+    scratch = tmp_path / "tmp"  # the run's temporary folder: the copy of stdin and the spilled notes go there
+    scratch.mkdir()
+    note = "Seen by Dr. Kowalski on 3/14/2021 at Mercy Hospital, call 617-555-0123. " * 3
+    notes = "".join(json.dumps({"id": str(i), "text": note}) + "\n" for i in range(40_000))  # 9 MB: seconds of work
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(scratch)}
+    args = ["run", "-", "-o", "out.jsonl", "--format", "jsonl", "--pipeline", "rules", "--quiet"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deident", *args], cwd=tmp_path, stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert process.stdin is not None
+    process.stdin.write(notes.encode())
+    process.stdin.close()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list(scratch.glob("*/stdin*")):
+        time.sleep(0.02)
+    assert process.poll() is None, "the run ended before it could be stopped"
+    process.send_signal(signal.SIGTERM)
+    assert process.stderr is not None
+    process.wait(timeout=120)
+    stderr = process.stderr.read().decode()
+    assert process.returncode == EXIT_TERMINATED, stderr
+    assert stderr.strip().splitlines()[-1] == "error: terminated"
+    assert list(scratch.rglob("*")) == []
+    assert not (tmp_path / "out.jsonl").exists()

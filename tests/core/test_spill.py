@@ -9,7 +9,7 @@ from deident.core.spill import Spill
 
 def test_objects_come_back_by_position_and_in_order(tmp_path: Path) -> None:
     items = [("a", 1), ("b" * 10_000, 2), ("c", None)]
-    with Spill[tuple[str, int | None]].at(tmp_path / "spill.pickle") as spill:
+    with Spill[tuple[str, int | None]].anonymous(tmp_path) as spill:
         for item in items:
             spill.add(item)
         assert len(spill) == 3

@@ -240,7 +240,10 @@ def test_killed_run_resumes_without_loss_or_duplication(tmp_path: Path) -> None:
             _KILL_SCRIPT.format(test_dir=str(Path(__file__).parent), source=str(source), output=str(output))
         )
     )
-    process = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE)
+    scratch = tmp_path / "tmp"  # the killed run's temporary folder
+    scratch.mkdir()
+    environment = {**os.environ, "TMPDIR": str(scratch)}
+    process = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE, env=environment)
     partial = partial_dir_for(output)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(partial.glob("chunk-*.jsonl"))) < 3:
@@ -249,6 +252,7 @@ def test_killed_run_resumes_without_loss_or_duplication(tmp_path: Path) -> None:
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert not output.exists()
+    assert list(scratch.rglob("*")) == []  # no copy of the input's notes outlives the killed run
     done_before = len(list(partial.glob("chunk-*.jsonl")))
     assert 3 <= done_before < 20
     options = ReplaceOptions(Mode.SURROGATE, KEY)

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 import warnings
+from types import FrameType
 from typing import ClassVar, TextIO
 
 import typer
@@ -17,6 +19,7 @@ from deident.cli.conventions import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_STATUSES,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     VersionOption,
 )
@@ -130,11 +133,21 @@ def _error(message: str) -> None:
     Console(stderr=True, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True)
 
 
+class _Terminated(BaseException):
+    """SIGTERM arrived. Raised rather than left to the signal's default action (ending the process at once), so
+    that, as on Ctrl-C, temporary files holding the input's notes and half-written outputs are removed."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise _Terminated
+
+
 def main() -> None:
     """Entry point: errors print as one clear line (never a traceback) with the statuses of
     deident.cli.conventions: options that cannot work together are usage errors, deident's other errors and
     the operating system's are input errors, anything else is an internal error."""
     warnings.showwarning = _one_line_warning
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         app()
     except ConfigurationError as err:
@@ -151,6 +164,9 @@ def main() -> None:
     except KeyboardInterrupt:
         _error("interrupted")
         sys.exit(EXIT_INTERRUPTED)
+    except _Terminated:
+        _error("terminated")
+        sys.exit(EXIT_TERMINATED)
     except Exception as err:
         # Its message may quote the input: the kind of error only.
         _error(f"internal error ({type(err).__name__}); please report it")

@@ -23,11 +23,13 @@ EXIT_USAGE = 2
 # the input: a file missing, unreadable, malformed or empty; a bad model or key file; an unwritable output
 EXIT_INPUT = 3
 EXIT_INTERRUPTED = 130
+# stopped by SIGTERM (a scheduler's stop, `kill`), after removing what the command had half written
+EXIT_TERMINATED = 143
 
 EXIT_STATUSES = (
     f"Exit statuses: {EXIT_OK} done; {EXIT_USAGE} usage error (options); {EXIT_INPUT} input error (a file missing, "
     f"unreadable, malformed or empty, a bad model or key, an output that cannot be written); {EXIT_INTERNAL} internal "
-    f"error; {EXIT_INTERRUPTED} interrupted."
+    f"error; {EXIT_INTERRUPTED} interrupted; {EXIT_TERMINATED} terminated (SIGTERM)."
 )
 
 

@@ -27,11 +27,6 @@ class Spill(Generic[T]):
         self.offsets: array[int] = array("q")
 
     @classmethod
-    def at(cls, path: Path) -> Spill[T]:
-        """A spill file at ``path`` (in a folder the caller removes)."""
-        return cls(path.open("w+b"))
-
-    @classmethod
     def anonymous(cls, folder: Path | None = None) -> Spill[T]:
         """A spill file without a name (removed by the system when closed, even after a crash)."""
         return cls(tempfile.TemporaryFile(dir=folder))

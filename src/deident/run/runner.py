@@ -34,7 +34,6 @@ import json
 import multiprocessing
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -155,15 +154,15 @@ def run(config: RunConfig, on_progress: Callable[[int, int], None] | None = None
     factory = config.factory or _default_factory(config)
 
     with ExitStack() as cleanup:
-        # The spilled notes are the input's own text: they live in a private temporary folder removed at the end.
-        spill_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="deident-run-")))
         loaded: list[_Input] = []
-        for number, (source, target) in enumerate(targets):
+        for source, target in targets:
             fmt_name = config.input_format or detect_format(source).name
             fmt = get_format(fmt_name)
             if fmt.write is None:
                 raise ConfigurationError(f"{source}: format {fmt.name!r} can be read but not written")
-            spill: _NoteSpill = cleanup.enter_context(Spill.at(spill_dir / f"input-{number}.pickle"))
+            # The spilled notes are the input's own text: a file without a name, which the system removes
+            # when the run ends, is killed or crashes, so no copy of the notes outlives the run.
+            spill: _NoteSpill = cleanup.enter_context(Spill.anonymous())
             loaded.append(_scan(source, target, fmt, config, spill))
             if not loaded[-1].spill:
                 raise InputFormatError(source, None, "empty input (no notes)")
