@@ -59,6 +59,9 @@ POSITIVES: list[Case] = [
     # a hospital's internal extension after the verb: five digits, or a digit, a dash and four; "is" after "beeper"
     ("call him at 41234 with questions", "41234", P),
     ("wife can be reached at 5-1234", "5-1234", P),
+    # or right after the verb
+    ("any questions pls call 4-5678.", "4-5678", P),
+    ("please call 41234 with questions", "41234", P),
     ("paged Quorvane at 21345, no answer", "21345", P),
     ("beeper is 12345", "12345", P),
     # dialled from North America with the exit code for "+"
@@ -78,6 +81,11 @@ POSITIVES: list[Case] = [
 ]
 NEGATIVES: list[Case] = [
     ("UO 100-1200 cc over the shift", None, None),
+    # a count, a clock time, a quantity or a shift right after a verb of calling
+    ("called 2-3 times overnight", None, None),
+    ("called 1500 cc", None, None),
+    ("called 20000 units of heparin", None, None),
+    ("Call 0700-1900 team with questions", None, None),
     ("given 2 units at 1900 - 0700 shift", None, None),
     ("ABG 7.35/40/80/24/-1 on 40%", None, None),
     ("plt 250000 and wbc 12.5", None, None),

@@ -417,14 +417,14 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             group="p",
         ),
         Pattern(
-            # A number to call someone on, up to three words after the verb: "Call daughter at 555 1234 after 5",
-            # "please reach her son on 07700 900123", "call him at 41234" (see _number_to_call: no date, clock time
-            # or range, or quantity: "called wife at 1500").
+            # A number to call someone on, right after the verb or up to three words after it: "Call daughter at
+            # 555 1234 after 5", "please reach her son on 07700 900123", "call him at 41234", "pls call 4-5678" (see
+            # _number_to_call: no date, clock time or range, or quantity: "called wife at 1500", "call 2-3 times").
             "phone.call_at",
             P,
             r"\b(?P<t>call|called|calling|reach|reached|contact|contacted|ring|rang|text|texted|page|paged|paging)"
             r"[ \t]{1,2}"
-            r"(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){0,3}(?:at|on|@)[ \t]{1,2}(?P<p>" + PHONE_SHAPE + r")" + _NA,
+            r"(?:(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){0,3}(?:at|on|@)[ \t]{1,2})?(?P<p>" + PHONE_SHAPE + r")" + _NA,
             0.7,
             _number_to_call,
             group="p",
