@@ -258,7 +258,8 @@ def id_patterns() -> tuple[Pattern, ...]:
             0.85,
             _nino,
             ignore_case=False,
-            hints=ScanHints(digit_run=(2, 6), run_prev="[A-Z ]"),
+            # after the run, the next pair (spaced form) or the closing letter
+            hints=ScanHints(digit_run=(2, 6), run_prev="[A-Z ]", run_next=r"[ ]?[\dA-D]"),
         ),
         Pattern(
             "id.mac_address",

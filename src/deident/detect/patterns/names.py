@@ -1727,11 +1727,12 @@ def name_patterns() -> tuple[Pattern, ...]:
                 source,
                 0.5,
                 _named_before_age(_names_before(Label.PATIENT, False, glue)),
-                hints=ScanHints(digit_run=(1, 3), run_prev=before_age),
+                hints=ScanHints(digit_run=(1, 3), run_prev=before_age, run_next=after_age),
             )
-            for name, source, glue, before_age in (
-                ("name.age_apposition", _AGE_BETWEEN_COMMAS, _AGE_COMMA_GLUE, r"[ \t]"),
-                ("name.age_in_brackets", _AGE_IN_BRACKETS, _AGE_BRACKET_GLUE, r"[ \t(]"),
+            # After the age: its sex or "y/o", "yrs", "years old", then the comma or bracket that closes it.
+            for name, source, glue, before_age, after_age in (
+                ("name.age_apposition", _AGE_BETWEEN_COMMAS, _AGE_COMMA_GLUE, r"[ \t]", r"[ \t]{0,2}[,MFmfYy]"),
+                ("name.age_in_brackets", _AGE_IN_BRACKETS, _AGE_BRACKET_GLUE, r"[ \t(]", r"[ \t]{0,2}[)MFmfYy]"),
             )
         ),
         Pattern(
@@ -1763,7 +1764,8 @@ def name_patterns() -> tuple[Pattern, ...]:
             _AGE_SEX,
             0.5,
             _name_opening_line(1),
-            hints=ScanHints(digit_run=(1, 3), run_prev=r"[^\w/.-]"),
+            # after the age, "y/o", "yrs" or the sex: M, F, male, female, man, woman
+            hints=ScanHints(digit_run=(1, 3), run_prev=r"[^\w/.-]", run_next=r"[ \t]?[MFmfYyWw]"),
         ),
         Pattern(
             # Two words at least: one word before a date is a history's line as often ("Appendectomy 3/4/1960").
