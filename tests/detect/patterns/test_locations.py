@@ -286,6 +286,13 @@ NAMED_STREETS: list[Case] = [
     ("She lives on Elm Street. She is well.", "Elm Street", Label.STREET),
 ]
 NATURAL_PLACE_NEGATIVES: list[Case] = [
+    # a route and a device or a dose, a common word before a number: no European street
+    ("Via Foley 16 Fr catheter placed.", None, Label.STREET),
+    ("Via PEG 30 ml water flush.", None, Label.STREET),
+    ("Given via NGT 2 tabs.", None, Label.STREET),
+    ("Blockade 2 done under US.", None, Label.STREET),
+    ("Agata 3 visits this week.", None, Label.STREET),
+    ("Rue 3 times daily", None, Label.STREET),
     *((t.upper(), e.upper(), lab) for t, e, lab in NATURAL_PLACES + NAMED_STREETS),
     *((t.lower(), e.lower(), lab) for t, e, lab in NATURAL_PLACES + NAMED_STREETS),
     ("lives near the river and the bay", None, None),
@@ -309,6 +316,19 @@ HARD: list[Case] = [
     ("8 boul. René-Lévesque Est", "8 boul. René-Lévesque Est", Label.STREET),
     ("transferred to sacred heart hospital", "sacred heart", Label.HOSPITAL),
     ("RECORDS FROM ANNAPOLIS, MD). CONTINUE", "ANNAPOLIS", Label.CITY),
+    # continental Europe's order: the street's name, then the house number (invented addresses)
+    ("Adresse: Rue de la Quorvane 12, Bruxelles", "Rue de la Quorvane 12", Label.STREET),
+    ("Via Brantisk 10, Roma", "Via Brantisk 10", Label.STREET),
+    ("lives at Calle Tobiah 15, Madrid", "Calle Tobiah 15", Label.STREET),
+    ("Piazza della Kiochao 5, Firenze", "Piazza della Kiochao 5", Label.STREET),
+    ("Rua Quorvane 274, Lisboa", "Rua Quorvane 274", Label.STREET),
+    ("ul. Marszałkowska 10, Warszawa", "ul. Marszałkowska 10", Label.STREET),
+    ("Carrer d'Aragó 401, Barcelona", "Carrer d'Aragó 401", Label.STREET),
+    # or a type joined to the name's end (German, Dutch, Scandinavian), or after an adjective
+    ("wohnt in der Quorvanestraße 5, Berlin", "Quorvanestraße 5", Label.STREET),
+    ("Brantiskstraat 12, Utrecht", "Brantiskstraat 12", Label.STREET),
+    ("Kiochaogatan 3B, Uppsala", "Kiochaogatan 3B", Label.STREET),
+    ("Berliner Straße 12, Hamburg", "Berliner Straße 12", Label.STREET),
 ]
 
 

@@ -650,6 +650,8 @@ _GATE_PIECES = (
     "42.3601", "-71.0589", ", ", "°", "21′", "36″", "N", "W", "0.1276", "7.5",
     # extensions: "ext. 1234", "x12-3456", "Extension #12345"
     "ext.", "Extension", "EXT", "#", "X", "1234", "12-3456", "98765",
+    # streets with a joined type before the number: "Quorvanestrasse 5", "Berliner Strasse 12", "Kerkstraat 12B"
+    "Quorvane", "strasse", " Strasse", "STR.", "weg", "Allee", "straat", "gatan", "Kerk", "Berliner", "5", "12B", "3.5",
 )  # fmt: skip
 
 
@@ -660,6 +662,7 @@ def test_lower_gates_never_skip_a_text_with_a_match() -> None:
         "email.spelled_out",
         "id.mac_address",
         "location.coordinates",
+        "location.street_joined_type",
         "name.initial_surname",
         "phone.extension",
         "url.domain",
@@ -753,6 +756,18 @@ def test_gates_compiled_with_re_find_what_regex_finds() -> None:
                 rng.choice(("", " ", "\t", "   ")),
                 rng.choice(("", "#")),
                 "".join(rng.choices("0123456789-", k=rng.randint(0, 7))),
+            )
+        )
+        for _ in range(1000)
+    ]
+    # Streets with a joined type: a type (or a piece of one), blanks and a number (or not).
+    texts += [
+        "".join(
+            (
+                rng.choice(("quorvane", "", "x")),
+                rng.choice(("strasse", "str.", "str", "weg", "allee", "straat", "gatan", "vej", "katu", "laan")),
+                rng.choice(("", " ", "  ", "\t", " \t", "   ")),
+                rng.choice(("5", "12b", "", "x", "-3")),
             )
         )
         for _ in range(1000)

@@ -348,6 +348,61 @@ _HOUSE_NUMBER_FOLLOWERS = " \tABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 _ZIP_AHEAD = regex.compile(r"[^\n]{0,60}\n?[^\n]{0,60}?\b\d{5}(?:-\d{4})?\b")
 
 
+# Addresses of continental Europe write the house number after the street's name (the Universal Postal Union's
+# address formats): the type first ("Via Roma 10", "Calle Mayor 15", "Rua Augusta 274", "Rue de la Loi 16",
+# "ul. Marszałkowska 10"), or a type joined to the name's end ("Hauptstraße 5", "Kerkstraat 12", "Storgatan 3"). The
+# types written first are the scan's anchors, so ASCII only ("Allée" and "Praça" are left out).
+_TYPE_FIRST_STREET_TYPES = (
+    "Rue", "Avenue", "Boulevard", "Chemin", "Quai", "Impasse", "Via", "Viale", "Piazza", "Piazzale", "Corso", "Vicolo",
+    "Calle", "Avenida", "Plaza", "Paseo", "Carrer", "Passeig", "Rambla", "Camino", "Carretera", "Rua", "Travessa",
+    "Ulica", "ul.",
+)  # fmt: skip
+# The particles between a type and a name ("de la", "della", "d'", "dos").
+_STREET_PARTICLE = (
+    r"(?:(?:de|del|della|delle|dello|dei|degli|di|da|das|do|dos|des|du|la|las|los|le|les|el)[ \t]{1,2}|[dl]['’])"
+)
+_STREET_NAME_WORD = r"\p{Lu}[\p{Ll}'’\-]{1,24}"
+_TYPE_FIRST_STREET = (
+    r"(?<![\w.])(?P<t>" + words(*_TYPE_FIRST_STREET_TYPES) + r")[ \t]{1,2}"
+    + r"(?P<w>" + _STREET_PARTICLE + r"{0,2}" + _STREET_NAME_WORD
+    + r"(?:[ \t]" + _STREET_PARTICLE + r"{0,2}" + _STREET_NAME_WORD + r"){0,3}),?[ \t]{1,2}"
+    + r"(?P<n>\d{1,4}[a-zA-Z]?)(?![\w]|[.,/-]\d)"
+)  # fmt: skip
+# The street types written as a name's last part: German, Dutch, Scandinavian, Finnish; or German's as a word after
+# an adjective ("Berliner Straße 12").
+_JOINED_STREET_TYPES = (
+    "straße", "strasse", "str.", "weg", "allee", "platz", "gasse", "damm", "ufer", "steig", "chaussee", "straat",
+    "laan", "gracht", "plein", "singel", "kade", "dijk", "gatan", "vägen", "gränd", "torget", "vej", "veien", "katu",
+)  # fmt: skip
+_JOINED_STREET = (
+    r"(?<![\w.])(?P<w>\p{Lu}\p{Ll}{2,30}(?:[ \t](?=\p{Lu})|(?=\p{Ll}))(?P<sfx>(?i:" + "|".join(
+        regex.escape(t) for t in sorted(_JOINED_STREET_TYPES, key=len, reverse=True)
+    ) + r")))[ \t]{1,2}(?P<n>\d{1,4}[a-zA-Z]?)(?![\w]|[.,/-]\d)"
+)  # fmt: skip
+
+
+def _type_first_street(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "Via Roma 10", "Rue de la Loi 16": no clinical or function word among the name's words ("Via Foley 16 Fr"), no
+    unit after the number ("Via PEG 30 ml" is a route and a dose)."""
+    name_words = [w for w in m["w"].split() if w[:1].isupper()]
+    if _has_non_street_word(name_words) or unit_follows(text, m.end("n")):
+        return []
+    if any(w.lower() in clinical_terms() for w in name_words):
+        return []
+    return [Hit(m.start(), m.end())]
+
+
+def _joined_street(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "Hauptstraße 5", "Kerkstraat 12", "Berliner Straße 12": a word no English dictionary knows well (not
+    "Blockade 2"), no unit after the number."""
+    whole = m["w"].split()[-1]
+    if len(whole) - len(m["sfx"]) < 3 and " " not in m["w"]:
+        return []  # the type alone, or one or two letters before it ("Agata 3")
+    if _zipf(whole.lower()) >= 3.0 or unit_follows(text, m.end("n")):
+        return []
+    return [Hit(m.start(), m.end())]
+
+
 def _usps_street(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "8642 Jennifer Flats, Dakota Ridge", "435 JERRY JUNCTION APT. 150": most USPS suffixes are also words
     ("2 mechanical falls", "3 more runs"), so the address must look like one: in mixed-case text every word is
@@ -918,6 +973,28 @@ def location_patterns() -> tuple[Pattern, ...]:
             None,
             ignore_case=False,
             hints=ScanHints(digit_run=(1, 5), run_next=r",?[ \t]{1,2}(?i:[rabcmdi])", run_prev=r"[^\w./-]"),
+        ),
+        Pattern(
+            "location.street_type_first",
+            Label.STREET,
+            _TYPE_FIRST_STREET,
+            0.8,
+            _type_first_street,
+            ignore_case=False,
+            # by hand: the lookbehind hides the types from the derivation ("ul." is found at "ul")
+            hints=ScanHints(anchors=tuple(sorted({t.lower().rstrip(".") for t in _TYPE_FIRST_STREET_TYPES}))),
+        ),
+        Pattern(
+            "location.street_joined_type",
+            Label.STREET,
+            _JOINED_STREET,
+            0.8,
+            _joined_street,
+            ignore_case=False,
+            # Scanned only in notes with a joined type before a number at all.
+            hints=ScanHints(
+                lower_gate=r"(?:" + "|".join(regex.escape(t) for t in _JOINED_STREET_TYPES) + r")[ \t]{1,2}\d"
+            ),
         ),
         Pattern(
             "location.po_box",
