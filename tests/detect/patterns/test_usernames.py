@@ -11,6 +11,13 @@ from deident.detect.patterns.usernames import author_variants, title_variants, u
 POSITIVES: list[tuple[str, str]] = [
     ("From: quillrunner77\nDate: 3 Apr 2019", "quillrunner77"),
     ("Username: bramblefoot", "bramblefoot"),
+    # a login's field with its kind of name, or named in a sentence
+    ("user ID: tquorvane", "tquorvane"),
+    ("Account name: tobiah.q", "tobiah.q"),
+    ("My username is bluebird_77 and I post here a lot.", "bluebird_77"),
+    ("my screen name is Bluebird77", "Bluebird77"),
+    ("his login was tquorvane2 until March.", "tquorvane2"),
+    ("Her nickname is Kiochao on the board.", "Kiochao"),
     ("posted by TeaKettleFan on 4/2/2011", "TeaKettleFan"),
     ("Signed electronically by qwalloway on May 3, 2020", "qwalloway"),
     ("Last edited by zennorth; 3/19/2002 at 8pm.", "zennorth"),
@@ -37,6 +44,11 @@ POSITIVES: list[tuple[str, str]] = [
     ("Welcome Quorvane, glad you found us", "Quorvane"),
 ]
 NEGATIVES: list[str] = [
+    # a common word after a login's name and a verb
+    "the door handle is loose",
+    "login is slow today",
+    "user is confused about meds",
+    "the handle is broken again",
     "transferred from: MICU at 0400",
     "pt came from home with wife",
     "consent signed by hsb. no source found",

@@ -37,10 +37,19 @@ _HANDLE_END = r"(?<![.\-])(?![\w@])"
 # not a common word; a phrase ("posted by", "signed by") only a handle-shaped word: after "signed by" or "written by"
 # a person's name is the name rules' business, and "from home" is no header. Each is tried only where one of its
 # first words stands (a str.find on the lower-cased text), and only after a blank, ">", "(" or "[" or at the start.
-FIELD_WORDS = ("from", "author", "user", "screen", "handle", "login", "poster", "sender", "member")
+FIELD_WORDS = ("from", "author", "user", "screen", "handle", "login", "poster", "sender", "member", "nick", "account")
+_LOGIN_NAME = (
+    r"user[ \t]?(?:name|id)|screen[ \t]?name|login(?:[ \t]?(?:name|id))?|nick[ \t]?name|account[ \t]?name|handle"
+)
 _FIELD = re.compile(
-    r"(?i)(?:from|author|user(?:[ \t]?name)?|screen[ \t]?name|handle|login|poster|sender|member)"
+    r"(?i)(?:from|author|user|" + _LOGIN_NAME + r"|poster|sender|member)"
     r"[ \t]*:[ \t]{0,3}(?P<u>" + _HANDLE + ")" + _HANDLE_END
+)
+# A login named in a sentence: "my username is bluebird_77", "his screen name was Tquorvane". Only a word that is no
+# common word, or one with a digit, "_" or "." in it ("the handle is loose", "login is slow" name none).
+NAMED_WORDS = ("user", "screen", "login", "nick", "account", "handle")
+_NAMED = re.compile(
+    r"(?i)(?:" + _LOGIN_NAME + r")[ \t]{1,2}(?:is|was)[ \t]{1,3}['\"“‘]?(?P<u>" + _HANDLE + ")" + _HANDLE_END
 )
 # ("originally posted by", "last edited by", "electronically signed by" are found from their second word.)
 PHRASE_WORDS = ("posted", "reply", "quote", "written", "edited", "signed")
@@ -243,6 +252,10 @@ class UsernameDetector:
             word = m["u"]
             if _is_handle(word) and (_handle_shaped(word) or zipf(word.lower()) < COMMON_ZIPF):
                 add(m.start("u"), m.end("u"), FIELD_SCORE, "pattern:username.field")
+        for m in _anchored(_NAMED, text, lower, NAMED_WORDS):
+            word = m["u"]
+            if _is_handle(word) and (zipf(word.lower()) < COMMON_ZIPF or _has_digit_or_mark(word)):
+                add(m.start("u"), m.end("u"), FIELD_SCORE, "pattern:username.named")
         for m in _anchored(_PHRASE, text, lower, PHRASE_WORDS):
             word = m["u"]
             if _is_handle(word) and _handle_shaped(word) and zipf(word.lower()) < COMMON_ZIPF and _long_enough(word):
