@@ -112,6 +112,9 @@ NATIONAL_PHONE_TEXTS = (
     "Ann (34) and Bo ( aged 7 F)", "x (119 yo) or (7)", "(52yrs) x(34) 1, 2, 3 (4)",
     # an age and the sex before a case's history
     "91F with CHF; 92 M s/p fall", "x93M w/ (91 F who) 8F,with", "Tmax 101 F with; 1234F with 93 Mwith 9 F  adm",
+    # a street whose type is joined to its name, the number after it
+    "Quorvanestraße 5, Kerkstraat 12B", "x Berliner Straße  12 (Storgatan 3-4) xweg 5", "Hauptstr. 7.5 Ufer 12345",
+    "Brantiskweg\t9 Agata 3 Dijk 4 Kirkevej 1, Ahokatu 22a.",
 )  # fmt: skip
 
 
