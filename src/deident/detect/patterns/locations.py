@@ -392,7 +392,8 @@ def _joined_type_before(text: str, start: int, end: int) -> bool:
         blanks -= 1
     if not 1 <= start - blanks <= 2:
         return False
-    return text[max(0, blanks - 8) : blanks].lower().endswith(_JOINED_STREET_TYPES)
+    # casefold, as the rule's case-blind type matches "ſ" for "s" too; "ß" folds to "ss" ("strasse" is listed)
+    return text[max(0, blanks - 8) : blanks].casefold().endswith(_JOINED_STREET_TYPES)
 
 
 def _type_first_street(text: str, m: regex.Match[str]) -> list[Hit]:
