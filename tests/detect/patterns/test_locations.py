@@ -293,6 +293,10 @@ NATURAL_PLACE_NEGATIVES: list[Case] = [
     ("Blockade 2 done under US.", None, Label.STREET),
     ("Agata 3 visits this week.", None, Label.STREET),
     ("Rue 3 times daily", None, Label.STREET),
+    # a clinical abbreviation after a capitalised word, or no place preposition before the town
+    ("Abd Soft ND today.", None, Label.STATE),
+    ("seen in Cardiology MI clinic.", None, Label.STATE),
+    ("Quorvane NJ for this", None, Label.STATE),
     *((t.upper(), e.upper(), lab) for t, e, lab in NATURAL_PLACES + NAMED_STREETS),
     *((t.lower(), e.lower(), lab) for t, e, lab in NATURAL_PLACES + NAMED_STREETS),
     ("lives near the river and the bay", None, None),
@@ -316,6 +320,11 @@ HARD: list[Case] = [
     ("8 boul. René-Lévesque Est", "8 boul. René-Lévesque Est", Label.STREET),
     ("transferred to sacred heart hospital", "sacred heart", Label.HOSPITAL),
     ("RECORDS FROM ANNAPOLIS, MD). CONTINUE", "ANNAPOLIS", Label.CITY),
+    # a town and a state code without a comma after a place preposition; an ambiguous code before "near"
+    ("my niece saw him in Kitorkisville KS for this.", "Kitorkisville", Label.CITY),
+    ("my niece saw him in Kitorkisville KS for this.", "KS", Label.STATE),
+    ("anyone know a good neuro in Quelbury NJ? she retired", "NJ", Label.STATE),
+    ("we live in Jiekoun, NH near the medical center.", "NH", Label.STATE),
     # continental Europe's order: the street's name, then the house number (invented addresses)
     ("Adresse: Rue de la Quorvane 12, Bruxelles", "Rue de la Quorvane 12", Label.STREET),
     ("Via Brantisk 10, Roma", "Via Brantisk 10", Label.STREET),

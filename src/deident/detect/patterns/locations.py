@@ -202,9 +202,11 @@ def _city_state(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 # A state code that is also a clinical or common abbreviation ("MD", "MS", "PA", "IN") after "in/from City,": only where
-# the sentence goes on as after a place ("Grew up in Quelbury, WI; graduated", "moved from Quelbury, AL to live").
+# the sentence goes on as after a place ("Grew up in Quelbury, WI; graduated", "moved from Quelbury, AL to live", "we
+# live in Quelbury, NH near the lake", "a good neuro in Quelbury, NH?").
 _PLACE_CLAUSE_END = (
-    r"(?=[ \t]{0,2}(?:[;.,)]|\n|\Z)|[ \t]{1,2}(?:and|to|in|for|with|where|until|since|but|when|after|before)\b)"
+    r"(?=[ \t]{0,2}(?:[;.,)?!]|\n|\Z)"
+    r"|[ \t]{1,2}(?:and|to|in|for|with|where|until|since|but|when|after|before|near|area)\b)"
 )
 _PLACE_PREPOSITION = r"(?r)\b(?:in|from|to|near|outside|of)[ \t]{1,2}\Z"
 
@@ -222,6 +224,21 @@ def _city_ambiguous_state(text: str, m: regex.Match[str]) -> list[Hit]:
     if not _names_a_place(words):
         return []
     return [Hit(start, m.start(), Label.CITY), Hit(m.start("st"), m.end("st"), Label.STATE)]
+
+
+def _city_unpunctuated_state(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "saw her in Quelbury KS for this", "moved from Quelbury NJ last year": a town and a state code with no comma
+    between them, after a place preposition, the town's words capitalised, each a listed place or no common word;
+    only codes that are no clinical abbreviation (not "MD", "PA", "MS"; see AMBIGUOUS_STATE_CODES)."""
+    city = _city_just_before(text, m.start() - 1)
+    if city is None or city[0] + len(" ".join(city[1])) != m.start() - 1:
+        return []
+    start, words = city
+    if search_before(_PLACE_PREPOSITION, text, start, 12) is None or any(w.isupper() for w in words):
+        return []
+    if not _names_a_place(words):
+        return []
+    return [Hit(start, m.start() - 1, Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
 
 
 def _has_non_street_word(name_words: list[str]) -> bool:
@@ -925,6 +942,16 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.6,
             _city_ambiguous_state,
             ignore_case=False,
+        ),
+        Pattern(
+            "location.city_unpunctuated_state",
+            Label.CITY,
+            # Found from the code (one blank after the town); the validator looks back for the town.
+            r"(?<=\p{L}[ \t])" + _state_codes(False) + r"(?![\w'])" + _PLACE_CLAUSE_END,
+            0.6,
+            _city_unpunctuated_state,
+            ignore_case=False,
+            hints=ScanHints(anchors=tuple(sorted(_state_codes(False)[3:-1].lower().split("|")))),
         ),
         Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6),
         Pattern(
