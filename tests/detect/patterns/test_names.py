@@ -435,6 +435,9 @@ NEGATIVES: list[Case] = [
     ("dtr ph 301 555 1234. wife hm 555 1234. son wk 555-1234. dtr mob 07700 900123", None, None),
     # seen, but no one: a service, a discipline, a drug, a pointer to another record
     ("Renal saw pt today. Pt saw Cardiology today. Pt sees Nephrology in clinic.", None, None),
+    ("been seeing improvement for a week", None, None),
+    ("have been seeing spots for days", None, None),
+    ("been seeing a therapist for years", None, None),
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
@@ -600,6 +603,10 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("my granddaughter saw Brantisk T in Quelbury MN for this", "Brantisk T", DR),
     ("I saw Zelphine Quorvane last week.", "Zelphine Quorvane", DR),
     ("He sees Vantrelos every 3 months.", "Vantrelos", DR),
+    # whom a writer without capitals has long been seeing (invented names)
+    ("been seeing briolychoum z. for 23 yrs, she moved away", "briolychoum z.", DR),
+    ("ive been seeing raelontett since 2010", "raelontett", DR),
+    ("BEEN SEEING QUORVANE FOR YEARS", "QUORVANE", DR),
     # from whom report came, for whom one covers, with whom one talked (invented names)
     ("Report received from Quorvane at 1900.", "Quorvane", DR),
     ("Covering for Brantisk tonight, aware of plan.", "Brantisk", DR),

@@ -1145,6 +1145,19 @@ _patient_word_title = _rare_words_in_case(Label.PATIENT)
 _seen_clinician = _rare_words_in_case(Label.DOCTOR)
 
 
+def _long_seen_clinician(text: str, m: regex.Match[str]) -> list[Hit]:
+    """Whom a writer of small letters has long been seeing: "been seeing raelontett for 26 yrs", "been seeing
+    briolychoum z. since 2010". Each full word no English word or clinical term, as for :func:`_rare_words_in_case`
+    ("been seeing improvement for a week", "been seeing spots for days" name no one); the text has no case here."""
+    start = m.start("n")
+    if window_case(text, start) == "mixed":
+        return []  # name.seen_clinician's, which asks for capitals
+    for word in regex.finditer(r"\S+", m["n"]):
+        if len(word[0].rstrip(".")) > 1 and not _rare_subject_word(word[0], text, start + word.start()):
+            return []
+    return [Hit(start, m.end("n"), Label.DOCTOR)]
+
+
 def _subject_of(label: Label) -> Validator:
     """:func:`_subject_name` for a subject of ``label``: a clinician before a verb of a clinician's work ("Quorvane
     examined pt"), a relative before the role of one who speaks for the patient ("Ahantski is family contact")."""
@@ -1899,6 +1912,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.5,
             _seen_clinician,
             ignore_case=False,
+        ),
+        Pattern(
+            # The same in text without case, where only time spent with the person tells a name from a thing.
+            "name.long_seen_clinician",
+            Label.DOCTOR,
+            r"\bbeen[ \t]{1,2}seeing[ \t]{1,2}"
+            r"(?P<n>[a-z][a-z'\-]{1,24}(?:[ \t][a-z][a-z'\-]{1,24})?(?:[ \t][a-z]\.?)?)"
+            r"(?=[ \t]{1,2}(?:for|since)\b)",
+            0.5,
+            _long_seen_clinician,
         ),
         Pattern(
             "name.patient_word_title",
