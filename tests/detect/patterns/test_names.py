@@ -438,6 +438,7 @@ NEGATIVES: list[Case] = [
     ("been seeing improvement for a week", None, None),
     ("have been seeing spots for days", None, None),
     ("been seeing a therapist for years", None, None),
+    ("Pt died at 0400. Foley retired.", None, None),
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
@@ -551,6 +552,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Neuro: Tobiah is alert, follows commands.", "Tobiah", PT),
     ("Resp: Quorvane remains intubated on AC.", "Quorvane", PT),
     ("neuro: tobiah slept most of the night.", "tobiah", PT),
+    # or what befalls a person and no thing (invented names)
+    ("anyone know a good neuro in nd? trezhykas voujynt retired.", "trezhykas voujynt", PT),
+    ("Tobiah passed away in 2019.", "Tobiah", PT),
     ("T.Quorvane agrees with plan.", "T.Quorvane", PT),
     ("Plan d/w J Tillerson re cath", "J Tillerson", DR),
     ("Tobiah is a 64 yo man with CAD.", "Tobiah", PT),

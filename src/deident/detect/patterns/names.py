@@ -784,6 +784,8 @@ SUBJECT_VERB_WORDS = (
     "is alert", "was alert", "is awake", "was awake", "is oriented", "was oriented", "is confused", "was confused",
     "is agitated", "was agitated", "is lethargic", "was lethargic", "is sleeping", "was sleeping", "slept",
     "is anxious", "was anxious", "remains intubated", "remains sedated", "remains confused", "remains lethargic",
+    # what befalls a person and no thing ("Quorvane retired", "Tobiah passed away last year")
+    "retired", "passed away", "moved away", "died",
 )  # fmt: skip
 # A clinician's work, after the clinician's name opening a sentence ("Quorvane examined pt"); not "placed" or
 # "inserted", whose subjects are mostly devices ("Dobhoff placed").
