@@ -439,6 +439,7 @@ NEGATIVES: list[Case] = [
     ("have been seeing spots for days", None, None),
     ("been seeing a therapist for years", None, None),
     ("Pt died at 0400. Foley retired.", None, None),
+    ("pt's daugther and son from calif. Spoke with SW and family.", None, None),
     ("Seeing Ativan work well. Saw PT today. FSBS q 6 hrs - see Careview. See Flowsheet for I/O.", None, None),
     # "dr" after a reporting word before a word of grammar or of a note, or a service
     ("per dr orders. called dr re pain. seen by dr today. notified dr of increase. by dr thoracic team", None, None),
@@ -552,6 +553,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Neuro: Tobiah is alert, follows commands.", "Tobiah", PT),
     ("Resp: Quorvane remains intubated on AC.", "Quorvane", PT),
     ("neuro: tobiah slept most of the night.", "tobiah", PT),
+    # a person named with the relative who came along, in a sentence's middle (invented names)
+    ("Family meeting with Quorvane A. and wife.", "Quorvane A.", PT),
+    ("DISCUSSED WITH QUORVANE AND WIFE.", "QUORVANE", PT),
     # or what befalls a person and no thing (invented names)
     ("anyone know a good neuro in nd? trezhykas voujynt retired.", "trezhykas voujynt", PT),
     ("Tobiah passed away in 2019.", "Tobiah", PT),
@@ -659,6 +663,12 @@ def test_finds_names_shaped_by_case(text: str, expected: str, label: Label) -> N
 @pytest.mark.parametrize(("text", "forbidden", "label"), params(NEGATIVES + NEGATIVE_VARIANTS))
 def test_ignores_non_names(text: str, forbidden: str | None, label: Label | None) -> None:
     check_negative(name_detector(), text, forbidden, label)
+
+
+def test_a_firm_named_for_a_family_names_no_patient() -> None:
+    """A relation written with a capital among small letters after "and" is a firm's name (mixed case only: in
+    capitals "QUORVANE AND SONS" may be a person with the sons)."""
+    check_negative(name_detector(), "Social history: attends Quorvane and Sons weekly.", None, Label.PATIENT)
 
 
 @pytest.mark.parametrize("text", ["SPOKE WITH DR. KOWALSKI", "wife anna called", "Mr. Nicholson is awake"])

@@ -9,6 +9,7 @@ Labels follow the trigger: clinician triggers give DOCTOR, family triggers RELAT
 from __future__ import annotations
 
 import importlib
+import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -1466,6 +1467,37 @@ def _names_before(
     return check
 
 
+_named_with_relative = _names_before(
+    Label.PATIENT, False, r"[ \t]{1,2}(?:and|&)[ \t]{1,2}(?:(?:his|her|their)[ \t]{1,2})?"
+)
+_KIN_WORDS = frozenset(w for w in FAMILY_WORDS if " " not in w)
+# A possessive before the word: a relation's noun fills that slot, not a name ("pt's daugther and son").
+_POSSESSIVE_BEFORE = r"(?r)(?:['’]s|s['’]|\b(?:his|her|their|my|your|our))[ \t]{1,2}\Z"
+
+
+def _with_relative(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The name before "and wife" (name.with_relative); not after a possessive, and not before a relation written
+    with a capital among small letters, as a firm's name is ("King and Sons")."""
+    if window_case(text, m.start()) == "mixed" and m.group()[0].isupper():
+        return []
+    return [
+        h
+        for h in _named_with_relative(text, m)
+        if search_before(_POSSESSIVE_BEFORE, text, h.start, 12) is None and not _relation_or_drug(text[h.start : h.end])
+    ]
+
+
+def _relation_or_drug(name: str) -> bool:
+    """A relation ("Daughter and son", "Daughtér" with an accent too), a drug or a clinical term ("COLACE AND MOM")
+    among the words."""
+    words = [part.lower().rstrip(".") for part in name.split()]
+    return any(w in clinical_terms() or _without_accents(w) in _KIN_WORDS for w in words)
+
+
+def _without_accents(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 def _chain_tokens(chain: str, offset: int) -> list[tuple[int, int, str]]:
     """(start, end, token) of the TOKENs of a CHAIN match that starts at ``offset``: what ``rx(TOKEN).finditer``
     gives, found with str methods. A CHAIN is TOKENs (no blanks in them) joined by blanks and tabs, or glued after a
@@ -1790,6 +1822,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.5,
             _name_opening_line(2),
             hints=ScanHints(digit_run=(1, 2), run_next=r"[/.-]", run_prev=r"[^\w/.-]"),
+        ),
+        Pattern(
+            # A person named with the relative who came along: "Family meeting with Quorvane A. and wife", "spoke to
+            # Tobiah and her husband" (in a sentence's middle too; name.first_name_subject takes it opening one).
+            "name.with_relative",
+            Label.PATIENT,
+            r"(?<=[ \t](?:and|&)[ \t]{1,2}(?:(?:his|her|their)[ \t]{1,2})?)" + FAMILY + r"\b",
+            0.5,
+            _with_relative,
+            hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as for name.family
         ),
         Pattern(
             "name.family_after",
