@@ -212,33 +212,35 @@ _PLACE_PREPOSITION = r"(?r)\b(?:in|from|to|near|outside|of)[ \t]{1,2}\Z"
 
 
 def _city_ambiguous_state(text: str, m: regex.Match[str]) -> list[Hit]:
-    """ "lives in Quelbury, MN and", "Moved from Quelbury, AL to": a city after a place preposition, each of its words
-    a listed place or no common word, then an ambiguous state code. "in Pain, MD aware" and "to Floor, PA to see"
-    name no place."""
-    city = _city_just_before(text, m.start())
-    if city is None:
+    """ "lives in Quelbury, MN and", "Moved from Quelbury, AL to": a city after a place preposition (see
+    :func:`_town_after_preposition`), then an ambiguous state code. "in Pain, MD aware" and "to Floor, PA to see" name
+    no place."""
+    town = _town_after_preposition(text, m.start())
+    if town is None:
         return []
-    start, words = city
-    if search_before(_PLACE_PREPOSITION, text, start, 12) is None or any(w.isupper() for w in words):
-        return []
-    if not _names_a_place(words):
-        return []
-    return [Hit(start, m.start(), Label.CITY), Hit(m.start("st"), m.end("st"), Label.STATE)]
+    return [Hit(town, m.start(), Label.CITY), Hit(m.start("st"), m.end("st"), Label.STATE)]
 
 
 def _city_unpunctuated_state(text: str, m: regex.Match[str]) -> list[Hit]:
-    """ "saw her in Quelbury KS for this", "moved from Quelbury NJ last year": a town and a state code with no comma
-    between them, after a place preposition, the town's words capitalised, each a listed place or no common word;
-    only codes that are no clinical abbreviation (not "MD", "PA", "MS"; see AMBIGUOUS_STATE_CODES)."""
-    city = _city_just_before(text, m.start() - 1)
-    if city is None or city[0] + len(" ".join(city[1])) != m.start() - 1:
+    """ "saw her in Quelbury KS for this", "moved from Quelbury NJ to Ohio": a town and a state code with no comma
+    between them, after a place preposition (see :func:`_town_after_preposition`); only codes that are no clinical
+    abbreviation (not "MD", "PA", "MS"; see AMBIGUOUS_STATE_CODES)."""
+    town = _town_after_preposition(text, m.start() - 1)
+    if town is None:
         return []
+    return [Hit(town, m.start() - 1, Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
+
+
+def _town_after_preposition(text: str, end: int) -> int | None:
+    """The start of the town's name that ends at ``end``: capitalised words right before it, after a place
+    preposition ("in", "from", "near"), none in capitals, each a listed place or no common word."""
+    city = _city_just_before(text, end)
+    if city is None:
+        return None
     start, words = city
     if search_before(_PLACE_PREPOSITION, text, start, 12) is None or any(w.isupper() for w in words):
-        return []
-    if not _names_a_place(words):
-        return []
-    return [Hit(start, m.start() - 1, Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
+        return None
+    return start if _names_a_place(words) else None
 
 
 def _has_non_street_word(name_words: list[str]) -> bool:
