@@ -442,9 +442,12 @@ def _surname_after_titled_initial(piece: str, mode: str) -> bool:
     return lower in known_names() or not _verb_after_initial(word)
 
 
-def _verb_after_initial(piece: str) -> bool:
+def _verb_after_initial(piece: str, past_too: bool = False) -> bool:
+    """A verb form, or a word ending in "-ing" (``past_too``: or "-ed"), that is no listed name: what the person does
+    ("MR. Q RESTING"), not a surname."""
     lower = piece.rstrip(".").lower()
-    return lower not in known_names() and (is_verb_form(lower) or lower.endswith("ing"))
+    endings = ("ing", "ed") if past_too else ("ing",)
+    return lower not in known_names() and (is_verb_form(lower) or lower.endswith(endings))
 
 
 def _dotted_initial_first(text: str, token: tuple[int, int], start: int) -> bool:
@@ -1126,15 +1129,17 @@ _clinician_cased_or_listed = _cased_or_listed(_names(Label.DOCTOR, strong=False)
 _service_member = _cased_or_listed(_names(Label.DOCTOR, strong=False), unknown=True)
 
 
-def _rare_words_in_case(label: Label) -> Validator:
-    """Group "n" as a name of ``label``, in text with case only, each full word (initials aside) capitalised and no
-    English word or clinical term: after the word patient ("Patient Zelphine Quorvane admitted"; "Patient Care", "Pt
-    Controlled Analgesia" are no names), after "saw" or "seeing" ("saw Brantisk T. in"; "saw Cardiology today",
-    "seeing Ativan work" are no names)."""
+def _rare_words_in_case(label: Label, in_case: bool = True) -> Validator:
+    """Group "n" as a name of ``label``, each full word (initials aside) no English word or clinical term. With
+    ``in_case``, in text with case only, each word capitalised: after the word patient ("Patient Zelphine Quorvane
+    admitted"; "Patient Care", "Pt Controlled Analgesia" are no names), after "saw" or "seeing" ("saw Brantisk T. in";
+    "saw Cardiology today", "seeing Ativan work" are no names). Without it, in text written in one case only, where the
+    rule's phrase must carry the name ("been seeing raelontett for 26 yrs"; "been seeing improvement for a week",
+    "seeing spots for days" name no one)."""
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
         start = m.start("n")
-        if window_case(text, start) != "mixed":
+        if (window_case(text, start) == "mixed") != in_case:
             return []
         for word in regex.finditer(r"\S+", m["n"]):
             if len(word[0].rstrip(".")) > 1 and not _rare_subject_word(word[0], text, start + word.start()):
@@ -1146,19 +1151,7 @@ def _rare_words_in_case(label: Label) -> Validator:
 
 _patient_word_title = _rare_words_in_case(Label.PATIENT)
 _seen_clinician = _rare_words_in_case(Label.DOCTOR)
-
-
-def _long_seen_clinician(text: str, m: regex.Match[str]) -> list[Hit]:
-    """Whom a writer of small letters has long been seeing: "been seeing raelontett for 26 yrs", "been seeing
-    briolychoum z. since 2010". Each full word no English word or clinical term, as for :func:`_rare_words_in_case`
-    ("been seeing improvement for a week", "been seeing spots for days" name no one); the text has no case here."""
-    start = m.start("n")
-    if window_case(text, start) == "mixed":
-        return []  # name.seen_clinician's, which asks for capitals
-    for word in regex.finditer(r"\S+", m["n"]):
-        if len(word[0].rstrip(".")) > 1 and not _rare_subject_word(word[0], text, start + word.start()):
-            return []
-    return [Hit(start, m.end("n"), Label.DOCTOR)]
+_long_seen_clinician = _rare_words_in_case(Label.DOCTOR, in_case=False)
 
 
 def _subject_of(label: Label) -> Validator:
@@ -1259,7 +1252,7 @@ def _initial_signature(m: regex.Match[str], words: list[str], mode: str) -> list
         return []
     if not is_name_word(word, mode, False):
         return []
-    if lower not in known_names() and (is_verb_form(lower) or lower.endswith(("ed", "ing"))):
+    if _verb_after_initial(word, past_too=True):
         return []  # a letter's shorthand and a verb: "K Repleted", "K given"
     if mode == "mixed" and not (initial[0].isupper() and word.istitle()):
         return []
