@@ -26,6 +26,23 @@ POSITIVES: list[Case] = [
     ("pump MAC 00:1A:2B:3C:4D:5E logged", "00:1A:2B:3C:4D:5E", Label.DEVICE),
     ("mac 00-1a-2b-3c-4d-5e", "00-1a-2b-3c-4d-5e", Label.DEVICE),
     ("social security number: 123456789.", "123456789", Label.SSN),
+    # after its trigger, an identifier typed in groups: blanks, or a dash with blanks around it
+    ("SSN: 123 - 45 - 6789 on file", "123 - 45 - 6789", Label.SSN),
+    ("SSN 123- 45- 6789", "123- 45- 6789", Label.SSN),
+    ("SSN 123-45 6789", "123-45 6789", Label.SSN),
+    ("MRN: 123 456 789 seen today", "123 456 789", Label.MEDICALRECORD),
+    ("MRN#: 00 12 34 56", "00 12 34 56", Label.MEDICALRECORD),
+    ("Chart # 12 34 567 reviewed", "12 34 567", Label.MEDICALRECORD),
+    ("Patient ID 2018 - 004512", "2018 - 004512", Label.MEDICALRECORD),
+    ("Acct # 1234 5678 9012", "1234 5678 9012", Label.ACCOUNT),
+    ("Health plan ID: XJH 123 456 789", "XJH 123 456 789", Label.HEALTHPLAN),
+    ("Medicare number 1EG4 TE5 MK73", "1EG4 TE5 MK73", Label.HEALTHPLAN),
+    ("licence no: D123 4567 8901", "D123 4567 8901", Label.LICENSE),
+    # the groups end before a count, a time, a date or a times sign
+    ("MRN 1234567 2 days ago", "1234567", Label.MEDICALRECORD),
+    ("MRN 1234567 12:30 seen", "1234567", Label.MEDICALRECORD),
+    ("MRN 1234567 03/04/2021", "1234567", Label.MEDICALRECORD),
+    ("MRN 1234567 x2", "1234567", Label.MEDICALRECORD),
     ("MRN: 1234567 confirmed", "1234567", Label.MEDICALRECORD),
     ("medical record # A-2034981", "A-2034981", Label.MEDICALRECORD),
     # Scotland's patient number, a hospital's own
@@ -74,6 +91,7 @@ NEGATIVES: list[Case] = [
     ("SSN unknown; 000-00-0000 placeholder", None, None),
     ("doc aware of labs, job done", None, None),
     ("came by car (2 hours) with wife", None, None),
+    ("per chart 2 days ago; chart 3 times; chart 12 34", None, None),
     ("van (wheelchair) arranged", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is not Label.VEHICLE] + [

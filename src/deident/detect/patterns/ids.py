@@ -22,6 +22,16 @@ from deident.text.wordfrequency import zipf
 
 # An ID-shaped token: letters, digits and inner separators, with at least one digit (checked below).
 ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){2,24})"
+# After its trigger, an identifier is often typed in groups with blanks between them, or a dash with blanks around it
+# (an NHS number's 3-3-4, a card's 4-4-4-4, "MRN: 123 456 789", "SSN: 123 - 45 - 6789"): each further group is letters
+# and digits of two characters at least, which open with a digit or with two to four letters and a digit ("XJH 123 456
+# 789", a spaced Medicare number "1EG4 TE5 MK73"; not "x2" of "MRN 1234567 x2"), and no decimal, time
+# or date goes on after it ("MRN 1234567 12:30" keeps only the number). A word ("MRN 1234567 seen today") ends it.
+_ID_GROUP_GAP = r"(?:[ \t]|[ \t]?-[ \t]?)"
+_ID_GROUP = _ID_GROUP_GAP + r"(?:\d|(?=[A-Za-z]{1,4}\d)[A-Za-z]{2})[A-Za-z0-9]{1,11}(?![\w]|[/.:,]\d)"
+SPACED_ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){1,24}(?:" + _ID_GROUP + r"){0,5})"
+# Between an SSN's groups after its trigger: a dash or dot, blanks around it or none, or blanks ("123 - 45 - 6789").
+_SSN_GAP = r"(?:[ \t]{0,2}[.-][ \t]{0,2}|[ \t]{1,2})?"
 _GAP = r"[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number|id)?[ \t]{0,2}[:#=.]?[ \t]{0,2}(?:is[ \t]{1,2})?"
 
 TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
@@ -76,14 +86,41 @@ def vin_check_digit_ok(vin: str) -> bool:
 
 def _id_token(min_digits: int) -> Callable[[str, regex.Match[str]], list[Hit]]:
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
-        token = m["p"]
-        if sum(c.isdigit() for c in token) < min_digits or unit_follows(text, m.end("p")):
-            return []
-        if "." in token and rx(r"[\d.\-/]{1,40}").fullmatch(token):
-            return []  # a measurement after a section header ("ID: 95.8-97.2"), not an identifier
-        return [Hit(m.start("p"), m.end("p"))]
+        start = m.start("p")
+        ends = _group_ends(text, start, m.end("p"))
+        # The longest run of groups that is an identifier: "MRN 1234567 2 days ago" is the number without the count.
+        for end in ends:
+            token = text[start:end]
+            if sum(c.isdigit() for c in token) < min_digits or unit_follows(text, end):
+                continue
+            if end != ends[-1] and not _grouped_id(text[start : ends[-1]], token):
+                continue
+            if "." in token and rx(r"[\d.\-/]{1,40}").fullmatch(token):
+                return []  # a measurement after a section header ("ID: 95.8-97.2"), not an identifier
+            return [Hit(start, end)]
+        return []
 
     return check
+
+
+def _grouped_id(first: str, token: str) -> bool:
+    """Whether a token of several groups is one identifier: six letters and digits at least ("chart 12 34" is no
+    record number), a first group with a digit or of two to four capitals (a prefix code: "XJH 123 456 789"; not "ID:
+    received 1000mg" nor "Nampa, ID in 2017"), and no dose among the groups ("1000mg")."""
+    if sum(c.isalnum() for c in token) < 6:
+        return False
+    if not any(c.isdigit() for c in first) and not (2 <= len(first) <= 4 and first.isalpha() and first.isupper()):
+        return False
+    return not any(rx(_QUANTITY).fullmatch(group) for group in token.split()[1:])
+
+
+def _group_ends(text: str, start: int, end: int) -> list[int]:
+    """The ends of the token's blank-separated groups (see SPACED_ID_TOKEN), the whole token's first."""
+    ends = [end]
+    for gap in rx(r"[ \t]?-?[ \t]").finditer(text, start, end):
+        if not ends or gap.start() < ends[-1]:
+            ends.append(gap.start())
+    return sorted(set(ends), reverse=True)
 
 
 def _ssn(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -199,7 +236,7 @@ def id_patterns() -> tuple[Pattern, ...]:
         Pattern(
             f"id.trigger_{label.value.lower()}",
             label,
-            r"\b" + words(*phrases) + r"(?![\w])" + _GAP + ID_TOKEN + r"(?![\w]|[-./][A-Za-z0-9])",
+            r"\b" + words(*phrases) + r"(?![\w])" + _GAP + SPACED_ID_TOKEN + r"(?![\w]|[-./][A-Za-z0-9])",
             0.85 if label is not Label.IDNUM else 0.7,
             _id_token(3 if label is not Label.IDNUM else 4),
             group="p",
@@ -219,7 +256,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             "id.ssn_trigger",
             Label.SSN,
             r"\b(?:ssn|ss#|ss no|social security(?:[ \t]{1,2}(?:number|no|#))?)[ \t]{0,2}[:#]?[ \t]{0,2}"
-            r"(?P<p>\d{3}[ .-]?\d{2}[ .-]?\d{4})\b",
+            r"(?P<p>\d{3}" + _SSN_GAP + r"\d{2}" + _SSN_GAP + r"\d{4})\b",
             0.95,
             None,
             group="p",
