@@ -115,6 +115,9 @@ NATIONAL_PHONE_TEXTS = (
     # a street whose type is joined to its name, the number after it
     "Quorvanestraße 5, Kerkstraat 12B", "x Berliner Straße  12 (Storgatan 3-4) xweg 5", "Hauptstr. 7.5 Ufer 12345",
     "Brantiskweg\t9 Agata 3 Dijk 4 Kirkevej 1, Ahokatu 22a.",
+    # numeric dates with blanks around their separators
+    "DOB: 03 / 04 / 1950, 3 . 4 . 2021 x12 - 3 - 2019", "1950 / 03 / 04 (2019 -07- 22) 4 - 5 - 10 13 / 13 / 2019",
+    "03/ 04/ 1950 1 -2 - 2000 x2019  /  07/22 3 / 4 / 21",
 )  # fmt: skip
 
 

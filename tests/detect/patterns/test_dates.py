@@ -24,6 +24,13 @@ D = Label.DATE
 
 POSITIVES: list[Case] = [
     ("Cath 3/15 revealed EF 50%", "3/15", D),
+    # blanks around the separators, as typed or read from a scan, with a four-digit year; a blank before the comma
+    ("DOB: 03 / 04 / 1950, seen", "03 / 04 / 1950", D),
+    ("DOB 03 - 04 - 1950", "03 - 04 - 1950", D),
+    ("Seen on 3 . 4 . 2021 in clinic", "3 . 4 . 2021", D),
+    ("DOB 03/ 04/ 1950", "03/ 04/ 1950", D),
+    ("DOB: 1950 / 03 / 04", "1950 / 03 / 04", D),
+    ("DOB: March 3rd , 1950", "March 3rd , 1950", D),
     # a day and month that is also a fraction, as the date of a note before its heading
     ("1/4 npn nights neuro: no sz", "1/4", D),
     # when something last happened, as charts record it
@@ -119,6 +126,9 @@ POSITIVES: list[Case] = [
     ("seen in clinic on 18 Apr. by GI", "18 Apr.", D),
 ]
 NEGATIVES: list[Case] = [
+    # spaced: no four-digit year, no calendar date, or a dose
+    ("rated 4 - 5 - 10 today; 3 / 4 / 21 x; 13 / 13 / 2019; dose 1 - 2 - 2000 mg", None, None),
+    ("seen March 3 , 10 mg given", "10", D),
     ("O2 sat 3/4 of the time, 3/4 strength, 3/4 tab", None, None),
     ("lot 2019-03-04T7 expired", "2019-03-04", D),
     ("1/2 NS at 200cc/hr for 2 liters", "1/2", D),

@@ -108,6 +108,9 @@ def _before(text: str, start: int, width: int = 30) -> str:
 
 def _numeric_mdy(text: str, m: regex.Match[str]) -> list[Hit]:
     a, b, y = int(m["a"]), int(m["b"]), m["y"]
+    sep = m.groupdict().get("sep") or ""
+    if sep != sep.strip() and not (len(y) == 4 and (_valid_day(a, b, int(y)) or _valid_day(b, a, int(y)))):
+        return []  # blanks around the separators: only a real date with its full year ("rated 4 - 5 - 10" is none)
     if len(y) != 4 and text[m.start() - 1 : m.start()] == "=":
         return []  # "SIMV=12/5/10": after "=" only a four-digit year makes the triple a date
     year = _full_year(y)
@@ -492,6 +495,10 @@ _FIRST_DIGIT_PREV = r"[^" + _GLUED_BEFORE + "=]"
 _FIRST_DIGIT_AFTER_KEY = r"\d(?<!(?:[" + _GLUED_BEFORE + r"]|\d[-:])\d)"
 _FIRST_DIGIT_AFTER_KEY_PREV = r"[^" + _GLUED_BEFORE + "]"
 _NA = r"(?![\w/%]|[.,:-]\d|'s\b)"  # not glued to a following number
+# Between a numeric date's parts: "/", "." or "-", or the same with blanks around it, as typed or read from a scan
+# ("DOB: 03 / 04 / 1950"); a date so written needs its four-digit year and to be a real calendar date (_numeric_mdy).
+_DATE_SEPARATOR = r"[/.-]|[ \t]{1,2}[/.-][ \t]{0,2}|[/.-][ \t]{1,2}"
+_SEPARATED_NEXT = r"[ \t]{0,2}[/.-][ \t]{0,2}"  # the same for the digit-run dispatch (run_next)
 # Events written right after a two-digit year ("95 CABG").
 _EVENT_AFTER_YEAR = "ptca|pci|cabg|stent|stents|stented|mi|nstemi|stemi|cva|tia|avr|mvr|cath|turp|aicd|ppm"
 
@@ -534,10 +541,19 @@ def date_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "date.numeric_mdy",
             D,
-            r"(?P<a>" + _FIRST_DIGIT_AFTER_KEY + r"\d?)(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})" + _NA,
+            r"(?P<a>"
+            + _FIRST_DIGIT_AFTER_KEY
+            + r"\d?)(?P<sep>"
+            + _DATE_SEPARATOR
+            + r")(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})"
+            + _NA,
             0.95,
             _numeric_mdy,
-            hints=ScanHints(digit_run=(1, 2), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_AFTER_KEY_PREV),
+            hints=ScanHints(
+                digit_run=(1, 2),
+                run_next=_SEPARATED_NEXT + r"\d{1,2}" + _SEPARATED_NEXT,
+                run_prev=_FIRST_DIGIT_AFTER_KEY_PREV,
+            ),
         ),
         Pattern(
             "date.numeric_md",
@@ -588,16 +604,32 @@ def date_patterns() -> tuple[Pattern, ...]:
             "date.iso",
             D,
             # ISO 8601, a time after "T" too ("2019-03-04T10:00:00Z": the date alone is the span)
-            r"(?P<y>" + _FIRST_DIGIT_AFTER_KEY + r"\d{3})(?P<sep>[/.-])(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})"
+            r"(?P<y>"
+            + _FIRST_DIGIT_AFTER_KEY
+            + r"\d{3})(?P<sep>"
+            + _DATE_SEPARATOR
+            + r")(?P<a>\d{1,2})(?P=sep)(?P<b>\d{1,2})"
             r"(?:(?=T\d{2}:?\d{2})|" + _NA + ")",
             0.95,
             _iso,
-            hints=ScanHints(digit_run=(4, 4), run_next=r"[/.-]\d{1,2}[/.-]\d", run_prev=_FIRST_DIGIT_AFTER_KEY_PREV),
+            hints=ScanHints(
+                digit_run=(4, 4),
+                run_next=_SEPARATED_NEXT + r"\d{1,2}" + _SEPARATED_NEXT,
+                run_prev=_FIRST_DIGIT_AFTER_KEY_PREV,
+            ),
         ),
         Pattern(
             "date.month_day_year",
             D,
-            r"\b(?P<mon>" + MONTH + r")\.?[ \t]{0,2}" + _DAY + r"\b(?:,?[ \t]{0,2}" + _YEAR + r")?" + _NA,
+            # "March 3rd , 1950": a blank before the comma too, before a four-digit year
+            r"\b(?P<mon>"
+            + MONTH
+            + r")\.?[ \t]{0,2}"
+            + _DAY
+            + r"\b(?:(?:,?[ \t]{0,2}|[ \t]{1,2},[ \t]{0,2}(?=\d{4}(?!\d)))"
+            + _YEAR
+            + r")?"
+            + _NA,
             0.9,
             _written,
         ),

@@ -27,8 +27,8 @@ ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){2,24})"
 # and digits of two characters at least, which open with a digit or with two to four letters and a digit ("XJH 123 456
 # 789", a spaced Medicare number "1EG4 TE5 MK73"; not "x2" of "MRN 1234567 x2"), and no decimal, time
 # or date goes on after it ("MRN 1234567 12:30" keeps only the number). A word ("MRN 1234567 seen today") ends it.
-_ID_GROUP_GAP = r"(?:[ \t]|[ \t]?-[ \t]?)"
-_ID_GROUP = _ID_GROUP_GAP + r"(?:\d|(?=[A-Za-z]{1,4}\d)[A-Za-z]{2})[A-Za-z0-9]{1,11}(?![\w]|[/.:,]\d)"
+_ID_GROUP_GAP = r"(?:[ \t]|[ \t]-[ \t]?|-[ \t])"  # a dash without blanks is inside a group (ID_TOKEN)
+_ID_GROUP = _ID_GROUP_GAP + r"(?:\d|(?=[A-Za-z]{1,4}\d)[A-Za-z]{2})[A-Za-z0-9]{1,11}(?![\w]|[-/.:,][A-Za-z0-9])"
 SPACED_ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){1,24}(?:" + _ID_GROUP + r"){0,5})"
 # Between an SSN's groups after its trigger: a dash or dot, blanks around it or none, or blanks ("123 - 45 - 6789").
 _SSN_GAP = r"(?:[ \t]{0,2}[.-][ \t]{0,2}|[ \t]{1,2})?"
@@ -103,14 +103,22 @@ def _id_token(min_digits: int) -> Callable[[str, regex.Match[str]], list[Hit]]:
     return check
 
 
+# The words of the triggers, and of what may stand between a trigger and its number: no prefix code of a number.
+_TRIGGER_WORDS = frozenset(
+    word for phrases in TRIGGER_PHRASES.values() for phrase in phrases for word in phrase.split()
+) | {"no", "num", "number", "id", "is"}
+
+
 def _grouped_id(first: str, token: str) -> bool:
     """Whether a token of several groups is one identifier: six letters and digits at least ("chart 12 34" is no
     record number), a first group with a digit or of two to four capitals (a prefix code: "XJH 123 456 789"; not "ID:
     received 1000mg" nor "Nampa, ID in 2017"), and no dose among the groups ("1000mg")."""
     if sum(c.isalnum() for c in token) < 6:
         return False
-    if not any(c.isdigit() for c in first) and not (2 <= len(first) <= 4 and first.isalpha() and first.isupper()):
-        return False
+    if not any(c.isdigit() for c in first) and not (
+        2 <= len(first) <= 4 and first.isalpha() and first.isupper() and first.lower() not in _TRIGGER_WORDS
+    ):
+        return False  # "Medicare MBI 1EG4-TE5-MK73": the number is the one after "MBI"
     return not any(rx(_QUANTITY).fullmatch(group) for group in token.split()[1:])
 
 
