@@ -160,6 +160,10 @@ POSITIVES: list[Case] = [
     # a word and an initial signing a letter or a post: no list needed
     ("Hope this helps, it did for me.\nQuorvane S.\n", "Quorvane S", DR),
     ("Thank you for seeing her.\nYours sincerely\nBrantisk J.", "Brantisk J", DR),
+    # after a signature's dash, on the last line or closing it (invented names)
+    ("Pt resting comfortably.\n-- Tobiah Q.", "Tobiah Q", DR),
+    ("Pt resting.\n--Kiochao", "Kiochao", DR),
+    ("Hope this helps - Thaddeus", "Thaddeus", DR),
     # A word after an initial, a hyphenated name before a role, an initial and a name before "ordered".
     ("CXR done. As per E. Welsh: bilat effusions", "E. Welsh", DR),
     ("now RLL. Stord-Painter MD plans to", "Stord-Painter", DR),
@@ -306,6 +310,11 @@ NEGATIVES: list[Case] = [
     # a dash, words and a bracket ending the line that are no signature
     ("-- pt stable (see note)", None, None),
     ("-- call me (555)", None, None),
+    ("Pt stable.\n-- Continue plan", None, None),
+    ("Pt resting\n- Foley", None, None),
+    ("Plan:\n- lasix\n- Quorvane", None, None),
+    ("BP stable - Lasix", None, None),
+    ("Neuro - intact", None, None),
     # a possessive before a kinship word that is no name
     ("pt's wife in to visit", None, None),
     ("Patient's son called twice", None, None),

@@ -1222,6 +1222,8 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     words = m["n"].split()
     mode = window_case(text, m.start("n"))
+    if m["d"] is not None and (_dash_listed(text, m.start()) or any(w.lower() in clinical_terms() for w in words)):
+        return []  # a list's last item ("- foley"), not a signature after its dash
     if m["g"] is not None:
         return _initial_signature(m, words, mode)
     if m["i"] is not None:
@@ -1233,11 +1235,20 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if not all(is_name_word(w, mode, False) for w in words[1:]):
         return []
-    if words[0].lower().rstrip(".") not in known_names() and not _unlisted_full_name(words, mode):
+    # After a signature's dash, one name word that is no English word signs too ("--Kiochao").
+    dashed_name = m["d"] is not None and len(words) == 1 and _zipf(words[0].lower()) < 2.0
+    if words[0].lower().rstrip(".") not in known_names() and not _unlisted_full_name(words, mode) and not dashed_name:
         return []
     if len(words) == 1 and not is_name_word(words[0], mode, False):
         return []
     return [_close(text, [(m.start("n"), m.end("n"))], Label.DOCTOR)]
+
+
+def _dash_listed(text: str, line_start: int) -> bool:
+    """Whether the line before the one at ``line_start`` (its newline, or the text's start) opens with a dash too."""
+    before = text.rfind("\n", 0, max(line_start, 0))
+    previous = text[before + 1 : max(line_start, 0)].lstrip(" \t")
+    return previous[:1] in ("-", "–", "—", "~", "*", "•")
 
 
 def _initial_signature(m: regex.Match[str], words: list[str], mode: str) -> list[Hit]:
@@ -1615,7 +1626,8 @@ def name_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "name.signature",
             Label.DOCTOR,
-            r"(?:\n|^)[ \t]{0,8}(?:(?P<g>[A-Za-z]\.?)[ \t]{1,2})?"
+            # A dash may open it, as a signature's delimiter does ("-- Tobiah Q.", "--Tobiah", "— T. Quorvane RN").
+            r"(?:\n|^)[ \t]{0,8}(?P<d>[-–—~]{1,3}[ \t]{0,2})?(?:(?P<g>[A-Za-z]\.?)[ \t]{1,2})?"
             r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24}){0,2})"
             r"(?:[ \t]{1,2}(?P<i>[A-Za-z]\.))?[ \t,]{0,4}"
             r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
@@ -1626,8 +1638,9 @@ def name_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "name.closing_signature",
             Label.DOCTOR,
-            # After the last sentence of the note's last line, or a wide gap: the author's name and initial.
-            r"(?:\n|^)[^\n]{0,4000}?(?:[.!?][ \t]{1,4}|[ \t]{2,8})(?:(?P<g>[A-Za-z]\.)[ \t]?)?"
+            # After the last sentence of the note's last line, a wide gap or a dash: the author's name and initial.
+            r"(?:\n|^)[^\n]{0,4000}?(?:[.!?][ \t]{1,4}|[ \t]{2,8}|[ \t]{1,4}[-–—~]{1,3}[ \t]{0,2})"
+            r"(?:(?P<g>[A-Za-z]\.)[ \t]?)?"
             r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t]{1,2}(?P<i>[A-Za-z]\.?))?[ \t]{0,40}(?=\n|$)",
             0.5,
             _closing_signature,
