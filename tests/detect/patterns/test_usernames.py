@@ -24,6 +24,10 @@ POSITIVES: list[tuple[str, str]] = [
     ("Re: statins and cramps?? - MossyGate - 3/20/2006\nanyone?", "MossyGate"),
     ("> fernwhistle is right, ask for a referral", "fernwhistle"),
     ("thanks @quillrunner77 for that", "quillrunner77"),
+    # a Reddit user, as the site writes one
+    ("u/tquorvane posted this last week", "tquorvane"),
+    ("thanks u/Brantisk_77!", "Brantisk_77"),
+    ("see /u/kiochao-q's post", "kiochao-q"),
     ("lily86 wrote:\nsorry for my english", "lily86"),
     ("nlong replied on 5/21/09:\nhave u tried", "nlong"),
     ("[2014-05-22 8am] xkline:\npain is bad", "xkline"),
@@ -44,6 +48,9 @@ POSITIVES: list[tuple[str, str]] = [
     ("Welcome Quorvane, glad you found us", "Quorvane"),
 ]
 NEGATIVES: list[str] = [
+    # a rate per unit, a follow-up, an ultrasound
+    "heparin at 18 u/kg/hr, insulin 2 u/hr and 10 u/min; insulin u/day",
+    "f/u/with renal; u/s showed; cu/zn ratio; menu/home",
     # a common word after a login's name and a verb
     "the door handle is loose",
     "login is slow today",

@@ -134,6 +134,10 @@ _FOLD = bytes(97 if 65 <= c <= 90 or 97 <= c <= 122 else 48 if 48 <= c <= 57 els
 _NAME_DIGITS = re.compile(r"(?P<l>[^\W\d_]{4,16})\d{2,4}(?![\w@]|\.\w)")
 _NAME_DIGITS_BEFORE = frozenset("@.-/#_")
 _AT = re.compile(r"@(?P<u>" + _HANDLE + ")" + _HANDLE_END)  # tried at each "@" not after a word or "."
+# A Reddit user as the site writes one: "u/tquorvane", "/u/Brantisk_77" (3 to 20 letters, digits, "_" or "-"). Not
+# after a number or a word ("10 u/min", "f/u/..."), nor a unit ("u/day", "u/hr": units per day or hour).
+_SLASH_USER = re.compile(r"(?<![\w/])/?u/(?P<u>[A-Za-z0-9_\-]{3,20})(?![\w\-/])")
+_SLASH_USER_UNITS = frozenset("min day hour week month dose kg/min kg/hr".split())
 # Shape alone: two alphabetic parts of three or more letters joined by "_" (digits may follow).
 # Not in brackets ("[report_end]", "<PHI_TYPE>": markup) and not in capitals ("BP_SYS": a field name).
 # Tried at the start of the letters before each "_".
@@ -313,6 +317,8 @@ class UsernameDetector:
                 and (zipf(word.lower()) < COMMON_ZIPF or _has_digit_or_mark(word))
             ):
                 add(m.start("u"), m.end("u"), POSITION_SCORE, "pattern:username.at")
+        for m in _slash_users(text, lower):
+            add(m.start("u"), m.end("u"), FIELD_SCORE, "pattern:username.slash_user")
         for m in _underscored(text):
             if not m["u"].isupper():  # "BP_SYS": a field name
                 add(m.start("u"), m.end("u"), SHAPE_SCORE, "pattern:username.underscored")
@@ -385,6 +391,22 @@ def _at_handles(text: str) -> list[re.Match[str]]:
             if m is not None:
                 out.append(m)
     return out
+
+
+def _slash_users(text: str, lower: str) -> list[re.Match[str]]:
+    """Reddit users ("u/tquorvane"), tried at each "u/"; not after a number ("10 u/min") nor a unit."""
+    out: list[re.Match[str]] = []
+    for i in _positions(lower, "u/"):
+        start = i - 1 if i and text[i - 1] == "/" else i
+        if _NUMBER_BEFORE.search(text, max(0, start - 3), start):
+            continue
+        m = _SLASH_USER.match(text, start)
+        if m is not None and m["u"].lower() not in _SLASH_USER_UNITS:
+            out.append(m)
+    return out
+
+
+_NUMBER_BEFORE = re.compile(r"\d[ \t]{0,2}\Z")
 
 
 def _underscored(text: str) -> list[re.Match[str]]:
