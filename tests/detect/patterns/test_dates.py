@@ -31,6 +31,9 @@ POSITIVES: list[Case] = [
     ("DOB 03/ 04/ 1950", "03/ 04/ 1950", D),
     ("DOB: 1950 / 03 / 04", "1950 / 03 / 04", D),
     ("DOB: March 3rd , 1950", "March 3rd , 1950", D),
+    # a day with its full stop before the month, as continental Europe writes it, with a year
+    ("seen on 3. March 2021 in Bonn", "3. March 2021", D),
+    ("am 12. Mar. 2021 gesehen", "12. Mar. 2021", D),
     # a day and month that is also a fraction, as the date of a note before its heading
     ("1/4 npn nights neuro: no sz", "1/4", D),
     # when something last happened, as charts record it
@@ -129,6 +132,7 @@ NEGATIVES: list[Case] = [
     # spaced: no four-digit year, no calendar date, or a dose
     ("rated 4 - 5 - 10 today; 3 / 4 / 21 x; 13 / 13 / 2019; dose 1 - 2 - 2000 mg", None, None),
     ("seen March 3 , 10 mg given", "10", D),
+    ("Plan:\n1. March to OR\n2. May consider lasix", None, None),
     ("O2 sat 3/4 of the time, 3/4 strength, 3/4 tab", None, None),
     ("lot 2019-03-04T7 expired", "2019-03-04", D),
     ("1/2 NS at 200cc/hr for 2 liters", "1/2", D),

@@ -319,6 +319,8 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if day is None and year is None:
         return []
+    if day is not None and year is None and text[m.end("d") : m.end("d") + 1] == ".":
+        return []  # "2. May consider", "1. March to OR": a numbered list's item, unless a year follows
     end = m.end()
     if year is not None and not 1900 <= _full_year(year.lstrip("'")) <= 2099:
         if day is None or m.start("d") > m.start("mon") or rx(_CLOCK).fullmatch(year) is None:
@@ -638,7 +640,8 @@ def date_patterns() -> tuple[Pattern, ...]:
             D,
             r"(?P<d>"
             + _FIRST_DIGIT
-            + r"\d?)(?:st|nd|rd|th)?"
+            # "3. March 2021": a day with its full stop, as continental Europe writes it (a year must follow, _written)
+            + r"\d?)(?:st|nd|rd|th|\.)?"
             + r"[ \t-]{0,2}(?:of[ \t]{1,2})?(?P<mon>"
             + MONTH
             # the month may run into the year: "04MAR1950", "4Mar19" (DDMMMYYYY, as lab and military systems write)
@@ -650,7 +653,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             _written,
             hints=ScanHints(
                 digit_run=(1, 2),
-                run_next=r"(?i:(?:st|nd|rd|th)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
+                run_next=r"(?i:(?:st|nd|rd|th|\.)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
                 r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
                 run_prev=_FIRST_DIGIT_PREV,
             ),
