@@ -118,6 +118,8 @@ NATIONAL_PHONE_TEXTS = (
     # numeric dates with blanks around their separators
     "DOB: 03 / 04 / 1950, 3 . 4 . 2021 x12 - 3 - 2019", "1950 / 03 / 04 (2019 -07- 22) 4 - 5 - 10 13 / 13 / 2019",
     "03/ 04/ 1950 1 -2 - 2000 x2019  /  07/22 3 / 4 / 21",
+    # a range of days joined by a dash before the month
+    "4-6 March 2019, 1-3 Nov, 6-4 March x3--4 May 2-3 may 12th-14th Jan 30-32 Feb L4-5 Mar",
 )  # fmt: skip
 
 

@@ -34,6 +34,10 @@ POSITIVES: list[Case] = [
     # a day with its full stop before the month, as continental Europe writes it, with a year
     ("seen on 3. March 2021 in Bonn", "3. March 2021", D),
     ("am 12. Mar. 2021 gesehen", "12. Mar. 2021", D),
+    # a range of days joined by a dash, before or after the month
+    ("away 4-6 March 2019 on holiday", "4-6 March 2019", D),
+    ("admitted March 4-6, 2019", "March 4-6, 2019", D),
+    ("seen 1-3 Nov, 2019", "1-3 Nov, 2019", D),
     # a day and month that is also a fraction, as the date of a note before its heading
     ("1/4 npn nights neuro: no sz", "1/4", D),
     # when something last happened, as charts record it
@@ -133,6 +137,9 @@ NEGATIVES: list[Case] = [
     ("rated 4 - 5 - 10 today; 3 / 4 / 21 x; 13 / 13 / 2019; dose 1 - 2 - 2000 mg", None, None),
     ("seen March 3 , 10 mg given", "10", D),
     ("Plan:\n1. March to OR\n2. May consider lasix", None, None),
+    # no range: days out of order or past the month's end, or the modal verb without a year
+    ("6-4 March; March 6-4; Feb 28-30; March 30-32", None, None),
+    ("Pt needs 2-3 may be more", None, None),
     ("O2 sat 3/4 of the time, 3/4 strength, 3/4 tab", None, None),
     ("lot 2019-03-04T7 expired", "2019-03-04", D),
     ("1/2 NS at 200cc/hr for 2 liters", "1/2", D),

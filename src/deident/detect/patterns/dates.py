@@ -321,6 +321,15 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if day is not None and year is None and text[m.end("d") : m.end("d") + 1] == ".":
         return []  # "2. May consider", "1. March to OR": a numbered list's item, unless a year follows
+    groups = m.groupdict()
+    if day is not None and (first := groups.get("d0")) is not None and not 1 <= int(first) < int(day):
+        return []  # "4-6 March": the range's first day comes first
+    if day is not None and (last := groups.get("d2")) is not None and not int(day) < int(last) <= 31:
+        return []
+    if (last := groups.get("d2")) is not None and not _valid_day(month, int(last)):
+        return []
+    if (groups.get("d0") or groups.get("d2")) and year is None and m["mon"].lower() == "may":
+        return []  # "needs 2-3 may be more": a range before the modal verb, unless a year follows
     end = m.end()
     if year is not None and not 1900 <= _full_year(year.lstrip("'")) <= 2099:
         if day is None or m.start("d") > m.start("mon") or rx(_CLOCK).fullmatch(year) is None:
@@ -343,6 +352,7 @@ _FULL_MONTH_NAMES = frozenset(calendar.month_name[i].lower() for i in range(1, 1
 
 
 _RANGE_JOIN = r"[ \t]{0,2}(?:-{1,2}>?|–|to|thru|through|&|and)[ \t]{0,2}"
+_GLUED_RANGE = r"(?:-{1,2}|–)"  # the dash of a day range written without blanks ("4-6 March", "March 4-6")
 
 
 def _range_day(text: str, m: regex.Match[str], month: int, day: int) -> list[Hit]:
@@ -623,11 +633,15 @@ def date_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "date.month_day_year",
             D,
-            # "March 3rd , 1950": a blank before the comma too, before a four-digit year
+            # "March 3rd , 1950": a blank before the comma too, before a four-digit year; "March 4-6, 2019": a range of
+            # days joined by a dash (_written checks the second day)
             r"\b(?P<mon>"
             + MONTH
             + r")\.?[ \t]{0,2}"
             + _DAY
+            + r"(?:"
+            + _GLUED_RANGE
+            + r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?)?"
             + r"\b(?:(?:,?[ \t]{0,2}|[ \t]{1,2},[ \t]{0,2}(?=\d{4}(?!\d)))"
             + _YEAR
             + r")?"
@@ -638,10 +652,15 @@ def date_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "date.day_month_year",
             D,
-            r"(?P<d>"
+            # "4-6 March 2019": a range of days joined by a dash, its first day d0 (_written checks it)
+            r"(?:(?P<d0>"
+            + _FIRST_DIGIT
+            + r"\d?)(?:st|nd|rd|th)?"
+            + _GLUED_RANGE
+            + r"(?P<d>\d\d?)|(?P<d>"
             + _FIRST_DIGIT
             # "3. March 2021": a day with its full stop, as continental Europe writes it (a year must follow, _written)
-            + r"\d?)(?:st|nd|rd|th|\.)?"
+            + r"\d?))(?:st|nd|rd|th|\.)?"
             + r"[ \t-]{0,2}(?:of[ \t]{1,2})?(?P<mon>"
             + MONTH
             # the month may run into the year: "04MAR1950", "4Mar19" (DDMMMYYYY, as lab and military systems write)
@@ -653,7 +672,7 @@ def date_patterns() -> tuple[Pattern, ...]:
             _written,
             hints=ScanHints(
                 digit_run=(1, 2),
-                run_next=r"(?i:(?:st|nd|rd|th|\.)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
+                run_next=r"(?i:(?:(?:st|nd|rd|th)?(?:-{1,2}|–)\d{1,2})?(?:st|nd|rd|th|\.)?[ \t-]{0,2}(?:of[ \t]{1,2})?"
                 r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
                 run_prev=_FIRST_DIGIT_PREV,
             ),
