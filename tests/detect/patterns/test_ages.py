@@ -42,6 +42,11 @@ POSITIVES: list[Case] = [
     # written in words (HIPAA: ages over 89 whatever their spelling)
     ("Ninety-two year old man with CHF", "Ninety-two", A),
     ("a ninety two year-old woman", "ninety two", A),
+    # in words after "aged" or "age:", or before "yo", as digits are
+    ("aged ninety four, lives alone", "ninety four", A),
+    ("Age: one hundred and two", "one hundred and two", A),
+    ("Ninety Four yo male", "Ninety Four", A),
+    ("ninety four y/o female", "ninety four", A),
     ("she is one hundred and one years of age", "one hundred and one", A),
     ("Forty-five year old female, G2P2", "Forty-five", A),
 ]
@@ -64,6 +69,7 @@ NEGATIVES: list[Case] = [
     ("placed 14 F foley, draining", None, None),  # a catheter size
     ("back pain for 3 years f/u with pcp", None, None),
     ("ninety-two percent of the time", None, None),
+    ("stage one disease; age one-third of normal; page two", None, None),
     ("one hundred years of history", None, None),
 ]
 # An age and a capital M or F before what opens a case's history: in text with case, and in capitals.

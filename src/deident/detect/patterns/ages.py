@@ -47,6 +47,11 @@ def _compact_age(text: str, m: regex.Match[str]) -> list[Hit]:
     return _age(text, m)
 
 
+# "aged", "age:", "age of" before an age, with ">" or "over" ("age > 89").
+AGED = r"\b(?:aged|age|ages|age[ \t]{0,2}[:=]|age[ \t]{1,2}of)[ \t]{0,2}[:=]?[ \t]{0,2}(?:>|over[ \t]{1,2})?"
+AGED_WORDS = ("aged", "age", "ages")
+
+
 def _age(text: str, m: regex.Match[str]) -> list[Hit]:
     return _age_hit(m, int(m["a"].lower().rstrip("'s")))
 
@@ -141,11 +146,10 @@ def age_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "age.aged",
             A,
-            r"\b(?:aged|age|ages|age[ \t]{0,2}[:=]|age[ \t]{1,2}of)"
-            r"[ \t]{0,2}[:=]?[ \t]{0,2}(?:>|over[ \t]{1,2})?(?P<a>\d{1,3})(?![\w]|[./]\d)",
+            AGED + r"(?P<a>\d{1,3})(?![\w]|[./]\d)",
             0.9,
             _age,
-            hints=ScanHints(anchors=("aged", "age", "ages")),
+            hints=ScanHints(anchors=AGED_WORDS),
         ),
         Pattern(
             "age.decade",
@@ -209,8 +213,10 @@ _WORD_NUMBER = (
 )
 _WORD_AGE = (
     r"\b(?P<a>" + _WORD_NUMBER + r")" + _WORD_GAP
-    + r"(?:years?|yrs?)(?:" + _WORD_GAP + r"old\b|[ \t]{1,2}of[ \t]{1,2}age\b)"
+    + r"(?:(?:years?|yrs?)(?:" + _WORD_GAP + r"old\b|[ \t]{1,2}of[ \t]{1,2}age\b)|y/o\b|y\.[ \t]?o\b\.?|yo\b)"
 )  # fmt: skip
+# The same after "aged" or "age:" as a number in digits is (age.aged): "aged ninety four", "Age: one hundred and two".
+_AGED_WORD_AGE = AGED + r"(?P<a>" + _WORD_NUMBER + r")(?![\w-])"
 
 
 def _word_age(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -229,6 +235,14 @@ def stated_age_patterns() -> tuple[Pattern, ...]:
             0.9,
             _word_age,
             hints=ScanHints(anchors=(*UNITS, *TEENS, *TENS)),  # by hand: the first number word
+        ),
+        Pattern(
+            "age.aged_words",
+            Label.AGE,
+            _AGED_WORD_AGE,
+            0.9,
+            _word_age,
+            hints=ScanHints(anchors=AGED_WORDS),  # by hand, as for age.aged
         ),
     )
 
