@@ -156,6 +156,10 @@ POSITIVES: list[Case] = [
     ("Hct stable. Zelphine Quorvane examined pt.", "Zelphine Quorvane", DR),
     # the clinician a role is
     ("Pts PCP is Quorvane, will call in am.", "Quorvane", DR),
+    # a credential written before the name as a title (invented names)
+    ("Plan: CNA Brantisk helped with the bath", "Brantisk", DR),
+    ("LPN Quorvane gave meds at 10", "Quorvane", DR),
+    ("CRNA Kiochao at bedside for the line", "Kiochao", DR),
     ("Her cardiologist was Fairweather until 2019.", "Fairweather", DR),
     # a word and an initial signing a letter or a post: no list needed
     ("Hope this helps, it did for me.\nQuorvane S.\n", "Quorvane S", DR),
@@ -360,6 +364,7 @@ NEGATIVES: list[Case] = [
     ("no further N/V. Droperidol ordered but not needed", None, None),
     ("labs ordered for am", None, None),
     ("NP is aware of plan", None, None),
+    ("CNA aware, LPN to give meds, seen by CRNA", None, None),
     ("son phoned, family updated", None, None),
     ("REPLETE W/ FIBER, W. RESIDUALS >20CC", None, None),
     ("may need k. cont with skin care", None, None),

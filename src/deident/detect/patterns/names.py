@@ -56,6 +56,8 @@ DOCTOR_ROLES_WORDS = (
     "intensivist", "psychiatrist", "psychologist", "neurologist", "oncologist", "nephrologist", "anesthesiologist",
     "radiologist", "physiotherapist", "midwife", "paramedic", "general practitioner",
     "specialty registrar", "specialist registrar", "senior house officer", "foundation doctor", "junior doctor",
+    # credentials written before the name as a title ("PA-C Quorvane to see", "CNA Tobiah helped")
+    "pa-c", "lpn", "cna", "crna", "msw", "lcsw", "licsw", "aprn", "fnp", "dnp", "cnm",
 )  # fmt: skip
 # The endings of specialists' and professions' names, each a role wherever the list above lacks it
 # ("Rheumatologist", "Geriatrician", "Paediatrician"): no name ends so ("Felician" ends in "lician").
