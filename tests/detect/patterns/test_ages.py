@@ -33,6 +33,8 @@ POSITIVES: list[Case] = [
     ("so my grandson (41) had surgery", "41", A),
     ("she turned 70 and moved", "70", A),
     ("she turned 28 on november 25th", "28", A),
+    ("I turned 91 last week", "91", A),
+    ("she turns 92 next month", "92", A),
     ("my grandpa is 97 and has been on warfarin", "97", A),
     # years and the sex without "old", or a number and the sex after "is a"
     ("PT IS A 97 YEARS F ADM 8/22 FROM HOME", "97", A),
@@ -70,6 +72,7 @@ NEGATIVES: list[Case] = [
     ("back pain for 3 years f/u with pcp", None, None),
     ("ninety-two percent of the time", None, None),
     ("stage one disease; age one-third of normal; page two", None, None),
+    ("pt turned 3 times, turned q2 this shift", None, None),
     ("one hundred years of history", None, None),
 ]
 # An age and a capital M or F before what opens a case's history: in text with case, and in capitals.

@@ -197,7 +197,9 @@ _STATED_AGE = (
     r"\b(?:i'?m|i[ \t]am|when[ \t]{1,2}(?:he|she|i|they|we)[ \t]{1,2}(?:was|were)|turn(?:ed|s|ing)"
     r"|(?:died|passed[ \t]away)[^\n.;:]{0,40}?[ \t]at|" + words(*_FAMILY_AGE_WORDS) + r"[ \t]{1,2}(?:is|was))"
     r"[ \t]{1,2}(?P<a>\d{1,3})"
-    r"(?=[ \t]{0,2}(?:[,;)!?]|\.(?!\d)|$)|[ \t]{1,2}(?:and|but|now|here|on|yrs?|years)\b)"
+    # after the age: the sentence's end, a conjunction, or when ("I turned 91 last week", "she turns 92 next month")
+    r"(?=[ \t]{0,2}(?:[,;)!?]|\.(?!\d)|$)|[ \t]{1,2}(?:and|but|now|here|on|yrs?|years|last|this|next|today|yesterday"
+    r"|tomorrow|recently|soon)\b)"
 )
 # "my grandson (41)", "Son (12) and daughter": an age in parentheses right after a family word.
 _FAMILY_AGE = r"\b" + words(*_FAMILY_AGE_WORDS) + r"[ \t]{0,2}\([ \t]{0,2}(?P<a>\d{1,3})[ \t]{0,2}\)"
