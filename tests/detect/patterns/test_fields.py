@@ -35,6 +35,10 @@ POSITIVES: list[Case] = [
     ("GP: Dr Fiona MacLeod | Practice: Riverside", "Fiona MacLeod", D),
     ("Dictated by: Sister Mary Jones, RN", "Mary Jones", D),
     ("Employer: Acme Freight Ltd.", "Acme Freight Ltd", Label.ORGANIZATION),
+    # a town after its field, with its country too (invented names)
+    ("City: Kitorkisville", "Kitorkisville", Label.CITY),
+    ("Name: T. Quorvane | Hometown: Brantisk | DOB: 3/4/50", "Brantisk", Label.CITY),
+    ("Place of birth: Brantisk, UK", "Brantisk, UK", Label.CITY),
     ("Insurer: Bupa", "Bupa", Label.ORGANIZATION),
     ("Address: Flat 3, 12 High Street, Leeds LS1 4AP", "Flat 3, 12 High Street, Leeds LS1 4AP", Label.STREET),
     ("Name: Ana  |  Age: 34", "Ana", P),
@@ -57,6 +61,9 @@ POSITIVES: list[Case] = [
     ("Patient: Quorvane 72 F", "Quorvane", P),
 ]
 NEGATIVES: list[Case] = [
+    ("City: n/a", None, None),
+    ("Town: unknown", None, None),
+    ("Birthplace: 12 weeks", None, None),
     ("Patient: Stable overnight, 4/5 strength", None, None),
     ("Patient: Alert and oriented x3", None, None),
     ("Name: Tylenol 500 mg", None, None),

@@ -1,11 +1,11 @@
 """FIELD patterns: header and form lines "Field: value" whose field name says what PHI the value is.
 
 "Patient: Maria Lopez | DOB: ...", "Re: LOPEZ, Maria M.", "Next of kin: Jose Lopez", "Signed: Dr A. Patel",
-"Employer: Acme Freight Ltd" (Lee 2017's attribute-value pairs, Szarvas's structured parts). The field vocabulary and
-the label each field gives its value are data (``resources/fields.tsv``). A field counts where it starts a line or
-follows a separator ("|", ";", a tab, two blanks) and a colon follows it; the value runs to the end of the line or
-the next separator, and is kept only when it looks like what the field announces (a name, an address, a name of an
-organisation).
+"Employer: Acme Freight Ltd", "City: Kitorkisville" (Lee 2017's attribute-value pairs, Szarvas's structured parts).
+The field vocabulary and the label each field gives its value are data (``resources/fields.tsv``). A field counts
+where it starts a line or follows a separator ("|", ";", a tab, two blanks) and a colon follows it; the value runs to
+the end of the line or the next separator, and is kept only when it looks like what the field announces (a name, an
+address, a town, a name of an organisation).
 """
 
 from __future__ import annotations
@@ -187,6 +187,22 @@ def _address_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
     return Hit(start, end, label)
 
 
+def _place_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
+    """A town's name after its field ("City: Kitorkisville", "Place of birth: Brantisk, UK"): one to five words with no
+    digit, capitalised where the text has case, none a clinical word and not all function words ("Town: n/a" is
+    none)."""
+    end = _without_full_stop(text, start, end)
+    value = text[start:end]
+    value_words = value.replace(",", " ").split()
+    if not 1 <= len(value_words) <= 5 or any(c.isdigit() for c in value) or value.lower() in EMPTY_VALUES:
+        return None
+    if all(w.lower() in STOP_WORDS for w in value_words) or any(w.lower() in clinical_terms() for w in value_words):
+        return None
+    if window_case(text, start) == "mixed" and not value_words[0][:1].isupper():
+        return None
+    return Hit(start, end, label)
+
+
 def _field_value(text: str, m: regex.Match[str]) -> list[Hit]:
     if search_before(_FIELD_START, text, m.start(), 12) is None:
         return []  # "Drug name: ...": a field only where it opens the line or follows a separator
@@ -202,6 +218,8 @@ def _field_value(text: str, m: regex.Match[str]) -> list[Hit]:
             hit = None  # "Re: DealWorker" on a message board answers a user; a letter's "Re:" names the patient
     elif label is Label.STREET:
         hit = _address_hit(text, start, end, label)
+    elif label is Label.CITY:
+        hit = _place_hit(text, start, end, label)
     else:
         hit = _organisation_hit(text, start, end, label)
     return [] if hit is None else [hit]
