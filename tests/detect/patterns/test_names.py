@@ -168,6 +168,9 @@ POSITIVES: list[Case] = [
     ("Pt resting comfortably.\n-- Tobiah Q.", "Tobiah Q", DR),
     ("Pt resting.\n--Kiochao", "Kiochao", DR),
     ("Hope this helps - Thaddeus", "Thaddeus", DR),
+    # one name word after a closing, alone on the last line (invented names)
+    ("Please let me know.\nKind regards,\nKiochao", "Kiochao", DR),
+    ("See you Tuesday.\nSent from my iPhone\nTobiah", "Tobiah", DR),
     # A word after an initial, a hyphenated name before a role, an initial and a name before "ordered".
     ("CXR done. As per E. Welsh: bilat effusions", "E. Welsh", DR),
     ("now RLL. Stord-Painter MD plans to", "Stord-Painter", DR),
@@ -317,6 +320,8 @@ NEGATIVES: list[Case] = [
     ("Pt stable.\n-- Continue plan", None, None),
     ("Pt resting\n- Foley", None, None),
     ("Plan:\n- lasix\n- Quorvane", None, None),
+    ("Please let me know.\nThanks,\nMom", None, None),
+    ("Best,\nTeam", None, None),
     ("BP stable - Lasix", None, None),
     ("Neuro - intact", None, None),
     # a possessive before a kinship word that is no name

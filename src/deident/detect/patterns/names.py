@@ -1237,13 +1237,32 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if not all(is_name_word(w, mode, False) for w in words[1:]):
         return []
-    # After a signature's dash, one name word that is no English word signs too ("--Kiochao").
+    # After a signature's dash, one name word that is no English word signs too ("--Kiochao"); after a closing
+    # ("Thanks,", "Kind regards", "Sent from my iPhone"), any name word but a relative's ("Best,\nTobiah"; not "Mom").
     dashed_name = m["d"] is not None and len(words) == 1 and _zipf(words[0].lower()) < 2.0
-    if words[0].lower().rstrip(".") not in known_names() and not _unlisted_full_name(words, mode) and not dashed_name:
+    closed_name = len(words) == 1 and words[0].lower() not in FAMILY_WORDS and _after_closing(text, m.start())
+    named = words[0].lower().rstrip(".") in known_names() or _unlisted_full_name(words, mode)
+    if not (named or dashed_name or closed_name):
         return []
     if len(words) == 1 and not is_name_word(words[0], mode, False):
         return []
     return [_close(text, [(m.start("n"), m.end("n"))], Label.DOCTOR)]
+
+
+# A letter's or a message's closing, alone on its line before the writer's name.
+_CLOSING_LINE = regex.compile(
+    r"(?i)[ \t]*(?:(?:many[ \t]|with[ \t]|again[ \t])?(?:thanks|thank[ \t]you|thx)(?:[ \t](?:again|so[ \t]much))?"
+    r"|(?:best|kind|warm|warmest|with[ \t]best)?[ \t]?regards|best(?:[ \t]wishes)?|all[ \t]the[ \t]best|cheers"
+    r"|(?:yours[ \t])?(?:sincerely|truly|faithfully)|(?:lots[ \t]of[ \t])?love|take[ \t]care|respectfully"
+    r"|cordially|hugs|xoxo|god[ \t]bless|blessings|sent[ \t]from[ \t]my[ \t][\w ]{2,20})[ \t]*[,.!]?[ \t]*"
+)
+
+
+def _after_closing(text: str, line_start: int) -> bool:
+    """Whether the last non-blank line before the one at ``line_start`` is a closing ("Thanks,", "Kind regards")."""
+    before = text[: max(line_start, 0)].rstrip()
+    previous = before[before.rfind("\n") + 1 :]
+    return _CLOSING_LINE.fullmatch(previous) is not None
 
 
 def _dash_listed(text: str, line_start: int) -> bool:
