@@ -38,6 +38,8 @@ POSITIVES: list[Case] = [
     ("away 4-6 March 2019 on holiday", "4-6 March 2019", D),
     ("admitted March 4-6, 2019", "March 4-6, 2019", D),
     ("seen 1-3 Nov, 2019", "1-3 Nov, 2019", D),
+    # a month and day that end a sentence
+    ("Extubated 2pm Nov 9. Conts on face tent", "Nov 9", D),
     # a day and month that is also a fraction, as the date of a note before its heading
     ("1/4 npn nights neuro: no sz", "1/4", D),
     # when something last happened, as charts record it

@@ -319,7 +319,8 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if day is None and year is None:
         return []
-    if day is not None and year is None and text[m.end("d") : m.end("d") + 1] == ".":
+    day_first = day is not None and m.start("d") < m.start("mon")
+    if day_first and year is None and text[m.end("d") : m.end("d") + 1] == ".":
         return []  # "2. May consider", "1. March to OR": a numbered list's item, unless a year follows
     groups = m.groupdict()
     if day is not None and (first := groups.get("d0")) is not None and not 1 <= int(first) < int(day):
