@@ -8,7 +8,10 @@ digest per (corpus, pipeline):
   and the default pipeline's surrogate output under a fixed key;
 - 2,000 synthetic notes (``deident synth --notes 2000 --seed 3``): default pipeline;
 - a Unicode variant of physionet-dev (curly quotes, dashes, degree signs, accented letters and
-  non-Latin words in three notes of four): default pipeline.
+  non-Latin words in three notes of four): default pipeline;
+- physionet-dev re-identified with unseen surrogates (``deident reidentify --kind unseen --seed 5``): default
+  pipeline. Its PHI is written in other forms than dev's own, so a change that alters no dev span can still
+  alter these (a month and day before a full stop, lost by a change that moved no dev span).
 
     python bench/check_identical.py bench/out/identical/before   # on the reference commit
     python bench/check_identical.py bench/out/identical/after    # on the change
@@ -31,6 +34,7 @@ from deident.core.span import Span
 from deident.io.formats import read_corpus
 from deident.replace import Mode, ReplaceOptions, SecretKey
 from deident.synth.generate import generate_corpus
+from deident.synth.reidentify import Kind, reidentify_corpus
 
 DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "physionet-dev" / "physionet-dev.text"
 CHUNK = 200
@@ -100,8 +104,11 @@ def main() -> None:
     limit = 200 if args.quick else None
     synthetic: list[Document] = [d.document for d in generate_corpus(2000, 3)][:limit]
     dev: list[Document] = []
+    unseen: list[Document] = []
     if DEV.exists():
-        dev = [d.document for d in read_corpus(DEV)][:limit]
+        annotated = list(read_corpus(DEV))[:limit]
+        dev = [d.document for d in annotated]
+        unseen = [d.document for d in reidentify_corpus(annotated, 1, seed=5, kind=Kind.UNSEEN)]
     else:
         print(f"no {DEV}: physionet-dev and its variant skipped", file=sys.stderr)
     digests: list[str] = []
@@ -113,6 +120,7 @@ def main() -> None:
         jobs += [("physionet-dev", name, dev, False) for name in models]
         jobs.append(("physionet-dev", "default-surrogate", dev, True))
         jobs.append(("physionet-dev-unicode", "default", unicode_variant(dev), False))
+        jobs.append(("physionet-dev-unseen-seed5", "default", unseen, False))
     jobs.append(("synthetic-2000-seed3", "default", synthetic, False))
     for corpus, name, docs, surrogate in jobs:
         model = models[name.removesuffix("-surrogate")]
