@@ -322,6 +322,7 @@ NEGATIVES: list[Case] = [
     ("Plan:\n- lasix\n- Quorvane", None, None),
     ("Please let me know.\nThanks,\nMom", None, None),
     ("Best,\nTeam", None, None),
+    ("maiden name unknown", None, None),
     ("BP stable - Lasix", None, None),
     ("Neuro - intact", None, None),
     # a possessive before a kinship word that is no name
@@ -595,6 +596,8 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Pt oriented to name (Gertrude) only.", "Gertrude", PT),
     ('pt knows name ("gertrude") but not place.', "gertrude", PT),
     ('Pt states "call me Bunny".', "Bunny", PT),
+    ("her maiden name is Quorvane", "Quorvane", PT),
+    ("birth name Brantisk, changed 2010", "Brantisk", PT),
     ("Pt prefers to be called Jack.", "Jack", PT),
     ("Goes by 'Kit', oriented x3.", "Kit", PT),
     ("Ellsworth, aka Buddy, is a 70 yo man.", "Buddy", PT),

@@ -96,9 +96,10 @@ VOCATIVE_WORDS = (
     "hang in there", "good luck", "thanks", "thank you", "thx", "hi", "hey", "hello", "dear", "congrats",
     "congratulations", "welcome", "hugs", "prayers for",
 )  # fmt: skip
-# Words before the name a patient asks to be called by.
+# Words before the name a patient asks to be called by, or another name the person has had.
 PREFERRED_NAME_WORDS = (
     "call me", "prefers to be called", "likes to be called", "wants to be called", "nicknamed", "aka", "a.k.a.",
+    "maiden name", "maiden name is", "maiden name was", "birth name", "birth name is", "birth name was",
 )  # fmt: skip
 # Words after a clinician's name in nursing notes: "E. Welsh aware", "Dr. X notified".
 AWARE_WORDS = ("aware", "notified", "paged", "informed", "made aware", "in to see", "into see", "at bedside")
@@ -1896,7 +1897,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             hints=ScanHints(anchors=("patient", "pt")),  # by hand: the role word, as for name.family_after
         ),
         Pattern(
-            # The name a patient asks to be called by: "call me Bunny", "aka Jimmy".
+            # The name a patient asks to be called by, or had: "call me Bunny", "aka Jimmy", "maiden name Quorvane".
             "name.preferred",
             Label.PATIENT,
             r"\b" + words(*PREFERRED_NAME_WORDS) + r"[ \t]{1,2}['\"‘“]?" + after,
