@@ -1259,18 +1259,20 @@ _CLOSING_LINE = regex.compile(
 )
 
 
-def _after_closing(text: str, line_start: int) -> bool:
-    """Whether the last non-blank line before the one at ``line_start`` is a closing ("Thanks,", "Kind regards")."""
+def _previous_line(text: str, line_start: int) -> str:
+    """The last non-blank line before the one at ``line_start`` (its newline, or the text's start), stripped."""
     before = text[: max(line_start, 0)].rstrip()
-    previous = before[before.rfind("\n") + 1 :]
-    return _CLOSING_LINE.fullmatch(previous) is not None
+    return before[before.rfind("\n") + 1 :].strip()
+
+
+def _after_closing(text: str, line_start: int) -> bool:
+    """Whether the line before the one at ``line_start`` is a closing ("Thanks,", "Kind regards")."""
+    return _CLOSING_LINE.fullmatch(_previous_line(text, line_start)) is not None
 
 
 def _dash_listed(text: str, line_start: int) -> bool:
-    """Whether the line before the one at ``line_start`` (its newline, or the text's start) opens with a dash too."""
-    before = text.rfind("\n", 0, max(line_start, 0))
-    previous = text[before + 1 : max(line_start, 0)].lstrip(" \t")
-    return previous[:1] in ("-", "–", "—", "~", "*", "•")
+    """Whether the line before the one at ``line_start`` opens with a dash or a bullet too (a list's items)."""
+    return _previous_line(text, line_start)[:1] in ("-", "–", "—", "~", "*", "•")
 
 
 def _initial_signature(m: regex.Match[str], words: list[str], mode: str) -> list[Hit]:
