@@ -43,6 +43,7 @@ POSITIVES: list[Case] = [
     ("MRN 1234567 12:30 seen", "1234567", Label.MEDICALRECORD),
     ("MRN 1234567 03/04/2021", "1234567", Label.MEDICALRECORD),
     ("MRN 1234567 x2", "1234567", Label.MEDICALRECORD),
+    ("Acct 1234 5678 9012 ml", "1234 5678", Label.ACCOUNT),
     ("MRN: 1234567 confirmed", "1234567", Label.MEDICALRECORD),
     ("medical record # A-2034981", "A-2034981", Label.MEDICALRECORD),
     # Scotland's patient number, a hospital's own

@@ -124,11 +124,8 @@ def _grouped_id(first: str, token: str) -> bool:
 
 def _group_ends(text: str, start: int, end: int) -> list[int]:
     """The ends of the token's blank-separated groups (see SPACED_ID_TOKEN), the whole token's first."""
-    ends = [end]
-    for gap in rx(r"[ \t]?-?[ \t]").finditer(text, start, end):
-        if not ends or gap.start() < ends[-1]:
-            ends.append(gap.start())
-    return sorted(set(ends), reverse=True)
+    gaps = [gap.start() for gap in rx(r"[ \t]?-?[ \t]").finditer(text, start, end)]
+    return sorted({end, *gaps}, reverse=True)
 
 
 def _ssn(text: str, m: regex.Match[str]) -> list[Hit]:
