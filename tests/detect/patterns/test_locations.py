@@ -131,6 +131,9 @@ POSITIVES: list[Case] = [
     ("Pt was transferred via ambulance from Quellmoor this am.", "Quellmoor", Label.LOCATION_OTHER),
     ("He works for Zentrix as a clerk.", "Zentrix", Label.ORGANIZATION),
     ("wife works for Brellcore Logistics part time", "Brellcore Logistics", Label.ORGANIZATION),
+    # a firm's name with an ampersand (invented names)
+    ("works for Brantisk & Sons as a joiner", "Brantisk & Sons", Label.ORGANIZATION),
+    ("works at Quorvane & Co. as a clerk", "Quorvane & Co", Label.ORGANIZATION),
     ("Works as a driver for Zentrix.", "Zentrix", Label.ORGANIZATION),
     ("worked as a bus driver for Zentrix until 2010", "Zentrix", Label.ORGANIZATION),
     # a ward named by a plain word before its floor number, after a motion word; a full stop may end the sentence

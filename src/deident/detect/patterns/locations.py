@@ -54,7 +54,8 @@ EMPLOYER_TRIGGER_WORDS = (
 )  # fmt: skip
 LIVES_IN_WORDS = ("lives", "living", "live", "resides", "residing", "vacationing", "raised", "born", "grew up")
 # Up to three words after a trigger, as group "c", which :func:`_name_after_trigger` cuts to the place or employer.
-_NAMED_AFTER = r"(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{1,24}){0,2})"
+# Up to three words, an ampersand between two of them too ("works for Brantisk & Sons").
+_NAMED_AFTER = r"(?P<c>[A-Za-z][A-Za-z.'\-]{1,24}(?:[ \t]{1,2}(?:&[ \t]{1,2})?[A-Za-z][A-Za-z.'\-]{1,24}){0,2})"
 # The words that open location.home_of's phrases (its scan anchors).
 _HOME_OF_ANCHORS = ("resident", "native", "originally", "trip", "visiting", "home", "fly", "flying", "flew", "flown",
                     "drive", "driving", "drove", "driven")  # fmt: skip
@@ -531,6 +532,12 @@ def _name_after_trigger(
     mode = window_case(text, m.start("c"))
     for tok in rx(r"[A-Za-z][A-Za-z.'\-]{0,30}").finditer(m["c"]):
         word = tok[0].rstrip(".")
+        # After an ampersand any word continues an organisation's name, cased as names are here: "Brantisk & Sons",
+        # "Quorvane & Co." (a place's does not: "lives in Brantisk & works nights").
+        joined = bool(continuing) and kept_end >= 0 and "&" in text[kept_end : m.start("c") + tok.start()]
+        if joined and (mode != "mixed" or word[0].isupper()):
+            kept_end = m.start("c") + tok.end()
+            continue
         if word.lower() in STOP_WORDS or word.lower() in _NOT_PLACE_WORDS:
             break
         # A place name is capitalised in mixed-case text and is not a common word anywhere.
