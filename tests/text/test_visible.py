@@ -135,6 +135,9 @@ LOOKALIKES = [
     ("\uff0e", "."),  # full-width full stop
     ("\uff08", "("),  # full-width parenthesis
     ("\uff21", "A"),  # full-width letter
+    ("\u2024", "."),  # one dot leader
+    ("\u037e", ";"),  # Greek question mark
+    ("\ufe10", ","),  # vertical comma
 ]
 
 
@@ -160,6 +163,11 @@ def test_dates_and_phones_written_with_lookalikes_are_replaced(
         text = text.replace(f"212{char}67{char}4431", "212-67-4431")
     result = default_deid.deidentify(text)
     assert not any(piece in result.text for piece in ("1950", "0199", "4431")), ascii
+
+
+def test_a_title_with_a_dot_leader_is_a_title(default_deid: Deidentifier) -> None:
+    text = "Dr\u2024 Quorvane"  # the title alone says it is a name
+    assert "Quorvane" not in default_deid.deidentify(text).text
 
 
 # (note, the view's text): HTML character references read as their characters
