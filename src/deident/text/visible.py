@@ -13,9 +13,10 @@ such characters, and so does anyone who wants PHI to slip through. The view:
   so that "Dr\u00a0Ann\u00a0Smith" is the name the trigger patterns know;
 - reads look-alikes of ASCII punctuation as the ASCII character: every dash (Unicode category Pd: hyphen, en and em
   dash, ...) and the minus sign as "-", the fraction and division slashes as "/", and the full-width and small forms
-  (``\uff0f``, ``\uff20``, ``\ufe63``) and the one dot leader (``\u2024``, a full stop's look-alike) as what they are
-  a form of, so that "3\u20134\u20131950" (en
-  dashes, as a word processor writes them) is a date and "617\uff0d555\uff0d0199" a phone number;
+  (``\uff0f``, ``\uff20``, ``\ufe63``), the vertical forms of comma, colon, semicolon, "!" and "?", the Greek
+  question mark and the one dot leader (``\u2024``) as the ASCII mark they are a form of, so that "3\u20134\u20131950"
+  (en dashes, as a word processor writes them) is a date, "617\uff0d555\uff0d0199" a phone number and "Dr\u2024 Ann"
+  a title and a name;
 - reads an HTML character reference (``&nbsp;``, ``&#160;``, ``&eacute;``, ``&#39;``), as notes exported from web pages
   and rich-text fields carry them, as the character it stands for (then as above: a no-break space as a space, an
   invisible one skipped), so that "Patient:&nbsp;Fairweather" is the field and the name the patterns know.
@@ -45,7 +46,9 @@ _OTHER_SPACE = r"[\p{Zs}--[ ]]"
 # Look-alikes of ASCII punctuation and the full-width and small forms of ASCII characters (digits are read above).
 # And the other marks whose compatibility form is an ASCII full stop, comma, colon, semicolon, "!" or "?": the one dot
 # leader ("Dr\u2024 Ann"), the Greek question mark (a semicolon) and the vertical presentation forms.
-_LOOKALIKE = r"[\p{Pd}\u2212\u2044\u2215\u2024\u037e\ufe10-\ufe16\uff01-\uff5e\ufe50-\ufe6b--[\-0-9\uff10-\uff19]]"
+_LOOKALIKE = (
+    r"[\p{Pd}\u2212\u2044\u2215\u2024\u037e\ufe10\ufe13-\ufe16\uff01-\uff5e\ufe50-\ufe6b--[\-0-9\uff10-\uff19]]"
+)
 _LOOKALIKE_DASHES = {"\u2212": "-", "\u2044": "/", "\u2215": "/"}
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # The categories of the non-ASCII characters that may change: format, control, decimal digit, combining marks, spaces,

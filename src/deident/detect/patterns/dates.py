@@ -313,8 +313,10 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
     month = _MONTH_NUMBER.get(m["mon"].lower().rstrip("."))
     if month is None:
         return []
-    day = m.groupdict().get("d")
-    year = m.groupdict().get("y")
+    groups = m.groupdict()
+    day, year = groups.get("d"), groups.get("y")
+    # A day range's first day before the day ("4-6 March"), or its last after it ("March 4-6").
+    first, last = groups.get("d0"), groups.get("d2")
     if day is not None and not _valid_day(month, int(day)):
         return []
     if day is None and year is None:
@@ -322,14 +324,11 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
     day_first = day is not None and m.start("d") < m.start("mon")
     if day_first and year is None and text[m.end("d") : m.end("d") + 1] == ".":
         return []  # "2. May consider", "1. March to OR": a numbered list's item, unless a year follows
-    groups = m.groupdict()
-    if day is not None and (first := groups.get("d0")) is not None and not 1 <= int(first) < int(day):
-        return []  # "4-6 March": the range's first day comes first
-    if day is not None and (last := groups.get("d2")) is not None and not int(day) < int(last) <= 31:
+    if day is not None and first is not None and not 1 <= int(first) < int(day):
+        return []  # the range's days in order
+    if day is not None and last is not None and not (int(day) < int(last) and _valid_day(month, int(last))):
         return []
-    if (last := groups.get("d2")) is not None and not _valid_day(month, int(last)):
-        return []
-    if (groups.get("d0") or groups.get("d2")) and year is None and m["mon"].lower() == "may":
+    if (first or last) and year is None and m["mon"].lower() == "may":
         return []  # "needs 2-3 may be more": a range before the modal verb, unless a year follows
     end = m.end()
     if year is not None and not 1900 <= _full_year(year.lstrip("'")) <= 2099:

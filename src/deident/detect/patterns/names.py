@@ -1241,7 +1241,7 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     # After a signature's dash, one name word that is no English word signs too ("--Kiochao"); after a closing
     # ("Thanks,", "Kind regards", "Sent from my iPhone"), any name word but a relative's ("Best,\nTobiah"; not "Mom").
     dashed_name = m["d"] is not None and len(words) == 1 and _zipf(words[0].lower()) < 2.0
-    closed_name = len(words) == 1 and words[0].lower() not in FAMILY_WORDS and _after_closing(text, m.start())
+    closed_name = len(words) == 1 and words[0].lower() not in _KIN_WORDS and _after_closing(text, m.start())
     named = words[0].lower().rstrip(".") in known_names() or _unlisted_full_name(words, mode)
     if not (named or dashed_name or closed_name):
         return []

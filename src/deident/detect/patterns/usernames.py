@@ -137,7 +137,8 @@ _AT = re.compile(r"@(?P<u>" + _HANDLE + ")" + _HANDLE_END)  # tried at each "@" 
 # A Reddit user as the site writes one: "u/tquorvane", "/u/Brantisk_77" (3 to 20 letters, digits, "_" or "-"). Not
 # after a number or a word ("10 u/min", "f/u/..."), nor a unit ("u/day", "u/hr": units per day or hour).
 _SLASH_USER = re.compile(r"(?<![\w/])/?u/(?P<u>[A-Za-z0-9_\-]{3,20})(?![\w\-/])")
-_SLASH_USER_UNITS = frozenset("min day hour week month dose kg/min kg/hr".split())
+_SLASH_USER_UNITS = frozenset("min day hour week month dose".split())
+_NUMBER_BEFORE = re.compile(r"\d[ \t]{0,2}\Z")
 # Shape alone: two alphabetic parts of three or more letters joined by "_" (digits may follow).
 # Not in brackets ("[report_end]", "<PHI_TYPE>": markup) and not in capitals ("BP_SYS": a field name).
 # Tried at the start of the letters before each "_".
@@ -404,9 +405,6 @@ def _slash_users(text: str, lower: str) -> list[re.Match[str]]:
         if m is not None and m["u"].lower() not in _SLASH_USER_UNITS:
             out.append(m)
     return out
-
-
-_NUMBER_BEFORE = re.compile(r"\d[ \t]{0,2}\Z")
 
 
 def _underscored(text: str) -> list[re.Match[str]]:
