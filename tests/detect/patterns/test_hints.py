@@ -13,7 +13,13 @@ import pytest
 import regex
 
 from deident.core.labels import Label
-from deident.detect.patterns.hints import derive_anchors, derive_required_char, derived_hints, scan_hints
+from deident.detect.patterns.hints import (
+    derive_anchors,
+    derive_follows,
+    derive_required_char,
+    derived_hints,
+    scan_hints,
+)
 from deident.detect.patterns.rules import Pattern, ScanHints
 
 from .helpers import all_patterns
@@ -122,6 +128,46 @@ def test_anchors_derived_from_the_regex(source: str, anchors: tuple[str, ...]) -
 )
 def test_required_char_derived_from_the_regex(source: str, char: str) -> None:
     assert derive_required_char(tuple(_parser.parse(source, re.IGNORECASE))) == char
+
+
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LETTERS = _UPPER | {c.lower() for c in _UPPER}
+
+
+@pytest.mark.parametrize(
+    ("source", "ignore_case", "anchor", "follow"),
+    [
+        # What comes after the anchor and its blanks
+        (r"\bpt[ \t]{0,2}:[ \t]{1,3}(?P<s>[A-Za-z]+)", True, "pt", {":"}),
+        (r"\b(?:pt|patient|name)[ \t]{0,2}\((?P<n>[A-Za-z]+)\)", True, "patient", {"("}),
+        (r"\b(?:[Pp]t|PT)[ \t]{1,2}(?P<n>[A-Z][a-z]+)", False, "pt", _UPPER),  # case-sensitive: capitals only
+        (r"\b(?:[Pp]t|PT)[ \t]{1,2}(?P<n>[A-Z][a-z]+)", True, "pt", _LETTERS),  # case-blind: both cases
+        (r"\b(?i:to|at)[ \t]{1,2}(?:the[ \t]{1,2})?(?P<s>[A-Z][a-z]+)", False, "to", _UPPER | {"t"}),
+        (r"\b(?i:to)[ \t]{1,2}(?-i:[A-Z])", True, "to", _UPPER),  # a scoped flag inside a case-blind rule
+        (r"\bis[ \t]{1,2}an?[ \t]{1,2}\d{1,3}", True, "is", {"a", "A"}),
+        (r"\bage[ \t]{0,2}\d", True, "age", set("0123456789")),
+        (r"\bin[ \t]{1,2}from[ \t]{1,2}[A-Z]", False, "in from", _UPPER),  # a phrase: after its last word
+        (r"\bdr\.?[ \t]{0,2}(?:[A-Z]\.)?[A-Z]", False, "dr", {"."} | _UPPER),  # optional parts: either first
+        (r"(?<=\()(?:patient|pt)(?=\))", True, "pt", {")"}),  # a lookahead's first character when nothing follows
+        (r"\bpt'?s[ \t]name", True, "pt", {"'", "s", "S"}),  # where a word end was derived inside the word
+        (r"(?<=[.!][ \t]{0,3}\w+[ \t])(?:was|and[ \t]{1,2}(?:son|wife))", True, "and", {"s", "S", "w", "W"}),
+        (r"\bst[ \t]{1,2}\u017f", True, "st", {"\u017f", "S", "s"}),  # a non-ASCII character folds to ASCII
+        # Nothing shown: the match may end, or go on with a newline, a class of blanks and more, or any character
+        (r"(?<=\w[ \t])(?:was|and[ \t]{1,2}wife)(?![\w'])", True, "was", None),
+        (r"\bpt(?:[ \t]|$)", True, "pt", None),
+        (r"\bpt\s+[A-Z]", False, "pt", None),
+        (r"\bpt[ \t\n]+[A-Z]", False, "pt", None),
+        (r"\bpt[ \t]*.", True, "pt", None),
+        (r"\bpt[ \t]*[^a-z]", True, "pt", None),
+        (r"\bpt[ \t]*(?:x|\w)", True, "pt", None),
+        (r"\bmr\.?", True, "mrs", None),  # no way through the regex spells the anchor
+        (r"(?r)\bpt[ \t][A-Z]", False, "pt", None),  # regex-only syntax
+    ],
+)
+def test_follow_derived_from_the_regex(
+    source: str, ignore_case: bool, anchor: str, follow: set[str] | frozenset[str] | None
+) -> None:
+    assert derive_follows(source, ignore_case, (anchor,)) == (None if follow is None else frozenset(follow),)
 
 
 def test_regex_only_syntax_derives_nothing() -> None:

@@ -26,6 +26,7 @@ from deident.detect.patterns.plan import (
     build_plan,
     digit_run_matches,
     find_hits,
+    first_visible,
     gate_regex,
     last_line_start,
     merge_delimiters,
@@ -160,7 +161,7 @@ def test_anchor_scan_finds_every_whole_word_anchor_after_any_word_end() -> None:
             lower = text.lower()
             merged = merge_delimiters(plan, lower)
             assert merged == lower.translate(plan.delimiter_table)  # the bytes path for ASCII text agrees
-            scanned = {(step.index, start) for start, steps in anchor_starts(plan, lower) for step in steps}
+            scanned = {(step.index, start) for start, _, steps in anchor_starts(plan, lower) for step in steps}
             assert scanned == _anchor_starts_by_brute_force(plan, text), text
 
 
@@ -193,7 +194,7 @@ _DR = Pattern("test.dr", Label.DOCTOR, r"dr\.?", hints=ScanHints(anchors=("dr",)
 )
 def test_anchor_starts_are_word_starts(text: str, starts: list[int]) -> None:
     plan = build_plan((_DR,))
-    assert [start for start, _ in anchor_starts(plan, text.lower())] == starts
+    assert [start for start, _, _ in anchor_starts(plan, text.lower())] == starts
 
 
 @pytest.mark.parametrize("anchor", ["café", "dr_", "a\x00b", "x\x01"])
@@ -374,6 +375,105 @@ def test_anchored_fast_path_of_all_rules_equals_a_full_scan() -> None:
         fast = sorted({(p.name, h.start, h.end) for p, h in _anchored_hits(plan, text)})
         slow = sorted({(p.name, h.start, h.end) for p in plan.anchored for h in find_hits(p, text)})
         assert fast == slow, text
+
+
+# What follows the anchors of the rules: blanks and tabs, words in each case, the punctuation the rules look for
+# after their trigger, digits, non-ASCII letters (one that folds to an ASCII letter), a newline and the text's end.
+_FOLLOW_PIECES = (
+    " ", " ", "  ", "\t", "\n", "Quorvane", "quorvane", "QUORVANE", "Tobiah", "the ", "The ", "a ", "an ", "45 ",
+    "93", "yo ", "y/o", "(", ")", "(Quorvane)", ":", ": ", ",", ", ", ".", "'s", "'", "\"", "-", "/", "#", "\u017f",
+    "\u212a", "É", "é", "\u00a0", "is ", "was ", "and ", "husband", "wife", "name is ", "Street", "Road", "from ",
+    "aware", "RN", "MD", "son", "daughter", "to ", "at ", "on ", "pt", "Pt", "PT", "patient", "Patient", "team",
+    "renal", "contact", "Dr.", "dr", "family", "Ave", "x1234", "e-mail", "@", "born", "age", "aged", "in", "moved",
+)  # fmt: skip
+
+
+def _follow_texts() -> list[str]:
+    """The texts of every rule table of these tests (where the rules match), and random texts of anchors and what
+    rules expect after them."""
+    from . import (
+        test_ages,
+        test_checked_ids,
+        test_contact,
+        test_dates,
+        test_fields,
+        test_ids,
+        test_locations,
+        test_names,
+        test_postcodes,
+        test_professions,
+        test_usernames,
+    )
+
+    tables = (
+        test_ages, test_checked_ids, test_contact, test_dates, test_fields, test_ids, test_locations, test_names,
+        test_postcodes, test_professions, test_usernames,
+    )  # fmt: skip
+    texts = [
+        row[0]
+        for module in tables
+        for value in vars(module).values()
+        if isinstance(value, list)
+        for row in value
+        if isinstance(row, tuple) and row and isinstance(row[0], str)
+    ]
+    rng = random.Random(17)
+    anchors = sorted({a for p in combined_pattern_detector().plan.anchored for a in anchors_of(p)})
+    for _ in range(4000):
+        pieces = [rng.choice(anchors) if rng.random() < 0.4 else rng.choice(_FOLLOW_PIECES) for _ in range(8)]
+        texts.append("".join(pieces))
+    return texts
+
+
+def test_follow_checks_never_skip_a_rule_where_its_regex_matches() -> None:
+    """Where a rule's regex matches at an anchor, the character after the anchor and its blanks is one that its
+    follow set lists (or is no ASCII character), on texts of anchors and what rules expect after them."""
+    plan = combined_pattern_detector().plan
+    checked: dict[str, int] = {}
+    for text in _follow_texts():
+        lower = text.lower()
+        if len(lower) != len(text):
+            continue
+        for start, end, steps in anchor_starts(plan, lower):
+            after = first_visible(text, end)
+            for step in steps:
+                if step.follow is None or step.compiled.match(text, start) is None:
+                    continue
+                checked[step.pattern.name] = checked.get(step.pattern.name, 0) + 1
+                assert after in step.follow or not after.isascii(), (step.pattern.name, text, start)
+    # The texts hold matches of most rules with a follow set, so that a set that leaves out a character is seen.
+    with_follow = {step.pattern.name for _, (_, _, steps) in plan.automaton.items() for step in steps if step.follow}
+    assert len(checked) >= 0.6 * len(with_follow), sorted(with_follow - set(checked))
+
+
+def test_follow_checks_skip_most_tries_of_rules_that_need_something_else_next() -> None:
+    """The patient rules need a name, a bracket or a colon after "pt"; a plain "pt is" tries none of them."""
+    plan = combined_pattern_detector().plan
+    text = "pt is comfortable. Pt (Quorvane) ok"
+    tried = {
+        (start, step.pattern.name)
+        for start, end, steps in anchor_starts(plan, text.lower())
+        for step in steps
+        if step.follow is None or first_visible(text, end) in step.follow
+    }
+    assert not any(start == 0 and name.startswith("name.patient") for start, name in tried)
+    assert (19, "name.patient_parenthesised") in tried
+
+
+@pytest.mark.parametrize(
+    ("text", "end", "expected"),
+    [
+        ("pt is", 2, "i"),
+        ("pt\t \tX", 2, "X"),
+        ("pt", 2, ""),
+        ("pt   ", 2, ""),
+        ("pt        :", 2, ":"),  # past the first four characters
+        ("pt\nX", 2, "\n"),  # a newline is no blank
+        ("pt\u00a0X", 2, "\u00a0"),
+    ],
+)
+def test_first_visible(text: str, end: int, expected: str) -> None:
+    assert first_visible(text, end) == expected
 
 
 def test_window_fits_worked_out_from_prefixes_equal_the_direct_ones() -> None:
@@ -802,10 +902,10 @@ def test_repeating_pairs_are_rules_reached_by_a_key_and_by_one_of_its_prefixes()
         assert _repeating(keys) == direct, keys
 
 
-def test_anchor_steps_are_built_once_per_rule_and_repeat_flag() -> None:
-    """The automaton's many keys (spellings times delimiters) share one step per (rule, may_repeat)."""
+def test_anchor_steps_are_built_once_per_rule_repeat_flag_and_follow() -> None:
+    """The automaton's many keys (spellings times delimiters) share one step per (rule, may_repeat, follow)."""
     plan = combined_pattern_detector().plan
     assert plan.automaton is not None
-    steps = {id(step): step for _, (_, key_steps) in plan.automaton.items() for step in key_steps}
-    assert len(steps) == len({(step.index, step.may_repeat) for step in steps.values()})
+    steps = {id(step): step for _, (_, _, key_steps) in plan.automaton.items() for step in key_steps}
+    assert len(steps) == len({(step.index, step.may_repeat, step.follow) for step in steps.values()})
     assert all(step.pattern is plan.anchored[step.index] for step in steps.values())

@@ -220,3 +220,194 @@ def derive_required_char(items: tuple[_Item, ...]) -> str:
         if found:
             return found
     return ""
+
+
+# Blanks, which the follow check skips: what a rule's regex writes between the anchor and the next word.
+_BLANKS = frozenset(" \t")
+_FLAGS = "flags"  # marks where a scoped flag group ends inside an item list: ("flags", the flag outside it)
+
+
+@lru_cache(maxsize=1024)
+def derive_follows(source: str, ignore_case: bool, anchors: tuple[str, ...]) -> tuple[frozenset[str] | None, ...]:
+    """For each of ``anchors`` (lower case, one blank per gap, as the plan spells them), the ASCII characters that may
+    come first after it and the blanks or tabs after it, in every match of the regex that starts with it: the scan
+    tries the rule at that anchor only where such a character (or one that is not ASCII) follows. None where the
+    regex does not show it: a match might end there or go on with a blank, a newline or a class the derivation cannot
+    list, or no way through the regex spells the anchor.
+
+    Lookarounds and ``\\b`` are skipped (they only narrow what matches), except that a lookahead's first character
+    counts where the rest gives none ("(?<=\\()pt(?=\\))" needs a ")" next). A character in a case-blind part counts
+    in both cases; a non-ASCII one adds its case forms and case folding, and a non-ASCII character in the text always
+    passes (the regex may fold it to an ASCII one: "K", the Kelvin sign, for "k").
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            parsed = _parser.parse(source, re.IGNORECASE if ignore_case else 0)
+    except (re.error, Warning):
+        return (None,) * len(anchors)
+    root: _Node = {}
+    for anchor in anchors:
+        node = root
+        for char in anchor:
+            node = node.setdefault(char, {})
+        node[""] = anchor
+    found: dict[str, set[str] | None] = {}
+    _walk_on(tuple(parsed), root, bool(parsed.state.flags & re.IGNORECASE), found)
+    return tuple(None if found.get(anchor) is None else frozenset(found[anchor] or ()) for anchor in anchors)
+
+
+# A trie of anchors: a character -> the node after it; "" -> the anchor that ends at this node.
+_Node = dict[str, Any]
+
+
+def _walk(items: tuple[_Item, ...], node: _Node, blind: bool, found: dict[str, set[str] | None]) -> None:
+    """Go on along ``items`` from ``node`` (a prefix of some anchors just spelled): where an anchor ends here, add
+    what may follow it to ``found``; then spell the longer anchors."""
+    anchor = node.get("")
+    if anchor is not None and found.get(anchor, ()) is not None:
+        try:
+            found[anchor] = (found.get(anchor) or set()) | _first_visible(items, blind)
+        except _Unprovable:
+            found[anchor] = None
+    if len(node) > (anchor is not None):
+        _walk_on(items, node, blind, found)
+
+
+def _walk_on(items: tuple[_Item, ...], node: _Node, blind: bool, found: dict[str, set[str] | None]) -> None:
+    """Spell on from ``node`` along ``items``; where the regex cannot be followed, every anchor longer than the
+    prefix at ``node`` gets None (nothing shown)."""
+    try:
+        _spell(items, node, blind, found)
+    except _Unprovable:
+        for anchor in _longer(node):
+            found[anchor] = None
+
+
+def _longer(node: _Node) -> list[str]:
+    """The anchors that go on past ``node``."""
+    out: list[str] = []
+    for char, child in node.items():
+        if char:
+            out.extend(a for a in (child.get(""),) if a is not None)
+            out.extend(_longer(child))
+    return out
+
+
+def _spell(items: tuple[_Item, ...], node: _Node, blind: bool, found: dict[str, set[str] | None]) -> None:
+    if not items:
+        raise _Unprovable("the match may end inside an anchor")
+    (op, av), rest = items[0], items[1:]
+    if op is _LEAVE[0] or op is sre.AT or op in (sre.ASSERT, sre.ASSERT_NOT):
+        _spell(rest, node, blind, found)  # zero-width: passed over
+    elif op == _FLAGS:
+        _spell(rest, node, av, found)
+    elif op is sre.LITERAL:
+        char = chr(av)
+        if not char.isascii():
+            raise _Unprovable("a non-ASCII character in an anchor")
+        child = node.get(" " if char in _BLANKS else char.lower())
+        if child is not None:
+            _walk(rest, child, blind, found)
+    elif op is sre.IN:
+        chars = _set_chars(av)
+        for key in {" " if c in _BLANKS else c.lower() for c in chars}:
+            if key and key in node:
+                _walk(rest, node[key], blind, found)
+    elif op is sre.SUBPATTERN:
+        inner = _inner_blind(av, blind)
+        closing = ((_FLAGS, blind),) if inner != blind else ()
+        _spell((*_body(av), *closing, *rest), node, inner, found)
+    elif op is sre.BRANCH:
+        for alternative in av[1]:
+            _walk_on((*alternative, *rest), node, blind, found)
+    elif op is sre.MAX_REPEAT and _is_blank_run(op, av):
+        if " " in node:
+            _walk(rest, node[" "], blind, found)
+    elif op is sre.MAX_REPEAT and av[0] == 0 and av[1] == 1:
+        _walk_on(rest, node, blind, found)
+        _walk_on((*av[2], *rest), node, blind, found)
+    else:
+        raise _Unprovable(f"cannot spell an anchor through {op}")
+
+
+def _inner_blind(av: Any, blind: bool) -> bool:
+    """Whether a group's body is case-blind: its scoped flags (``(?i:...)``, ``(?-i:...)``) or the flag outside."""
+    _, add_flags, del_flags, _ = av
+    if add_flags & re.IGNORECASE:
+        return True
+    if del_flags & re.IGNORECASE:
+        return False
+    return blind
+
+
+def _first_visible(items: tuple[_Item, ...], blind: bool) -> set[str]:
+    """The characters that the first character other than a blank or tab that ``items`` match may be; raises where
+    a match may end, or go on, without one the derivation can list."""
+    if not items:
+        raise _Unprovable("the match may end here")
+    (op, av), rest = items[0], items[1:]
+    if op is _LEAVE[0] or op is sre.AT or (op in (sre.ASSERT, sre.ASSERT_NOT) and (op is sre.ASSERT_NOT or av[0] < 0)):
+        return _first_visible(rest, blind)
+    if op == _FLAGS:
+        return _first_visible(rest, av)
+    if op is sre.ASSERT:  # a lookahead: what it needs next is needed too
+        try:
+            return _first_visible(tuple(av[1]), blind)
+        except _Unprovable:
+            return _first_visible(rest, blind)
+    if op is sre.LITERAL:
+        return _first_visible(rest, blind) if chr(av) in _BLANKS else _cased({chr(av)}, blind)
+    if op is sre.IN:
+        chars = _set_chars(av)
+        if chars <= _BLANKS:
+            return _first_visible(rest, blind)
+        if chars & _BLANKS:
+            raise _Unprovable("a class of blanks and other characters")
+        return _cased(chars, blind)
+    if op is sre.SUBPATTERN:
+        inner = _inner_blind(av, blind)
+        closing = ((_FLAGS, blind),) if inner != blind else ()
+        return _first_visible((*_body(av), *closing, *rest), inner)
+    if op is sre.BRANCH:
+        return set().union(*(_first_visible((*alternative, *rest), blind) for alternative in av[1]))
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+        low, _, body = av
+        if _only_blanks(tuple(body)):
+            return _first_visible(rest, blind)
+        # The body always takes a character other than a blank (else this raises): the first repetition's comes first.
+        first = _first_visible(tuple(body), blind)
+        return first if low >= 1 else first | _first_visible(rest, blind)
+    raise _Unprovable(f"cannot tell what {op} starts with")
+
+
+def _only_blanks(items: tuple[_Item, ...]) -> bool:
+    """Whether ``items`` match nothing but blanks and tabs (a run of them, perhaps none)."""
+    for op, av in items:
+        if op is sre.LITERAL and chr(av) in _BLANKS:
+            continue
+        if op is sre.IN and _listed_blanks(av):
+            continue
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and _only_blanks(tuple(av[2])):
+            continue
+        return False
+    return True
+
+
+def _listed_blanks(av: Any) -> bool:
+    try:
+        return _set_chars(av) <= _BLANKS
+    except _Unprovable:
+        return False
+
+
+def _cased(chars: set[str], blind: bool) -> set[str]:
+    """``chars`` and, where matched case-blind, their other cases (and the case folding of a non-ASCII one)."""
+    if not blind:
+        return set(chars)
+    out = set(chars)
+    for c in chars:
+        out.update(c.lower(), c.upper())
+        if not c.isascii():
+            out.update(c.casefold())
+    return out

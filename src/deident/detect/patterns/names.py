@@ -912,6 +912,10 @@ def _first_name_subject(text: str, m: regex.Match[str]) -> list[Hit]:
     a sentence before a verb: "Harold was calm overnight", "JOHN DENIES PAIN", "Tamsin and husband at bedside". The
     rarer names are :func:`_subject_name`'s; this takes the common ones ("John", "Mary") that a name list knows as
     names first. "Pt was", "Lasix was given" and "Jan 3 was" name no one (no first name, or no verb after it)."""
+    # The lookbehind's word is the one found below, or nothing is kept (a stop or an initial glued before it): most
+    # sentences open with no first name ("Pt was", "He is"), and a set lookup settles those before the search.
+    if not _uncommon_first_name(m["w"].lower()):
+        return []
     found = search_before(_SUBJECT_WORD, text, m.start(), 30)
     if found is None or found["i"] or found["g"] or not _opens_sentence(text, found.start("n")):
         return []
@@ -2019,7 +2023,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             "name.first_name_subject",
             Label.PATIENT,
             # The lookbehind (one word opening a sentence) rejects the common verbs' other places before the validator.
-            r"(?<=(?:\A|[.!?;:(\n])[ \t]{0,3}[A-Za-z][A-Za-z'\-]{1,24}[ \t]{1,2})"
+            r"(?<=(?:\A|[.!?;:(\n])[ \t]{0,3}(?P<w>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2})"
             r"(?:" + words(*_FIRST_NAME_SUBJECT_WORDS) + "|" + _WITH_RELATIVE[2:] + r")(?![\w'])",
             0.4,
             _first_name_subject,

@@ -17,7 +17,7 @@ from typing import NamedTuple, TypeVar
 import ahocorasick
 import regex
 
-from deident.detect.patterns.hints import WORD_END, scan_hints
+from deident.detect.patterns.hints import WORD_END, derive_follows, scan_hints
 from deident.detect.patterns.rules import Hit, Pattern, compile_source, validated
 
 _SAME_ESCAPES = frozenset("dDwWbBAZntrfvx0")
@@ -194,16 +194,18 @@ def _delimiter_table(anchor_chars: set[str]) -> tuple[_ScanTable, str, str]:
 class _AnchorStep(NamedTuple):
     """One rule to try where an anchor key is found: its index in ``ScanPlan.anchored``, whether another key that
     can be found at the same start also leads to it (then a start must be remembered, so it is tried once), the
-    rule and its compiled regex."""
+    rule and its compiled regex, and the ASCII characters that may come first after the anchor and its blanks in a
+    match (:func:`~deident.detect.patterns.hints.derive_follows`; None: any)."""
 
     index: int  # type: ignore[assignment]  # a field may shadow tuple.index (steps are read by name or unpacked)
     may_repeat: bool
     pattern: Pattern
     compiled: regex.Pattern[str]
+    follow: frozenset[str] | None
 
 
-def _anchor_step(index: int, may_repeat: bool, pattern: Pattern) -> _AnchorStep:
-    return _AnchorStep(index, may_repeat, pattern, pattern.compiled)
+def _anchor_step(index: int, may_repeat: bool, pattern: Pattern, follow: frozenset[str] | None) -> _AnchorStep:
+    return _AnchorStep(index, may_repeat, pattern, pattern.compiled, follow)
 
 
 def _repeating(keys: dict[str, tuple[int, ...]]) -> set[tuple[str, int]]:
@@ -218,6 +220,19 @@ def _repeating(keys: dict[str, tuple[int, ...]]) -> set[tuple[str, int]]:
                 for index in indices & shorter:
                     out.update(((key, index), (key[:end], index)))
     return out
+
+
+def _memo_step(
+    steps: dict[tuple[int, bool, frozenset[str] | None], _AnchorStep],
+    index: int,
+    may_repeat: bool,
+    pattern: Pattern,
+    follow: frozenset[str] | None,
+) -> _AnchorStep:
+    step = steps.get((index, may_repeat, follow))
+    if step is None:
+        step = steps[index, may_repeat, follow] = _anchor_step(index, may_repeat, pattern, follow)
+    return step
 
 
 def build_plan(patterns: tuple[Pattern, ...]) -> ScanPlan:
@@ -237,10 +252,16 @@ def _build_plan(patterns: tuple[Pattern, ...], validators: tuple[object, ...]) -
     table = None
     if anchored:
         spelled: dict[str, set[int]] = {}
+        # (spelling, rule index) -> what may follow the anchor in the rule's matches; None (any) wins a union.
+        follows: dict[tuple[str, int], frozenset[str] | None] = {}
         for index, pattern in enumerate(anchored):
-            for anchor in hints[pattern].anchors or ():
-                for spelling in _spellings(anchor.lower(), _SCANNED_GAPS):
+            anchors = tuple(anchor.lower() for anchor in hints[pattern].anchors or ())
+            rule_follows = derive_follows(pattern.source, pattern.ignore_case, anchors)
+            for anchor, follow in zip(anchors, rule_follows, strict=True):
+                for spelling in _spellings(anchor, _SCANNED_GAPS):
                     spelled.setdefault(spelling, set()).add(index)
+                    known = follows.get((spelling, index), frozenset())
+                    follows[spelling, index] = None if known is None or follow is None else known | follow
         table, delimiters, preceders = _delimiter_table({c for spelling in spelled for c in spelling})
         # Each key with every pattern index it has, in increasing order (the order in which the patterns are tried
         # at a position).
@@ -250,16 +271,15 @@ def _build_plan(patterns: tuple[Pattern, ...], validators: tuple[object, ...]) -
         keys = {anchor + d: tuple(indices) for anchor, indices in by_anchor.items() for d in delimiters}
         repeating = _repeating(keys)
         automaton = ahocorasick.Automaton()
-        # One step per (rule, may_repeat), shared by the many keys (anchor spellings times delimiters) that lead
-        # to it: building one per key cost ~0.1 s of every load.
-        step_of = {
-            (i, may_repeat): _anchor_step(i, may_repeat, pattern)
-            for i, pattern in enumerate(anchored)
-            for may_repeat in (False, True)
-        }
+        # One step per (rule, may_repeat, follow), shared by the many keys (anchor spellings times delimiters) that
+        # lead to it: building one per key cost ~0.1 s of every load.
+        step_of: dict[tuple[int, bool, frozenset[str] | None], _AnchorStep] = {}
         for key, key_indices in keys.items():
-            steps = tuple(step_of[i, (key, i) in repeating] for i in key_indices)
-            value = (len(key) + 1, steps)
+            spelling = key[:-1]
+            steps = tuple(
+                _memo_step(step_of, i, (key, i) in repeating, anchored[i], follows[spelling, i]) for i in key_indices
+            )
+            value = (len(key) + 1, len(spelling), steps)
             # And with each character that may stand before a word: only anchors that begin a word are reported
             # (the scanned text starts with a blank, so an anchor that begins the text is reported too).
             for before in preceders:
@@ -518,16 +538,30 @@ def merge_delimiters(plan: ScanPlan, lower: str) -> str:
 _NON_ASCII_RUNS = re.compile(r"([^\x00-\x7f]+)")  # split() keeps them, at the odd positions
 
 
-def anchor_starts(plan: ScanPlan, lower: str) -> Iterator[tuple[int, tuple[_AnchorStep, ...]]]:
-    """(start, steps) for each anchor key found in ``lower`` (a lower-cased text of the same length as the text)
-    where it begins a word (at the start of the text or after a character that is no letter or digit) and ends one
-    (before a word-end character or at the end of the text), in the order of the ends of the keys."""
+def anchor_starts(plan: ScanPlan, lower: str) -> Iterator[tuple[int, int, tuple[_AnchorStep, ...]]]:
+    """(start, end, steps) for each anchor key found in ``lower`` (a lower-cased text of the same length as the
+    text) where it begins a word (at the start of the text or after a character that is no letter or digit) and ends
+    one (before a word-end character or at the end of the text), in the order of the ends of the keys; ``end`` is
+    where the anchor's spelling ends."""
     if plan.automaton is None:
         return
     # A blank before the text lets an anchor that begins it be reported, one after it an anchor that ends it; the
     # keys begin with the character before the anchor, which the leading blank offsets.
-    for last, (length, steps) in plan.automaton.iter(" " + merge_delimiters(plan, lower) + " "):
-        yield last - length + 1, steps
+    for last, (length, spelled, steps) in plan.automaton.iter(" " + merge_delimiters(plan, lower) + " "):
+        start = last - length + 1
+        yield start, start + spelled, steps
+
+
+_VISIBLE = re.compile(r"[^ \t]")
+
+
+def first_visible(text: str, end: int) -> str:
+    """The first character of ``text`` from ``end`` on that is no blank or tab ("" where there is none)."""
+    piece = text[end : end + 4].lstrip(" \t")  # most anchors: a blank or two, then the next word
+    if piece:
+        return piece[0]
+    found = _VISIBLE.search(text, end + 4)
+    return found.group() if found else ""
 
 
 def _anchored_hits(plan: ScanPlan, text: str, lower: str | None = None) -> list[tuple[Pattern, Hit]]:
@@ -544,8 +578,14 @@ def _anchored_hits(plan: ScanPlan, text: str, lower: str | None = None) -> list[
         return [(p, h) for p in plan.anchored for h in find_hits(p, text)]
     out: list[tuple[Pattern, Hit]] = []
     tried: set[tuple[int, int]] = set()
-    for start, steps in anchor_starts(plan, lower):
-        for index, may_repeat, pattern, compiled in steps:
+    for start, end, steps in anchor_starts(plan, lower):
+        after = None
+        for index, may_repeat, pattern, compiled, follow in steps:
+            if follow is not None:
+                # A rule whose matches need another character next cannot match here (a non-ASCII one may fold).
+                after = first_visible(text, end) if after is None else after
+                if after not in follow and after.isascii():
+                    continue
             if may_repeat:
                 if (index, start) in tried:
                     continue
