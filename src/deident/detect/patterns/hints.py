@@ -54,14 +54,26 @@ def scan_hints(pattern: Pattern) -> ScanHints:
 
 
 @lru_cache(maxsize=1024)
-def derived_hints(source: str, ignore_case: bool) -> ScanHints:
-    """``anchors`` and ``required_char`` as far as they follow from the regex (empty where they do not)."""
+def parsed_regex(source: str, ignore_case: bool) -> tuple[tuple[_Item, ...], bool] | None:
+    """The regex's items as ``re._parser`` reads them and whether it is case-blind as a whole (its flag or a leading
+    ``(?i)``); None for a ``regex``-only construct, which ``re`` fails on or reads otherwise. Read once per rule for
+    every derivation."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # "possible nested set": a ``regex`` construct that ``re`` reads otherwise
-            items = tuple(_parser.parse(source, re.IGNORECASE if ignore_case else 0))
+            parsed = _parser.parse(source, re.IGNORECASE if ignore_case else 0)
     except (re.error, Warning):
+        return None
+    return tuple(parsed), bool(parsed.state.flags & re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def derived_hints(source: str, ignore_case: bool) -> ScanHints:
+    """``anchors`` and ``required_char`` as far as they follow from the regex (empty where they do not)."""
+    parsed = parsed_regex(source, ignore_case)
+    if parsed is None:
         return ScanHints(anchors=(), required_char="")  # a ``regex``-only construct: nothing is derived
+    items, _ = parsed
     return ScanHints(anchors=derive_anchors(items), required_char=derive_required_char(items))
 
 
@@ -240,12 +252,10 @@ def derive_follows(source: str, ignore_case: bool, anchors: tuple[str, ...]) -> 
     in both cases; a non-ASCII one adds its case forms and case folding, and a non-ASCII character in the text always
     passes (the regex may fold it to an ASCII one: "K", the Kelvin sign, for "k").
     """
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            parsed = _parser.parse(source, re.IGNORECASE if ignore_case else 0)
-    except (re.error, Warning):
+    parsed = parsed_regex(source, ignore_case)
+    if parsed is None:
         return (None,) * len(anchors)
+    items, blind = parsed
     root: _Node = {}
     for anchor in anchors:
         node = root
@@ -253,7 +263,7 @@ def derive_follows(source: str, ignore_case: bool, anchors: tuple[str, ...]) -> 
             node = node.setdefault(char, {})
         node[""] = anchor
     found: dict[str, set[str] | None] = {}
-    _walk_on(tuple(parsed), root, bool(parsed.state.flags & re.IGNORECASE), found)
+    _walk_on(items, root, blind, found)
     return tuple(None if found.get(anchor) is None else frozenset(found[anchor] or ()) for anchor in anchors)
 
 

@@ -222,19 +222,6 @@ def _repeating(keys: dict[str, tuple[int, ...]]) -> set[tuple[str, int]]:
     return out
 
 
-def _memo_step(
-    steps: dict[tuple[int, bool, frozenset[str] | None], _AnchorStep],
-    index: int,
-    may_repeat: bool,
-    pattern: Pattern,
-    follow: frozenset[str] | None,
-) -> _AnchorStep:
-    step = steps.get((index, may_repeat, follow))
-    if step is None:
-        step = steps[index, may_repeat, follow] = _anchor_step(index, may_repeat, pattern, follow)
-    return step
-
-
 def build_plan(patterns: tuple[Pattern, ...]) -> ScanPlan:
     """The plan of a table of rules (remembered: the detectors share one plan per table).
 
@@ -273,17 +260,27 @@ def _build_plan(patterns: tuple[Pattern, ...], validators: tuple[object, ...]) -
         automaton = ahocorasick.Automaton()
         # One step per (rule, may_repeat, follow), shared by the many keys (anchor spellings times delimiters) that
         # lead to it: building one per key cost ~0.1 s of every load.
-        step_of: dict[tuple[int, bool, frozenset[str] | None], _AnchorStep] = {}
-        for key, key_indices in keys.items():
-            spelling = key[:-1]
-            steps = tuple(
-                _memo_step(step_of, i, (key, i) in repeating, anchored[i], follows[spelling, i]) for i in key_indices
-            )
-            value = (len(key) + 1, len(spelling), steps)
-            # And with each character that may stand before a word: only anchors that begin a word are reported
-            # (the scanned text starts with a blank, so an anchor that begins the text is reported too).
-            for before in preceders:
-                automaton.add_word(before + key, value)
+        step_of = {
+            (i, may_repeat, follow): _anchor_step(i, may_repeat, anchored[i], follow)
+            for i, follow in {(i, f) for (_, i), f in follows.items()}
+            for may_repeat in (False, True)
+        }
+        repeating_keys = {key for key, _ in repeating}
+        for spelling, indices in by_anchor.items():
+            followed = [(i, follows[spelling, i]) for i in indices]
+            once = tuple(step_of[i, False, follow] for i, follow in followed)  # the steps of most keys
+            for d in delimiters:
+                key = spelling + d
+                steps = (
+                    tuple(step_of[i, (key, i) in repeating, follow] for i, follow in followed)
+                    if key in repeating_keys
+                    else once
+                )
+                value = (len(key) + 1, len(spelling), steps)
+                # And with each character that may stand before a word: only anchors that begin a word are reported
+                # (the scanned text starts with a blank, so an anchor that begins the text is reported too).
+                for before in preceders:
+                    automaton.add_word(before + key, value)
         automaton.make_automaton()
     digit_led = tuple(p for p in patterns if not hints[p].anchors and p.hints.digit_run is not None)
     for pattern in digit_led:
