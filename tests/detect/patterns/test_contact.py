@@ -63,6 +63,16 @@ POSITIVES: list[Case] = [
     ("any questions pls call 4-5678.", "4-5678", P),
     ("please call 41234 with questions", "41234", P),
     ("paged Quorvane at 21345, no answer", "21345", P),
+    # with a number sign before the number
+    ("Paged at #4-5678 twice", "4-5678", P),
+    ("Please page at #3-4567 if needed", "3-4567", P),
+    ("call #6-7890 with questions", "6-7890", P),
+    ("PHONE AT #617-555-0143", "617-555-0143", P),
+    ("wife's phone is # 617-555-0143", "617-555-0143", P),
+    # the person paged or called between the verb and the number, with no "at"
+    ("Pls page renal fellow 6-7890", "6-7890", P),
+    ("page the covering resident 12345", "12345", P),
+    ("call daughter 617-555-0143 tomorrow", "617-555-0143", P),
     ("beeper is 12345", "12345", P),
     # dialled from North America with the exit code for "+"
     ("daughter at 011 44 20 7946 0958 in London", "011 44 20 7946 0958", P),
@@ -83,6 +93,13 @@ NEGATIVES: list[Case] = [
     ("UO 100-1200 cc over the shift", None, None),
     # a count, a clock time, a quantity or a shift right after a verb of calling
     ("called 2-3 times overnight", None, None),
+    ("call at # 2-3 times", None, None),
+    ("called wife at #1500", None, None),
+    ("call pt at #1 bed", None, None),
+    # an extension's shape after words with no "at" only after a pager's verb
+    ("contacted pharmacy 10000 units", None, None),
+    ("called son 3-2005 about the bill", "3-2005", P),
+    ("paged renal 3 times", None, None),
     ("called 1500 cc", None, None),
     ("called 20000 units of heparin", None, None),
     ("Call 0700-1900 team with questions", None, None),

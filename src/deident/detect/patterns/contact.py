@@ -225,7 +225,11 @@ def _phone_shape(text: str, m: regex.Match[str]) -> list[Hit]:
 
 def _number_to_call(text: str, m: regex.Match[str]) -> list[Hit]:
     """A number to call someone on: a phone (:func:`_phone_shape`), or a hospital's internal extension, five digits
-    ("call him at 41234") or a digit, a dash and four ("reached at 5-1234"); four digits may be a clock time."""
+    ("call him at 41234") or a digit, a dash and four ("reached at 5-1234"); four digits may be a clock time. After
+    words with no "at" only a pager's verb takes an extension ("page renal fellow 6-7890"): "contacted pharmacy
+    10000" or "called son 3-2005" is no number to call."""
+    if m["o"] and m["t"].lower() not in ("page", "paged", "paging"):
+        return _phone_shape(text, m)
     if rx(r"[1-9]\d{4}|\d-\d{4}").fullmatch(m["p"]) and not unit_follows(text, m.end("p")):
         return [Hit(m.start("p"), m.end("p"))]
     return _phone_shape(text, m)
@@ -408,7 +412,7 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             r"\b(?P<t>"
             + words(*PHONE_TRIGGER_WORDS, *MORE_PHONE_TRIGGER_WORDS, *PAGER_TRIGGER_WORDS, *FAX_TRIGGER_WORDS)
             + r")(?![\w])[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[#:.]?[ \t]{0,2}(?:(?:is|at|on)[ \t]{1,2})?"
-            + r"(?P<p>"
+            + r"(?:#[ \t]{0,2})?(?P<p>"
             + PHONE_SHAPE
             + r")"
             + _NA,
@@ -418,13 +422,16 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
         ),
         Pattern(
             # A number to call someone on, right after the verb or up to three words after it: "Call daughter at
-            # 555 1234 after 5", "please reach her son on 07700 900123", "call him at 41234", "pls call 4-5678" (see
-            # _number_to_call: no date, clock time or range, or quantity: "called wife at 1500", "call 2-3 times").
+            # 555 1234 after 5", "please reach her son on 07700 900123", "call him at 41234", "pls call 4-5678", with
+            # a number sign before it ("paged at #4-5678"), or the words with no "at" ("page renal fellow 6-7890",
+            # "call son 617-555-0143"; see _number_to_call: no date, clock time or range, or quantity: "called wife at
+            # 1500", "call 2-3 times").
             "phone.call_at",
             P,
             r"\b(?P<t>call|called|calling|reach|reached|contact|contacted|ring|rang|text|texted|page|paged|paging)"
             r"[ \t]{1,2}"
-            r"(?:(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){0,3}(?:at|on|@)[ \t]{1,2})?(?P<p>" + PHONE_SHAPE + r")" + _NA,
+            r"(?:(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){0,3}(?:at|on|@)[ \t]{1,2}"
+            r"|(?P<o>(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){1,3}))?(?:#[ \t]{0,2})?(?P<p>" + PHONE_SHAPE + r")" + _NA,
             0.7,
             _number_to_call,
             group="p",
