@@ -146,8 +146,21 @@ POSITIVES: list[Case] = [
     ("BROTHER IN FROM BRANTISKVILLE OVER THE WEEKEND", "BRANTISKVILLE", Label.CITY),
     ("worse after son Tobiah moved to Quelbury. Started sertraline", "Quelbury", Label.CITY),
     ("Daughter lives in Quelbury. Visits weekly.", "Quelbury", Label.CITY),
+    # a care site named before the abbreviation of its kind (a nursing home's "NH", or the state's: a place either way)
+    ("Pt from Brantisk NH", "Brantisk", Label.LOCATION_OTHER),
+    ("PT FROM BRANTISK NH", "BRANTISK", Label.LOCATION_OTHER),
+    ("from the Brantisk VA", "Brantisk", Label.LOCATION_OTHER),
+    ("screened by Kitork SNF today", "Kitork", Label.LOCATION_OTHER),
+    ("FROM QUELBURY VAMC", "QUELBURY", Label.LOCATION_OTHER),
 ]
 NEGATIVES: list[Case] = [
+    # the abbreviation alone, or after a function word or a verb, names no site
+    ("pt went to the VA", None, None),
+    ("PT REFUSED NH PLACEMENT", None, None),
+    ("Pt Refused SNF", None, None),
+    ("DISCUSSED LTC", None, None),
+    ("family wants NH placement", None, None),
+    ("NH3 elevated", None, None),
     # after a motion word, a number that is a dose, a count, a time or a duration makes no ward
     ("sent to Lasix 2 mg, went to OR 2x, admitted to ICU 2 days ago, transfer to rehab 2 weeks", None, None),
     ("transferred to floor 3, came back to baseline 2 days later, sent to Medicine 2 am", None, None),

@@ -18,6 +18,7 @@ from deident.detect.patterns.names import (
     SUBJECT_VERBS,
     VERB_FORMS,
     clinical_terms,
+    is_verb_form,
 )
 from deident.detect.patterns.postcodes import postcode_patterns
 from deident.detect.patterns.rules import (
@@ -782,6 +783,30 @@ def _site_name_before(text: str, end: int, names_next_to_suffix: Callable[[str],
     return kept if named else []
 
 
+# A care site named before the abbreviation of its kind: "from Brantisk NH" (a nursing home, or the state: a place
+# either way), "Quorvane SNF", "the Brantisk VA", "Kitork VAMC"; "the VA" alone names none.
+CARE_SITE_ABBREVIATIONS = ("NH", "SNF", "LTC", "ALF", "ECF", "LTACH", "LTAC", "VA", "VAMC")
+
+
+def _abbreviated_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The name words before a care site's abbreviation, as a care site's before its suffix; none a function, clinical
+    word or verb ("REFUSED NH", "DECLINED SNF"), and one at least rare (in text without case, rarer still). In text
+    with case the abbreviation is written in capitals ("Brantisk va" is none)."""
+    mixed = window_case(text, m.start()) == "mixed"
+    if mixed and not m[0].isupper():
+        return []
+    kept = _site_name_before(text, m.start(), lambda word: False)
+    if not kept:
+        return []
+    lowered = [text[s:e].strip(".").lower() for s, e in kept]
+    if any(w in STOP_WORDS or w in clinical_terms() or is_verb_form(w) for w in lowered):
+        return []
+    rare = 4.5 if mixed else 3.0
+    if not any(_zipf(w) < rare for w in lowered):
+        return []
+    return [Hit(kept[0][0], kept[-1][1], Label.LOCATION_OTHER)]
+
+
 # A street named without a house number after a word of place ("off Brantisk Road", "lives on Quorvane Avenue"): up to
 # three capitalised words and a capitalised street type, in text with case.
 _STREET_TYPES_NAMED = (
@@ -1191,6 +1216,13 @@ def location_patterns() -> tuple[Pattern, ...]:
             _hospital_name,
         ),
         Pattern("location.street_named", Label.STREET, _STREET_NAMED, 0.5, _street_named, ignore_case=False),
+        Pattern(
+            "location.abbreviated_care_site",
+            Label.LOCATION_OTHER,
+            r"\b" + words(*CARE_SITE_ABBREVIATIONS) + r"(?![\w'])",
+            0.5,
+            _abbreviated_care_site,
+        ),
         Pattern(
             "location.school_name",
             Label.ORGANIZATION,
