@@ -402,6 +402,10 @@ NEGATIVES: list[Case] = [
     ("d/w team and pt. Reported to MD. Report given to CCU RN.", None, None),
     ("Pain reported to be 3/10. Reported to be stable.", None, None),
     ("Patient is a 64 yo man. Pt is a 70 y/o. This is a 45 yo woman.", None, None),
+    ("Pt is a pleasant 80yo. This is a well-appearing 45 year old. She is a thin frail elderly 90 yo.", None, None),
+    # a relative, a drug, a clinical word, an abbreviation or a common word after a verb of care
+    ("Educated Wife on meds. Medicated Percocet for pain. Suctioned Trach for secretions.", None, None),
+    ("Turned Q2H and prn. Assisted OOB to chair. Encouraged Fluids. Reassured Family.", None, None),
     ("Elderly patient is a 64 yo man. Mr. X was seen. Pt Quorvane resting.", "Elderly", None),
     ("Discharged from PT. Consult from PT pending. Transfer from OT today.", None, None),
     ("Pt resting comfortably.\nNeuro Checks\n", None, None),
@@ -582,6 +586,13 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("T.Quorvane agrees with plan.", "T.Quorvane", PT),
     ("Plan d/w J Tillerson re cath", "J Tillerson", DR),
     ("Tobiah is a 64 yo man with CAD.", "Tobiah", PT),
+    # with a few words of description before the age
+    ("Kiochao is a pleasant 80yo admitted with CHF.", "Kiochao", PT),
+    ("Tobiah is a very pleasant 80 year old man.", "Tobiah", PT),
+    # the patient named after a nurse's verb of care
+    ("Assisted Kiochao to chair.", "Kiochao", PT),
+    ("Reoriented Kiochao frequently overnight.", "Kiochao", PT),
+    ("Pt anxious. Encouraged Kiochao to use IS.", "Kiochao", PT),
     ("TOBIAH IS A 64 YEAR OLD MAN", "TOBIAH", PT),
     ("Plan d/w Quorvane.", "Quorvane", DR),
     ("Report given to Ostrander at 1900.", "Ostrander", DR),

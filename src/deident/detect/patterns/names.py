@@ -928,6 +928,27 @@ def _first_name_subject(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
 
 
+# What a nurse does to or for the patient, written before the patient's name: "Assisted Kiochao to chair",
+# "Reoriented Kiochao frequently", "Encouraged Tobiah to use IS".
+CARE_VERB_WORDS = (
+    "encouraged", "assisted", "helped", "turned", "repositioned", "reoriented", "re-oriented", "reminded",
+    "instructed", "educated", "taught", "medicated", "reassured", "redirected", "calmed", "bathed", "fed", "ambulated",
+    "walked", "washed", "suctioned", "dangled", "comforted", "positioned", "roused", "awakened", "settled",
+)  # fmt: skip
+
+
+def _care_object(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The patient named after a nurse's verb of care, in text with case: a capitalised word that may be a subject's
+    name (:func:`_rare_subject_word`: a listed name that is no common word, or a rare word), never a relative's word
+    ("Educated Wife"), a drug ("Medicated Percocet") or a clinical word ("Suctioned Trach")."""
+    word, at = m["n"], m.start("n")
+    if window_case(text, at) != "mixed" or word.lower() in _KIN_WORDS or is_verb_form(word.lower()):
+        return []
+    if not _rare_subject_word(word, text, at):
+        return []
+    return [Hit(at, m.end("n"), Label.PATIENT)]
+
+
 _NAME_PAIR = (
     r"(?r)(?<![\w'-])(?P<a>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{1,2}(?:and|&)[ \t]{1,2}(?P<b>[A-Za-z][A-Za-z'\-]{1,24})"
     r"[ \t]{1,2}\Z"
@@ -2032,6 +2053,15 @@ def name_patterns() -> tuple[Pattern, ...]:
             hints=ScanHints(anchors=(*_FIRST_NAME_SUBJECT_WORDS, "and")),
         ),
         Pattern(
+            "name.care_object",
+            Label.PATIENT,
+            r"\b(?i:" + "|".join(regex.escape(w) for w in CARE_VERB_WORDS) + r")[ \t]{1,2}"
+            r"(?P<n>[A-Z][a-z][A-Za-z'\-]{1,24})(?![\w'])",
+            0.5,
+            _care_object,
+            ignore_case=False,
+        ),
+        Pattern(
             "name.subject_clinician_verb",
             Label.DOCTOR,
             r"\b" + words(*CLINICIAN_VERB_WORDS) + r"\b",
@@ -2039,10 +2069,12 @@ def name_patterns() -> tuple[Pattern, ...]:
             _clinician_subject,
         ),
         Pattern(
-            # "Tobiah is a 64 yo man": a name opening the note's first sentence before the age.
+            # "Tobiah is a 64 yo man", "Tobiah is a pleasant 80yo", "Kiochao is a very pleasant 80 year old": a name
+            # opening the note's first sentence before the age, perhaps with up to three words of description.
             "name.subject_age",
             Label.PATIENT,
-            r"\bis[ \t]{1,2}an?[ \t]{1,2}\d{1,3}[ \t-]{0,2}(?:yo\b|y/o|y\.o|year|yr)",
+            r"\bis[ \t]{1,2}an?[ \t]{1,2}(?:[A-Za-z][A-Za-z\-]{1,20}[ \t]{1,2}){0,3}\d{1,3}[ \t-]{0,2}"
+            r"(?:yo\b|y/o|y\.o|year|yr)",
             0.4,
             _subject_name,
         ),
