@@ -35,6 +35,9 @@ POSITIVES: list[Case] = [
     ("Contact 'Dubrierko Utraeski' (mother) if unwell", "Utraeski", REL),
     ("SPOKE WITH DR. KOWALSKI ABOUT BP", "KOWALSKI", DR),
     ("Dr. Griffin aware of the hct", "Griffin", DR),
+    # the names of a list before "aware": each joined by a slash, "&" or "and"
+    ("Kiochao/Brantisk aware of the hct", "Kiochao", DR),
+    ("Kiochao and Brantisk notified of BP", "Kiochao", DR),
     ("dr. o'halloran placed the aline", "o'halloran", DR),
     ("no longer NPO per Dr Tranfaglia.", "Tranfaglia", DR),
     ("Dr. Smith's order for lasix", "Smith", DR),
@@ -304,6 +307,10 @@ NEGATIVES: list[Case] = [
     ("Family updated on plan. Wound assessed. Pt examined by team. Dressing evaluated.", None, None),
     # a role and what it is or was, not who
     ("PCP is aware of admission.", None, None),
+    # a service, a note word or a number joined to a name before "aware" is none
+    ("Neuro/Brantisk aware of BP", "Neuro", None),
+    ("Pt and Brantisk aware of BP", "Pt", None),
+    ("bp 90/Brantisk aware", "90", None),
     ("Nurse was Unable to reach family.", None, None),
     ("Resident is Concerned about the BP.", None, None),
     # a common word and a letter ending a note are no signature

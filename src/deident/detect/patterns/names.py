@@ -1473,12 +1473,18 @@ def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 def _names_before(
-    label: Label | None, strong: bool, glue: str, min_words_without_comma: int = 1, initial_first: bool = False
+    label: Label | None,
+    strong: bool,
+    glue: str,
+    min_words_without_comma: int = 1,
+    initial_first: bool = False,
+    partners: bool = False,
 ) -> Callable[[str, regex.Match[str]], list[Hit]]:
     """Validator for names that precede their trigger ("Jean Hudson, RN", "Hank Smith (son)").
 
     The match is the trigger; the name is found by a reverse regex search that ends where the trigger
-    starts (``glue`` is what may stand between them), then name words are kept from the right.
+    starts (``glue`` is what may stand between them), then name words are kept from the right. With ``partners``
+    the names joined to it by a slash, "&" or "and" are taken too ("Kiochao/Brantisk aware"), each judged alone.
     """
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -1515,9 +1521,35 @@ def _names_before(
         n_words = sum(1 + text[s:e].count("-") for s, e in kept)
         if n_words < min_words_without_comma and "," not in text[kept[-1][1] : m.start()]:
             return []  # "FEBRILE NP JEN": a lone word before "NP" is rarely a name unless set off by a comma
-        return [_close(text, kept, label)]
+        named = [_close(text, kept, label)]
+        return _list_partners(text, kept[0][0], mode, label) + named if partners else named
 
     return check
+
+
+# A name joined to the next one of a list by a slash, "&" or "and" ("Kiochao/Brantisk", "Kiochao and Brantisk").
+_PARTNER_BEFORE = (
+    r"(?r)(?<![\w'])(?P<n>" + TOKEN + r")(?:[ \t]?/[ \t]?|[ \t]{0,2}&[ \t]{0,2}|[ \t]{1,2}and[ \t]{1,2})\Z"
+)
+
+
+def _list_partners(text: str, start: int, mode: str, label: Label | None) -> list[Hit]:
+    """Up to three names before ``start`` that a slash, "&" or "and" join to it, each a name word by itself (no
+    title, service, note or common word: "Neuro/Brantisk", "Pt and Brantisk" give none)."""
+    out: list[Hit] = []
+    for _ in range(3):
+        found = search_before(_PARTNER_BEFORE, text, start, 40)
+        if found is None:
+            break
+        piece = found["n"]
+        lower = piece.lower().rstrip(".")
+        if lower in TITLE_WORDS or _is_service_word(lower) or not is_name_word(piece, mode, False):
+            break
+        if len(piece.rstrip(".")) == 1 or _ends_sentence(piece):
+            break
+        out.insert(0, Hit(found.start("n"), found.end("n"), label))
+        start = found.start("n")
+    return out
 
 
 _named_with_relative = _names_before(
@@ -1730,7 +1762,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.DOCTOR,
             r"\b" + words(*AWARE_WORDS) + r"\b",
             0.5,
-            _names_before(Label.DOCTOR, False, r"[ \t]{1,2}(?:(?:is|was|made|also)[ \t]{1,2})?"),
+            _names_before(Label.DOCTOR, False, r"[ \t]{1,2}(?:(?:is|was|made|also)[ \t]{1,2})?", partners=True),
             # whole phrases: "in" and "at" alone are far too common
         ),
         Pattern(
