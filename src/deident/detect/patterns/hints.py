@@ -250,7 +250,7 @@ def derive_follows(source: str, ignore_case: bool, anchors: tuple[str, ...]) -> 
     Lookarounds and ``\\b`` are skipped (they only narrow what matches), except that a lookahead's first character
     counts where the rest gives none ("(?<=\\()pt(?=\\))" needs a ")" next). A character in a case-blind part counts
     in both cases; a non-ASCII one adds its case forms and case folding, and a non-ASCII character in the text always
-    passes (the regex may fold it to an ASCII one: "K", the Kelvin sign, for "k").
+    passes (the regex may fold it to an ASCII one: the Kelvin sign, U+212A, for "k").
     """
     parsed = parsed_regex(source, ignore_case)
     if parsed is None:
