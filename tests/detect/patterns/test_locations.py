@@ -152,6 +152,9 @@ POSITIVES: list[Case] = [
     ("from the Brantisk VA", "Brantisk", Label.LOCATION_OTHER),
     ("screened by Kitork SNF today", "Kitork", Label.LOCATION_OTHER),
     ("FROM QUELBURY VAMC", "QUELBURY", Label.LOCATION_OTHER),
+    # a state's code alone after a place preposition, in text with case
+    ("anyone know a good neuro in NY? thanks", "NY", Label.STATE),
+    ("we moved here from NJ. it was hard", "NJ", Label.STATE),
 ]
 NEGATIVES: list[Case] = [
     # the abbreviation alone, or after a function word or a verb, names no site
@@ -161,6 +164,10 @@ NEGATIVES: list[Case] = [
     ("DISCUSSED LTC", None, None),
     ("family wants NH placement", None, None),
     ("NH3 elevated", None, None),
+    # a clinical abbreviation or a laboratory's symbol after "in", or a code in text without case
+    ("increase in CA. will replete", None, None),
+    ("ST changes in MI. troponin up", None, None),
+    ("INCREASE IN NY. WILL REPLETE", None, None),
     # after a motion word, a number that is a dose, a count, a time or a duration makes no ward
     ("sent to Lasix 2 mg, went to OR 2x, admitted to ICU 2 days ago, transfer to rehab 2 weeks", None, None),
     ("transferred to floor 3, came back to baseline 2 days later, sent to Medicine 2 am", None, None),

@@ -223,13 +223,22 @@ def _city_ambiguous_state(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(town, m.start(), Label.CITY), Hit(m.start("st"), m.end("st"), Label.STATE)]
 
 
+# State codes that are also a laboratory's symbol in a note ("Ca" for calcium).
+_LAB_SYMBOL_CODES = frozenset({"ca"})
+
+
 def _city_unpunctuated_state(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "saw her in Quelbury KS for this", "moved from Quelbury NJ to Ohio": a town and a state code with no comma
     between them, after a place preposition (see :func:`_town_after_preposition`); only codes that are no clinical
-    abbreviation (not "MD", "PA", "MS"; see AMBIGUOUS_STATE_CODES)."""
+    abbreviation (not "MD", "PA", "MS"; see AMBIGUOUS_STATE_CODES). In text with case, the code right after the
+    preposition is the state alone ("anyone know a good neuro in NY?", "moved here from NJ."), but a clinical
+    abbreviation or a laboratory's symbol ("changes in MI", "increase in CA")."""
     town = _town_after_preposition(text, m.start() - 1)
     if town is None:
-        return []
+        code = m[0].lower()
+        if code in clinical_terms() or code in _LAB_SYMBOL_CODES or window_case(text, m.start()) != "mixed":
+            return []  # "changes in MI", "s/p TX", "increase in CA" (calcium)
+        return [Hit(m.start(), m.end(), Label.STATE)] if search_before(_PLACE_PREPOSITION, text, m.start(), 12) else []
     return [Hit(town, m.start() - 1, Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
 
 
