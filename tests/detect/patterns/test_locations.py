@@ -155,6 +155,9 @@ POSITIVES: list[Case] = [
     # a state's code alone after a place preposition, in text with case
     ("anyone know a good neuro in NY? thanks", "NY", Label.STATE),
     ("we moved here from NJ. it was hard", "NJ", Label.STATE),
+    # a one-word town, a comma and its state's name after a place preposition, in any case
+    ("my uncle saw him in klistilton, mississippi for this", "klistilton", Label.CITY),
+    ("She saw him in Klistilton, Mississippi for this", "Klistilton", Label.CITY),
 ]
 NEGATIVES: list[Case] = [
     # the abbreviation alone, or after a function word or a verb, names no site
@@ -168,6 +171,10 @@ NEGATIVES: list[Case] = [
     ("increase in CA. will replete", None, None),
     ("ST changes in MI. troponin up", None, None),
     ("INCREASE IN NY. WILL REPLETE", None, None),
+    # a common or clinical word before a state's name, or one written small in text with case
+    ("in pain, texas is hot", "pain", None),
+    ("a lot of rehab, georgia", "rehab", None),
+    ("Seen in klistilton, Mississippi we", "klistilton", None),
     # after a motion word, a number that is a dose, a count, a time or a duration makes no ward
     ("sent to Lasix 2 mg, went to OR 2x, admitted to ICU 2 days ago, transfer to rehab 2 weeks", None, None),
     ("transferred to floor 3, came back to baseline 2 days later, sent to Medicine 2 am", None, None),

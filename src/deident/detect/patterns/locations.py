@@ -223,6 +223,30 @@ def _city_ambiguous_state(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(town, m.start(), Label.CITY), Hit(m.start("st"), m.end("st"), Label.STATE)]
 
 
+# A one-word town, a comma and its state's name after a place preposition: "saw him in klistilton, mississippi".
+_TOWN_BEFORE_STATE_NAME = (
+    r"(?r)\b(?:in|from|near|outside|of)[ \t]{1,2}(?P<c>[A-Za-z][A-Za-z'\-]{1,24})[ \t]{0,2},[ \t]{0,2}\Z"
+)
+
+
+def _state_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A state's name, and the town before it where one word, a comma, follows a place preposition: "in klistilton,
+    mississippi", "from Quelbury, Texas" (in any case: a forum's lower case too). The word names a place as a town's
+    words do (:func:`_names_a_place`: a listed place or no common word), capitalised where the text has case; "in
+    pain, texas" or "of rehab, georgia" name no town."""
+    state = Hit(m.start(), m.end(), Label.STATE)
+    town = search_before(_TOWN_BEFORE_STATE_NAME, text, m.start(), 40)
+    if town is None:
+        return [state]
+    word = town["c"]
+    lower = word.lower()
+    if lower in STOP_WORDS or lower in clinical_terms() or not _names_a_place([word]):
+        return [state]
+    if window_case(text, town.start("c")) == "mixed" and not word[0].isupper():
+        return [state]
+    return [Hit(town.start("c"), town.end("c"), Label.CITY), state]
+
+
 # State codes that are also a laboratory's symbol in a note ("Ca" for calcium).
 _LAB_SYMBOL_CODES = frozenset({"ca"})
 
@@ -996,7 +1020,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             ignore_case=False,
             hints=ScanHints(anchors=tuple(sorted(_state_codes(False)[3:-1].lower().split("|")))),
         ),
-        Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6),
+        Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6, _state_name),
         Pattern(
             "location.coordinates",
             Label.LOCATION_OTHER,
