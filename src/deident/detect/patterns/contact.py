@@ -223,12 +223,20 @@ def _phone_shape(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(start, end, label=label)]
 
 
+# The verbs before a number to call; a pager's take an extension after the person paged (see _number_to_call).
+_PAGE_VERBS = ("page", "paged", "paging")
+_CALL_VERBS = (
+    "call", "called", "calling", "reach", "reached", "contact", "contacted", "ring", "rang", "text", "texted",
+    *_PAGE_VERBS,
+)  # fmt: skip
+
+
 def _number_to_call(text: str, m: regex.Match[str]) -> list[Hit]:
     """A number to call someone on: a phone (:func:`_phone_shape`), or a hospital's internal extension, five digits
     ("call him at 41234") or a digit, a dash and four ("reached at 5-1234"); four digits may be a clock time. After
     words with no "at" only a pager's verb takes an extension ("page renal fellow 6-7890"): "contacted pharmacy
     10000" or "called son 3-2005" is no number to call."""
-    if m["o"] and m["t"].lower() not in ("page", "paged", "paging"):
+    if m["o"] and m["t"].lower() not in _PAGE_VERBS:
         return _phone_shape(text, m)
     if rx(r"[1-9]\d{4}|\d-\d{4}").fullmatch(m["p"]) and not unit_follows(text, m.end("p")):
         return [Hit(m.start("p"), m.end("p"))]
@@ -428,7 +436,7 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             # 1500", "call 2-3 times").
             "phone.call_at",
             P,
-            r"\b(?P<t>call|called|calling|reach|reached|contact|contacted|ring|rang|text|texted|page|paged|paging)"
+            r"\b(?P<t>" + "|".join(_CALL_VERBS) + r")"
             r"[ \t]{1,2}"
             r"(?:(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){0,3}(?:at|on|@)[ \t]{1,2}"
             r"|(?P<o>(?:[A-Za-z][A-Za-z'.]{0,15}[ \t]{1,2}){1,3}))?(?:#[ \t]{0,2})?(?P<p>" + PHONE_SHAPE + r")" + _NA,

@@ -299,7 +299,8 @@ def _longer(node: _Node) -> list[str]:
     out: list[str] = []
     for char, child in node.items():
         if char:
-            out.extend(a for a in (child.get(""),) if a is not None)
+            if "" in child:
+                out.append(child[""])
             out.extend(_longer(child))
     return out
 
@@ -325,9 +326,8 @@ def _spell(items: tuple[_Item, ...], node: _Node, blind: bool, found: dict[str, 
             if key and key in node:
                 _walk(rest, node[key], blind, found)
     elif op is sre.SUBPATTERN:
-        inner = _inner_blind(av, blind)
-        closing = ((_FLAGS, blind),) if inner != blind else ()
-        _spell((*_body(av), *closing, *rest), node, inner, found)
+        inner_items, inner = _entered(av, rest, blind)
+        _spell(inner_items, node, inner, found)
     elif op is sre.BRANCH:
         for alternative in av[1]:
             _walk_on((*alternative, *rest), node, blind, found)
@@ -341,14 +341,17 @@ def _spell(items: tuple[_Item, ...], node: _Node, blind: bool, found: dict[str, 
         raise _Unprovable(f"cannot spell an anchor through {op}")
 
 
-def _inner_blind(av: Any, blind: bool) -> bool:
-    """Whether a group's body is case-blind: its scoped flags (``(?i:...)``, ``(?-i:...)``) or the flag outside."""
-    _, add_flags, del_flags, _ = av
+def _entered(av: Any, rest: tuple[_Item, ...], blind: bool) -> tuple[tuple[_Item, ...], bool]:
+    """A group's body followed by ``rest``, and whether the body is case-blind: its scoped flags (``(?i:...)``,
+    ``(?-i:...)``) or the flag outside, which a _FLAGS mark restores after the body where they differ."""
+    _, add_flags, del_flags, body = av
+    inner = blind
     if add_flags & re.IGNORECASE:
-        return True
-    if del_flags & re.IGNORECASE:
-        return False
-    return blind
+        inner = True
+    elif del_flags & re.IGNORECASE:
+        inner = False
+    closing = ((_FLAGS, blind),) if inner != blind else ()
+    return (*body, *closing, *rest), inner
 
 
 def _first_visible(items: tuple[_Item, ...], blind: bool) -> set[str]:
@@ -376,9 +379,7 @@ def _first_visible(items: tuple[_Item, ...], blind: bool) -> set[str]:
             raise _Unprovable("a class of blanks and other characters")
         return _cased(chars, blind)
     if op is sre.SUBPATTERN:
-        inner = _inner_blind(av, blind)
-        closing = ((_FLAGS, blind),) if inner != blind else ()
-        return _first_visible((*_body(av), *closing, *rest), inner)
+        return _first_visible(*_entered(av, rest, blind))
     if op is sre.BRANCH:
         return set().union(*(_first_visible((*alternative, *rest), blind) for alternative in av[1]))
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):

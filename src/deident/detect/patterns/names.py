@@ -1503,9 +1503,8 @@ def _names_before(
             # ("E. Welsh") is judged as after a strong trigger: the shape itself is evidence.
             initial_before = i > 0 and len(toks[i - 1][2].rstrip(".")) == 1 and toks[i - 1][2].endswith(".")
             shaped = strong or bool(kept) or initial_before
-            lower = piece.lower().rstrip(".")
-            if lower in TITLE_WORDS or _is_service_word(lower) or not is_name_word(piece, mode, shaped):
-                break  # a title, or a service before its act ("Nephro is aware", "Rheum aware")
+            if not _name_before_trigger(piece, mode, shaped):
+                break
             if kept and _ends_sentence(piece):
                 break
             kept.insert(0, (s, e))
@@ -1527,6 +1526,13 @@ def _names_before(
     return check
 
 
+def _name_before_trigger(piece: str, mode: str, shaped: bool) -> bool:
+    """Whether a word before a trigger may be a name word: no title, no service before its act ("Nephro is aware",
+    "Rheum aware"), and a name word (:func:`is_name_word`; ``shaped``: judged as after a strong trigger)."""
+    lower = piece.lower().rstrip(".")
+    return lower not in TITLE_WORDS and not _is_service_word(lower) and is_name_word(piece, mode, shaped)
+
+
 # A name joined to the next one of a list by a slash, "&" or "and" ("Kiochao/Brantisk", "Kiochao and Brantisk").
 _PARTNER_BEFORE = (
     r"(?r)(?<![\w'])(?P<n>" + TOKEN + r")(?:[ \t]?/[ \t]?|[ \t]{0,2}&[ \t]{0,2}|[ \t]{1,2}and[ \t]{1,2})\Z"
@@ -1542,8 +1548,7 @@ def _list_partners(text: str, start: int, mode: str, label: Label | None) -> lis
         if found is None:
             break
         piece = found["n"]
-        lower = piece.lower().rstrip(".")
-        if lower in TITLE_WORDS or _is_service_word(lower) or not is_name_word(piece, mode, False):
+        if not _name_before_trigger(piece, mode, False):
             break
         if len(piece.rstrip(".")) == 1 or _ends_sentence(piece):
             break
@@ -2087,7 +2092,7 @@ def name_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "name.care_object",
             Label.PATIENT,
-            r"\b(?i:" + "|".join(regex.escape(w) for w in CARE_VERB_WORDS) + r")[ \t]{1,2}"
+            r"\b(?i:" + words(*CARE_VERB_WORDS) + r")[ \t]{1,2}"
             r"(?P<n>[A-Z][a-z][A-Za-z'\-]{1,24})(?![\w'])",
             0.5,
             _care_object,
