@@ -208,7 +208,7 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
         words = key.split()
         if len(words) > 1 and all(w in terms or w in drug_names() for w in words):
             reasons.append("veto:all_words_clinical")
-    if not reasons and _in_eponym_pair(text, span):
+    if not reasons and in_eponym_pair(text, span.start, span.end):
         reasons.append("veto:eponym_pair")
     if not reasons and span.category is Category.NAME and _names_a_product(text, span):
         reasons.append("veto:product_context")
@@ -238,13 +238,26 @@ _EPONYM_PAIR = regex.compile(
 )
 
 
-def _in_eponym_pair(text: str, span: Span) -> bool:
-    """Whether the span lies within the two names of an eponym pair ("Hunt and Hess grade 3")."""
-    line_start = text.rfind("\n", 0, span.start) + 1
-    line_end = text.find("\n", span.end)
-    window_end = min(span.end + 60, len(text) if line_end < 0 else line_end)
-    for match in _EPONYM_PAIR.finditer(text, max(line_start, span.start - 40), window_end, overlapped=True):
-        if match.start("first") <= span.start and span.end <= match.end("second"):
+# Pairs of surnames that name a scale, sign or syndrome together. Name completion never spreads a kept name to its
+# partner in one of them ("hx Hunt and Hess."), but neither is vetoed for it: "Hunt and Hess at bedside" are people.
+EPONYM_NAME_PAIRS = frozenset(
+    tuple(pair.split())
+    for pair in (
+        "hunt hess", "kernig brudzinski", "spetzler martin", "child pugh", "mallory weiss", "guillain barre",
+        "stevens johnson", "ehlers danlos", "creutzfeldt jakob", "charcot marie", "osler weber", "wolff parkinson",
+        "dandy walker", "cheyne stokes", "brown sequard", "zollinger ellison", "epstein barr", "arnold chiari",
+        "budd chiari", "lambert eaton", "hand schuller", "marchiafava bignami", "wernicke korsakoff",
+    )
+)  # fmt: skip
+
+
+def in_eponym_pair(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies within the two names of an eponym pair ("Hunt and Hess grade 3")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    window_end = min(end + 60, len(text) if line_end < 0 else line_end)
+    for match in _EPONYM_PAIR.finditer(text, max(line_start, start - 40), window_end, overlapped=True):
+        if match.start("first") <= start and end <= match.end("second"):
             return True
     return False
 

@@ -22,6 +22,11 @@ has kept a NAME span, this stage extends it over the adjacent tokens that comple
   after "Lydia Mac", "de la Aguilera" before "Aguilera"; a particle is taken only on its way to a name word
   (right) or right before the span (left), so "van" or "an" alone is never added.
 
+* the other names of a list the name is in ("nosarkett and sustenek", "Drs Wood and Chance", "s. kelbur and p. marnow",
+  "Mass, Fine and Quorvane"): the people of one list are of one kind, so a name word beside "and" or "&", or between
+  the commas of a list an "and" closes, is a name of the kept one's label (:func:`coordinated_names`); an eponym's two
+  names before a grade or sign ("Hunt and Hess grade 3") are none.
+
 A neighbour is a name word by :func:`deident.detect.patterns.names.is_name_word`, the test the trigger patterns
 use: in mixed-case text a capitalised word that is not a note or clinical word (after a detected name, as after
 "Dr."); in a note or window written in one case, where case is no evidence, only a known name that is not a common
@@ -48,7 +53,9 @@ from deident.detect.patterns.names import (
     STOP_WORDS,
     completes_a_letter,
     is_name_word,
+    known_names,
 )
+from deident.stage1.veto import EPONYM_NAME_PAIRS, in_eponym_pair
 from deident.stage2.quoted_names import quoted_names
 from deident.stage2.reconcile import COMPLETED
 from deident.text.case import window_case
@@ -417,4 +424,145 @@ def complete_names(
         else:
             taken[start:end] = b"\x01" * (end - start)  # a word joins one name only
             out.append(span.moved(start, end).with_evidence(f"{COMPLETED} adjacent name words"))
-    return tuple(out)
+    partners: list[Span] = []
+    for span in out:
+        if span.category is not Category.NAME:
+            continue
+        judge = _Judge(text, span, clinical_words, pairs)
+        if not judge.shapes:
+            continue
+        line_end = text.find("\n", span.end)
+        limit = len(text) if line_end < 0 else line_end
+        for start, end in coordinated_names(text, span.start, span.end, limit, judge, taken):
+            taken[start:end] = b"\x01" * (end - start)
+            partners.append(span.moved(start, end).with_evidence(f"{COMPLETED} a name listed with a kept name"))
+    return tuple(out) + tuple(partners) if partners else tuple(out)
+
+
+# What joins the names of a list: "Wood and Chance", "s. kelbur & p. marnow", "Mass, Fine and Quorvane". A comma joins
+# names only in a list that an "and" closes ("Smith, Cardiology" is no list).
+_JOINER_AFTER = regex.compile(r"(?:(?P<c>,)[ \t\u00a0]{1,2}|[ \t\u00a0]{1,2})(?:(?P<a>(?i:and)|&)[ \t\u00a0]{1,2})?")
+_JOINER_BEFORE = regex.compile(
+    r"(?:(?P<c>,)[ \t\u00a0]{1,2}|[ \t\u00a0]{1,2}(?P<a>(?i:and)|&)[ \t\u00a0]{1,2}|"
+    r"(?P<c2>,)[ \t\u00a0]{1,2}(?P<a2>(?i:and)|&)[ \t\u00a0]{1,2})$"
+)
+_MAX_LISTED = 4  # names on each side of a kept one
+
+
+def coordinated_names(
+    text: str, start: int, end: int, limit: int, judge: _Judge, taken: bytearray
+) -> list[tuple[int, int]]:
+    """(start, end) of the names listed with the kept name ``text[start:end]`` on its line: "nosarkett and
+    sustenek", "Drs Wood and Chance" (where "Wood" is kept), "Mass, Fine and Quorvane". Names of one list are people
+    of one kind (coordination), so each name word beside an "and", or between the commas of a list that an "and"
+    closes, is a name where :meth:`_Judge.is_name` takes it (an initial may open it: "s. kelbur and p. marnow"); a
+    kinship or role word, a clinical word or a common word ends the list ("Dr. Smith and team", "Kelbur and PT")."""
+    right: list[tuple[int, int]] = []
+    closed = False
+    position = end
+    for _ in range(_MAX_LISTED):
+        joiner = _JOINER_AFTER.match(text, position, limit)
+        if joiner is None or not (joiner["a"] or joiner["c"]):
+            break
+        partner = _listed_name_after(text, joiner.end(), limit, judge, taken)
+        if partner is None or _eponym(text, start, end, *partner):
+            break
+        right.append(partner)
+        position = partner[1]
+        if joiner["a"]:
+            closed = True
+            break
+    if not closed:
+        right = []
+    left: list[tuple[int, int]] = []
+    left_closed = False
+    position = _before_initial(text, start, judge)  # "p." of "s. kelbur and p. marnow"
+    for _ in range(_MAX_LISTED):
+        window_start = max(0, position - _BEFORE_WINDOW)
+        joiner = _JOINER_BEFORE.search(text, window_start, position)
+        if joiner is None:
+            break
+        joined_by_and = bool(joiner["a"] or joiner["a2"])
+        if joined_by_and and left:
+            break  # an "and" further out closes another list
+        partner = _listed_name_before(text, joiner.start(), judge, taken)
+        if partner is None or _eponym(text, start, end, *partner):
+            break
+        left.append(partner)
+        left_closed = left_closed or joined_by_and
+        position = partner[0]
+    if not (left_closed or closed):
+        left = []
+    return right + left
+
+
+def _eponym(text: str, start: int, end: int, partner_start: int, partner_end: int) -> bool:
+    """Whether a kept name and a name listed with it are an eponym's: before a grade or sign as the veto reads them
+    ("Hunt and Hess grade 3"), or a pair of :data:`EPONYM_NAME_PAIRS` ("hx Hunt and Hess.")."""
+    first, last = min(start, partner_start), max(end, partner_end)
+    if in_eponym_pair(text, first, last):
+        return True
+    words = [_key(w) for w in _WORD.findall(text[first:last]) if _key(w) not in {"and", "&"}]
+    return len(words) >= 2 and (
+        (words[0], words[-1]) in EPONYM_NAME_PAIRS or (words[-1], words[0]) in EPONYM_NAME_PAIRS
+    )
+
+
+def _listed_word(word: str, judge: _Judge) -> bool:
+    """A name word of a list: one :meth:`_Judge.is_name` takes; in a note of one case, where case is no evidence, of
+    four letters at least unless a listed name ("SAH, KELBUR AND ZHARNOW": an abbreviation opens the list)."""
+    if not judge.is_name(word):
+        return False
+    return judge.mode == "mixed" or len(_key(word)) >= 4 or _key(word) in known_names()
+
+
+def _listed_name_after(text: str, at: int, limit: int, judge: _Judge, taken: bytearray) -> tuple[int, int] | None:
+    """The name at ``at`` (an initial, then up to two name words), or None."""
+    position = at
+    word = _WORD.match(text, position, limit)
+    if word is not None and judge.is_initial(word.group()):
+        dot = word.end() + (text[word.end() : word.end() + 1] == ".")
+        gap = _GAP_AFTER.match(text, dot, limit)
+        word = _WORD.match(text, gap.end(), limit) if gap else None
+    end = None
+    for _ in range(MAX_WORDS_PER_SIDE):
+        if word is None or taken[word.start()] or not _listed_word(word.group(), judge):
+            break
+        if _FIELD_LABEL_AFTER.match(text, word.end(), limit):
+            break
+        end = word.end()
+        gap = _GAP_AFTER.match(text, end, limit)
+        word = _WORD.match(text, gap.end(), limit) if gap else None
+    return None if end is None else (at, end)
+
+
+def _listed_name_before(text: str, end: int, judge: _Judge, taken: bytearray) -> tuple[int, int] | None:
+    """The name that ends at ``end`` (up to two name words, then an initial before them), or None."""
+    start = None
+    position = end
+    for _ in range(MAX_WORDS_PER_SIDE):
+        word = _WORD_BEFORE.search(text, max(0, position - _BEFORE_WINDOW), position)
+        if word is None or taken[word.start()] or not _listed_word(word.group(), judge):
+            break
+        before = text[word.start() - 1] if word.start() else " "
+        if not before.isspace() and before not in _OPENING:
+            break  # glued to what precedes it ("x/Smith")
+        start = word.start()
+        if not before.isspace():
+            break
+        gap = _GAP_BEFORE.search(text, max(0, start - 3), start)
+        if gap is None:
+            break
+        position = gap.start()
+    if start is None:
+        return None
+    return _before_initial(text, start, judge), end
+
+
+_INITIAL_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])(\p{L})\.?[ \t\u00a0]{1,2}$")
+
+
+def _before_initial(text: str, start: int, judge: _Judge) -> int:
+    """``start`` moved over an initial right before it ("s. " of "s. kelbur")."""
+    initial = _INITIAL_BEFORE.search(text, max(0, start - 5), start)
+    return initial.start() if initial is not None and judge.is_initial(initial.group(1)) else start
