@@ -167,6 +167,9 @@ POSITIVES: list[Case] = [
     # a word and an initial signing a letter or a post: no list needed
     ("Hope this helps, it did for me.\nQuorvane S.\n", "Quorvane S", DR),
     ("Thank you for seeing her.\nYours sincerely\nBrantisk J.", "Brantisk J", DR),
+    # a nurse signing the note's last line with a name and a bare letter: a listed name or a word no list knows
+    ("Family updated at bedside. Will continue to monitor.\n\nKelbur V", "Kelbur V", DR),
+    ("Pt resting comfortably overnight.\n\nMaureen Q\n", "Maureen Q", DR),
     # after a signature's dash, on the last line or closing it (invented names)
     ("Pt resting comfortably.\n-- Tobiah Q.", "Tobiah Q", DR),
     ("Pt resting.\n--Kiochao", "Kiochao", DR),
@@ -315,6 +318,11 @@ NEGATIVES: list[Case] = [
     ("Resident is Concerned about the BP.", None, None),
     # a common word and a letter ending a note are no signature
     ("Discussed options with team.\nPlan A.", None, None),
+    # a common or clinical word, or a drug, and a bare letter on the last line sign nothing
+    ("Will continue to monitor.\n\nHep B", None, None),
+    ("Will continue to monitor.\n\nRoom A", None, None),
+    ("Will continue to monitor.\n\nZosyn Q", None, None),
+    ("Will continue to monitor.\n\nTele A\n", None, None),
     ("Vitals stable overnight.\nThanks J.", None, None),
     ("Will recheck lytes.\nGrade B.", None, None),
     # A role or an instruction between a dash and a credential, or a credential that does not end the line

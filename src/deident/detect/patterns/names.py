@@ -1258,7 +1258,7 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
         word = words[0]
         # as the note writes names: capitalised in mixed case, else in the note's one case
         cased = mode != "mixed" or (word.istitle() and m["i"][0].isupper())
-        if len(words) == 1 and cased and is_name_word(word, mode, False):
+        if len(words) == 1 and cased and is_name_word(word, mode, False) and (m["i"].endswith(".") or _rare_name(word)):
             return [_close(text, [(m.start("n"), m.end("i"))], Label.DOCTOR)]
         return []
     if not all(is_name_word(w, mode, False) for w in words[1:]):
@@ -1351,6 +1351,15 @@ def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
     if not named:
         return []
     return [Hit(m.start("g") if m["g"] else at, m.end("i") if m["i"] else m.end("n"), Label.DOCTOR)]
+
+
+def _rare_name(word: str) -> bool:
+    """A listed name that is no common word, or a word no dictionary knows, never a clinical term or a drug: what may
+    sign with a bare letter after it ("Kelbur V"; not "Hep B", "Room A", "Zosyn Q")."""
+    lower = word.lower()
+    if lower in clinical_terms():
+        return False
+    return (lower in known_names() and _zipf(lower) < 4.5) or _zipf(lower) < 2.0
 
 
 def _unlisted_full_name(words: list[str], mode: str) -> bool:
@@ -1715,7 +1724,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             # A dash may open it, as a signature's delimiter does ("-- Tobiah Q.", "--Tobiah", "— T. Quorvane RN").
             r"(?:\n|^)[ \t]{0,8}(?P<d>[-–—~]{1,3}[ \t]{0,2})?(?:(?P<g>[A-Za-z]\.?)[ \t]{1,2})?"
             r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24}){0,2})"
-            r"(?:[ \t]{1,2}(?P<i>[A-Za-z]\.))?[ \t,]{0,4}"
+            r"(?:[ \t]{1,2}(?P<i>[A-Za-z]\.?))?[ \t,]{0,4}"
             r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
             0.5,
             _signature,
