@@ -17,6 +17,13 @@ POSITIVES: list[Case] = [
     ("son cell# 410-322-1419 Home# 603-960-5357", "410-322-1419", P),
     ("call (800) 000-0000 for results", "(800) 000-0000", P),
     ("office (617)555-0199 x1234 today", "(617)555-0199 x1234", P),
+    # an extension in any of its written forms belongs to the number: its digits are the number's
+    ("office 617-555-0143 ext: 1234 today", "617-555-0143 ext: 1234", P),
+    ("office 617-555-0143, ext 1234 today", "617-555-0143, ext 1234", P),
+    ("office 617-555-0143 #1234 after 5", "617-555-0143 #1234", P),
+    ("office 617-555-0143 Extn. 55", "617-555-0143 Extn. 55", P),
+    ("clinic 555-0143 ext.# 12", "555-0143 ext.# 12", P),
+    ("tel +44 20 7946 0958 ext 234 today", "+44 20 7946 0958 ext 234", P),
     ("reach her at 617.555.0199 tonight", "617.555.0199", P),
     ("wife Carol (201/324/1423) confirms", "(201/324/1423)", P),
     ("dtr - 212- 476- 8356.", "212- 476- 8356", P),
@@ -95,6 +102,8 @@ NEGATIVES: list[Case] = [
     ("called 2-3 times overnight", None, None),
     ("call at # 2-3 times", None, None),
     ("called wife at #1500", None, None),
+    # after a number, "#" with one digit is the caller's menu option, not an extension
+    ("call 617-555-0143 #2 option", "#2", None),
     ("call pt at #1 bed", None, None),
     # an extension's shape after words with no "at" only after a pager's verb
     ("contacted pharmacy 10000 units", None, None),
@@ -157,6 +166,7 @@ HARD: list[Case] = [
 # Numbers written nationally (UK, Irish, Australian) and numbers of any shape right after a phone word.
 NATIONAL: list[Case] = [
     ("Tel: 020 7946 0958.", "020 7946 0958", P),
+    ("Tel: 020 7946 0958 ext. 4471.", "020 7946 0958 ext. 4471", P),
     ("GP surgery ((020) 7946 0958) closed", "(020) 7946 0958", P),
     ("her mobile 07700 900 123 after six", "07700 900 123", P),
     ("07700900123 is the daughter's", "07700900123", P),

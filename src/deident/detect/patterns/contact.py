@@ -78,12 +78,28 @@ SLASH_PAIR = (
 PHONE_SHAPE = r"\+?\(?\d{1,6}\)?(?:[ \t]{0,2}[-.]?[ \t]{0,2}\(?\d{1,6}\)?){0,5}"
 
 
+# An extension written after a number: "x1234", "ext. 12", "ext: 1234", "extension 55", ", ext 1234", "#1234". The
+# glued "x" and "#" need two digits ("x2" after a number is "twice": "called 555-0143 x2").
+_EXTENSION_AFTER = regex.compile(
+    r"[ \t]{0,2},?[ \t]{0,2}(?:(?i:ext|extn|extension)\.?[ \t:.#]{0,3}\d{1,6}|(?i:x)[ \t:.]{0,2}\d{2,6}|#[ \t]?\d{2,6})"
+    r"(?![\w.]\d|\w)"
+)
+
+
 def _phone_hit(text: str, start: int, end: int, confirmed: Confirmation | None = None) -> Hit:
-    """The number, with the parentheses around it when they hold nothing else ("(410-555-0199)"): they are part
-    of how the number is written, as around an area code."""
+    """The number with its extension (:func:`_extended`), and with the parentheses around it when they hold nothing
+    else ("(410-555-0199)"): they are part of how the number is written, as around an area code."""
+    end = _extended(text, end)
     if text[start - 1 : start] == "(" and text[end : end + 1] == ")":
         return Hit(start - 1, end + 1, confirmed=confirmed)
     return Hit(start, end, confirmed=confirmed)
+
+
+def _extended(text: str, end: int) -> int:
+    """The end of a number at ``end`` with the extension written after it, if any: the extension's digits are the
+    number's too."""
+    extension = _EXTENSION_AFTER.match(text, end)
+    return end if extension is None else extension.end()
 
 
 def _ten_digits(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -167,7 +183,9 @@ def _international(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     # A number of full length: "+1 2345678" is possible only as a local number, without its area code.
     reason = phonenumbers.is_possible_number_with_reason(number)
-    return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)] if reason == ValidationResult.IS_POSSIBLE else []
+    if reason != ValidationResult.IS_POSSIBLE:
+        return []
+    return [_phone_hit(text, m.start(), m.end(), Confirmation.PHONE)]
 
 
 def _trunk_zero(text: str, start: int, end: int) -> bool:
@@ -188,9 +206,9 @@ def _national(regions: tuple[str, ...]) -> Validator:
         for region in regions:
             for found in phonenumbers.PhoneNumberMatcher(raw, region, leniency=phonenumbers.Leniency.VALID):
                 if found.start == 0 and found.end == len(raw):
-                    return [Hit(m.start(), m.end(), confirmed=Confirmation.PHONE)]
+                    return [Hit(m.start(), _extended(text, m.end()), confirmed=Confirmation.PHONE)]
         if digits >= 10 and any(_possible(raw, region) for region in regions):
-            return [Hit(m.start(), m.end(), score=0.7)]
+            return [Hit(m.start(), _extended(text, m.end()), score=0.7)]
         return []
 
     return check
@@ -220,7 +238,7 @@ def _phone_shape(text: str, m: regex.Match[str]) -> list[Hit]:
     if number.count("(") != number.count(")"):
         return []  # a parenthesis of the sentence, not of the number
     label = Label.FAX if m["t"].lower() in FAX_TRIGGER_WORDS else None
-    return [Hit(start, end, label=label)]
+    return [Hit(start, _extended(text, end), label=label)]
 
 
 # The verbs before a number to call; a pager's take an extension after the person paged (see _number_to_call).
