@@ -23,6 +23,9 @@ from .helpers import Case, check_negative, check_positive, params, random_texts
 D = Label.DATE
 
 POSITIVES: list[Case] = [
+    # a cell of a CSV row: a comma and the next number may follow a date that ends in its year, or an ISO date
+    ("Name,DOB,MRN\nTobiah Kelbur,03/04/1950,1234567", "03/04/1950", D),
+    ("1234567,2019-03-04,12,ICU", "2019-03-04", D),
     ("Cath 3/15 revealed EF 50%", "3/15", D),
     # blanks around the separators, as typed or read from a scan, with a four-digit year; a blank before the comma
     ("DOB: 03 / 04 / 1950, seen", "03 / 04 / 1950", D),
@@ -135,6 +138,9 @@ POSITIVES: list[Case] = [
     ("seen in clinic on 18 Apr. by GI", "18 Apr.", D),
 ]
 NEGATIVES: list[Case] = [
+    # a fraction or ratio before a comma and a number, a date with a two-digit year glued to one
+    ("ratios 3/4,5 and 1/2,3 of pts", None, None),
+    ("vals 03/04/19,12 and 3/4.5", None, None),
     # spaced: no four-digit year, no calendar date, or a dose
     ("rated 4 - 5 - 10 today; 3 / 4 / 21 x; 13 / 13 / 2019; dose 1 - 2 - 2000 mg", None, None),
     ("seen March 3 , 10 mg given", "10", D),

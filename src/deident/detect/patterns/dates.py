@@ -506,7 +506,9 @@ _FIRST_DIGIT_PREV = r"[^" + _GLUED_BEFORE + "=]"
 # "dob=03/04/1950" in a key=value export; "x=3/4" stays a ratio).
 _FIRST_DIGIT_AFTER_KEY = r"\d(?<!(?:[" + _GLUED_BEFORE + r"]|\d[-:])\d)"
 _FIRST_DIGIT_AFTER_KEY_PREV = r"[^" + _GLUED_BEFORE + "]"
-_NA = r"(?![\w/%]|[.,:-]\d|'s\b)"  # not glued to a following number
+# Not glued to a following number ("1/2,3", "3/4.5"); but a comma may follow a date that ends in its four-digit year or
+# an ISO date, the next cell of a CSV row ("Kelbur,03/04/1950,1234567"; no number is written "1950,123").
+_NA = r"(?![\w/%]|[.:-]\d|,\d(?<!(?<!\d)\d{4},\d)(?<!\d{4}-\d\d-\d\d,\d)|'s\b)"
 # Between a numeric date's parts: "/", "." or "-", or the same with blanks around it, as typed or read from a scan
 # ("DOB: 03 / 04 / 1950"); a date so written needs its four-digit year and to be a real calendar date (_numeric_mdy).
 _DATE_SEPARATOR = r"[/.-]|[ \t]{1,2}[/.-][ \t]{0,2}|[/.-][ \t]{1,2}"
