@@ -216,6 +216,11 @@ FACILITIES: list[tuple[str, str]] = [
     ("Report to: Brantisk Surgery, 22 Fenwick Road.", "Brantisk Surgery"),
     ("GP: Dr Vavox, Mill Lane Surgery", "Mill Lane Surgery"),
     ("Registered with the Quelbury Road Surgery since 2010.", "Quelbury Road Surgery"),
+    # a ward, wing or pavilion named as a practice is (invented names)
+    ("bed 12, room 4B, Kelbury ward", "Kelbury ward"),
+    ("Pt on Quelbine Ward since Monday", "Quelbine Ward"),
+    ("Location: Quelbine Pavilion 4", "Quelbine Pavilion"),
+    ("moved to the Brantisk Wing", "Brantisk Wing"),
 ]
 FACILITY_NEGATIVES: list[str] = [
     "seen by General Surgery today",
@@ -234,6 +239,15 @@ FACILITY_NEGATIVES: list[str] = [
     # descriptors with no name before them, or a break between them
     "transferred to the community hospital today; seen at the va medical center",
     "pt adm from zanyrard va, medical center",
+    # a ward, wing or pavilion named by its service or place in the building
+    "moved to the Acute Medical Ward, then the Stroke Ward",
+    "on Bariatric Ward since Monday",
+    "admitted to the Observation Ward",
+    "pt went to general ward",
+    "in the Left Wing of the building",
+    # a person whose surname is a ward's head, a double-barrelled surname
+    "saw Charlene Ward today",
+    "Mrs Martin-Ward visited",
 ]
 
 

@@ -853,13 +853,18 @@ class HospitalShapeDetector:
         return Span(found, end, Label.HOSPITAL, self.name, 0.7, ("shape:suffix",))
 
     def _after_listed_name(self, text: str, mode: CaseMode, stop: frozenset[str], start: int, end: int) -> Span | None:
-        """A UK practice ("Evans Surgery", "Jackson Road Surgery"): the name words before the head begin with a listed
-        surname or place that is no common word, so that a service ("Cardiac Surgery", "Day Surgery") is none."""
+        """A UK practice or ward ("Evans Surgery", "Jackson Road Surgery", "Quelbine Ward"): the name words before the
+        head begin with a listed surname or place that is no common word, so that a service ("Cardiac Surgery", "Day
+        Surgery", "Stroke Ward") is none."""
+        if start == 0 or not text[start - 1].isspace():
+            return None  # glued to a word: a double-barrelled surname ("Martin-Ward")
         found = _name_before(text, mode, stop, start)
         if found is None:
             return None
         words = regex.findall(r"[\p{L}'\-]+", text[found:start])
         lowered = words[0].lower() if words else ""
+        if words[-1].lower() in load_lexicon("first_names") and text[start:end].lower() in load_lexicon("last_names"):
+            return None  # a person: a given name before a head that is also a surname ("Charlene Ward")
         listed = lowered in name_matcher() or lowered in place_matcher()
         if not (listed and lowered not in load_lexicon("common_words")) and not _practice_name(words, mode):
             return None

@@ -16,10 +16,12 @@ from importlib import resources
 import regex
 
 from deident.core.labels import Category, Label
+from deident.detect.lexicon.data import load_specialty_words
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.names import PARTICLES, STOP_WORDS, clinical_terms, is_name_word, known_names
 from deident.detect.patterns.rules import Hit, Pattern, search_before, words
 from deident.text.case import window_case
+from deident.text.wordfrequency import zipf
 
 # Titles and honorifics that may open a name value: "Dr A. Patel", "Sister Mary Jones", "Rev. J. Okafor".
 NAME_TITLES = frozenset(
@@ -92,10 +94,11 @@ def _value_span(text: str, m: regex.Match[str], tab_ends: bool = True) -> tuple[
     return start, end
 
 
-def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
+def _name_hit(text: str, start: int, end: int, label: Label, named: bool = False) -> Hit | None:
     """The name a value opens with, titles skipped: "Maria Lopez", "LOPEZ, Maria M.", "K. Rosa", "Dr A. Patel".
     A comma continues the name only after a lone surname, and then only with first names (known, or rare words written
-    as names) or initials."""
+    as names) or initials. ``named``: the field's own name says it holds a name ("Patient name:", "Surname:"), so a
+    value typed in small letters is judged as the words after a title are ("Patient name: kelbur, tobiah")."""
     mode = window_case(text, start)
     kept: list[tuple[int, int]] = []
     particles: list[tuple[int, int]] = []  # "de la" before a surname: kept only once the surname follows
@@ -135,18 +138,23 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
             # "Tremblay, Jean-Luc": a known first name, or a word no dictionary knows written as a name (the weak
             # test: "Smith, Stable" is a status after a surname, not a first name).
             ok = all(
-                part.lower() in known_names() or is_name_word(part, mode, False) for part in _name_parts(bare)
-            ) and (mode != "mixed" or bare[0].isupper())
+                part.lower() in known_names() or is_name_word(part, mode, named) for part in _name_parts(bare)
+            ) and (mode != "mixed" or bare[0].isupper() or named)
         else:
             parts = _name_parts(bare)
             # The first word must be a name on its own (a known name or a rare word): "Patient: Stable overnight"
             # is a status, not a name; after it the shape is evidence enough.
             strong = bool(kept) and not new_cell
-            ok = (
-                lower not in STOP_WORDS
-                and (strong or lower not in clinical_terms())  # "Name: Tylenol 500 mg"
-                and all(is_name_word(part, mode, strong) for part in parts)
-            )
+            if named and not kept and mode == "mixed" and bare[0].islower():
+                # typed in small letters where the note has case: a listed name or a word no dictionary knows
+                # ("Name: kelbur, tobiah"; not "Name: afebrile overnight")
+                ok = lower not in clinical_terms() and all(_unwritten_name(part.lower()) for part in parts)
+            else:
+                ok = (
+                    lower not in STOP_WORDS
+                    and (strong or lower not in clinical_terms())  # "Name: Tylenol 500 mg"
+                    and all(is_name_word(part, mode, strong) for part in parts)
+                )
         if not ok:
             break
         if not kept and particles:
@@ -160,6 +168,11 @@ def _name_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
     if text[last - 1] == "." and last - kept[-1][0] > 2:
         last -= 1  # a full stop after a word, not an initial's
     return Hit(first, last, label)
+
+
+def _unwritten_name(lower: str) -> bool:
+    """A listed name that is no stop word, or a word no dictionary knows."""
+    return lower not in STOP_WORDS and (lower in known_names() or zipf(lower) == 0.0)
 
 
 def _without_full_stop(text: str, start: int, end: int) -> int:
@@ -176,7 +189,34 @@ def _organisation_hit(text: str, start: int, end: int, label: Label) -> Hit | No
         return None
     if window_case(text, start) == "mixed" and not value_words[0][:1].isupper():
         return None  # "Employer: local council" is a description, not a name
+    if label is Label.HOSPITAL and all(_generic_care_word(w) for w in value_words):
+        return None  # "Ward: Acute Medical", "Facility: ICU": a service names no facility
     return Hit(start, end, label)
+
+
+def _generic_care_word(word: str) -> bool:
+    """A specialty's, clinical or function word, or an abbreviation without a vowel ("ICU", "CCU"), as the words of a
+    service are; a word with a digit (a ward's number)."""
+    lower = word.strip(",.()").lower()
+    return (
+        not lower
+        or lower in STOP_WORDS
+        or lower in clinical_terms()
+        or lower in load_specialty_words()
+        or lower in _CARE_SETTING_WORDS
+        or not any(c in "aeiouy" for c in lower)
+        or any(c.isdigit() for c in lower)
+    )
+
+
+# What a service's name is made of besides its specialty ("Acute Medical Ward", "Surgical Unit 3").
+_CARE_SETTING_WORDS = frozenset(
+    "acute medical surgical general intensive care critical high dependency step down stepdown unit ward wing "
+    "floor level day short stay assessment admissions admission observation emergency department dept a&e "
+    "rehab rehabilitation respite medicine surgery skilled nursing home residential assisted living stroke cardiac "
+    "coronary neuro trauma burns burn maternity labour labor delivery neonatal paediatric pediatric geriatric elderly "
+    "frail mental health psychiatric hospice palliative oncology renal dialysis transplant".split()
+)
 
 
 def _address_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
@@ -213,7 +253,7 @@ def _field_value(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     start, end = value
     if label.category is Category.NAME:
-        hit = _name_hit(text, start, end, label)
+        hit = _name_hit(text, start, end, label, named="name" in m["f"].lower().split())
         if hit is not None and m["f"].lower() in ONE_WORD_NOT_ENOUGH and len(text[hit.start : hit.end].split()) < 2:
             hit = None  # "Re: DealWorker" on a message board answers a user; a letter's "Re:" names the patient
     elif label is Label.STREET:
