@@ -10,6 +10,7 @@ from deident.core.span import Span
 from deident.stage2.union import _resolve_indexed, _resolve_reference, union_candidates
 
 P, D, DT, PH, ID, LOC = Label.PATIENT, Label.DOCTOR, Label.DATE, Label.PHONE, Label.IDNUM, Label.LOCATION_OTHER
+AGE = Label.AGE
 
 # (description, input spans as (start, end, label, source, score), expected (start, end, label, n_parts))
 CASES = [
@@ -39,6 +40,11 @@ CASES = [
         "CRF phone reaching over its trigger word -> the pattern's extent",
         [(6, 18, PH, "patterns.contact", None), (0, 18, PH, "crf", 0.98)],
         [(6, 18, PH, 2)],
+    ),
+    (
+        "pattern AGE keeps its own extent and label against a longer CRF name around it ('a 68' of 'a 68 yo')",
+        [(2, 4, AGE, "patterns.age", 0.95), (0, 4, P, "crf", 0.03)],
+        [(0, 4, P, 1), (2, 4, AGE, 1)],
     ),
     (
         "CRF NAME extension past a pattern NAME still grows it (names have no fixed extent)",

@@ -4,17 +4,17 @@ Policy (applied to each connected group of overlapping spans, highest priority f
 
 1. Priority: a site's own rule (:mod:`deident.site`: a custom pattern's match, a whole entry of a site list)
    outranks everything, the site knowing its own identifiers best; then a pattern span (``source`` starts with
-   ``"patterns."``) whose category is CONTACT, ID or DATE (Lee 2017: rules beat the CRF for these); then the
+   ``"patterns."``) whose category is CONTACT, ID, DATE or AGE (Lee 2017: rules beat the CRF for these); then the
    longer span; then the higher score; then the earlier start, the label name and the source name
    (deterministic).
 2. The top span seeds a merged candidate. Any other span that overlaps the merged extent and has the
    same category is merged into it (extent becomes the union: a longer span wins over one it contains,
    and partial overlaps of the same category grow to their union) -- except that a pattern seed of
-   CONTACT, ID or DATE keeps its own extent (the rule knows where a phone number or a date ends; a
-   CRF's extension over "cell#" or "or" is not one). A span of another category that lies inside the
-   merged extent is absorbed (its label loses); a site's rule keeps its own extent too; a span of another
-   category that sticks out of it is
-   kept as a separate candidate, so no detector's proposal is lost for recall.
+   CONTACT, ID, DATE or AGE keeps its own extent (the rule knows where a phone number, a date or an age ends;
+   a CRF's extension over "cell#" or "or" is not one, nor its name over "a 68" of "a 68 yo"). A span of another
+   category that lies inside the merged extent is absorbed (its label loses); a site's rule keeps its own extent
+   too; a span of another category that sticks out of it is kept as a separate candidate, so no detector's
+   proposal is lost for recall.
 3. The merged candidate keeps the seed's label, the maximum score of its parts, a ``source`` naming all
    parts ("crf+patterns.date"), one typed :class:`~deident.core.provenance.Part` per part in ``parts``
    (each with its validator's ``confirmed`` flag; the candidate is ``confirmed`` when a part of its own
@@ -36,7 +36,7 @@ from deident.core.labels import Category
 from deident.core.provenance import Part, part_score
 from deident.core.span import Span, sort_spans
 
-PATTERN_FIRST: frozenset[Category] = frozenset({Category.CONTACT, Category.ID, Category.DATE})
+PATTERN_FIRST: frozenset[Category] = frozenset({Category.CONTACT, Category.ID, Category.DATE, Category.AGE})
 SOURCE_JOIN = "+"
 
 
