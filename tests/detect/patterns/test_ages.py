@@ -80,9 +80,13 @@ COMPACT_SEX: list[Case] = [
     ("91F with CHF, lives alone", "91", A),
     ("Pt 93 M s/p fall at home", "93", A),
     ("HPI: 72M w/ CAD presents with CP", "72", A),
+    # a slash between the age and the sex
+    ("91/F with CHF, lives alone", "91", A),
+    ("Pt 93 / M s/p fall at home", "93", A),
 ]
 COMPACT_SEX_NEGATIVES: list[Case] = [
     ("Tmax 101 F with rigors", None, None),  # a temperature
+    ("Tmax 101/F with rigors", None, None),
     ("T 101.5 F with chills overnight", None, None),
     ("16F foley with good UO", None, None),  # a catheter's French size before a device
     ("HR 91 F. Pt 93 M.", None, None),  # nothing of a case's history after it

@@ -133,15 +133,16 @@ def age_patterns() -> tuple[Pattern, ...]:
             _age,
         ),
         Pattern(
-            # "91F with CHF", "Pt 93 M s/p fall": an age and a capital M or F, then what opens a case's history. A
-            # temperature ("Tmax 101 F with rigors") or a catheter's French size ("16F foley") is none.
+            # "91F with CHF", "Pt 93 M s/p fall", "91/F with CHF": an age and a capital M or F, then what opens a
+            # case's history. A temperature ("Tmax 101 F with rigors") or a catheter's French size ("16F foley") is
+            # none.
             "age.compact_sex",
             A,
-            r"(?P<a>" + _D1 + r"\d{0,2})[ \t]?[MF](?![\w/])(?=[ \t,]{1,3}" + _CASE_OPENER + r")",
+            r"(?P<a>" + _D1 + r"\d{0,2})(?:[ \t]?|[ \t]?/[ \t]?)[MF](?![\w/])(?=[ \t,]{1,3}" + _CASE_OPENER + r")",
             0.8,
             _compact_age,
             ignore_case=False,
-            hints=ScanHints(digit_run=(1, 3), run_next=r"[ \t]?[MF]", run_prev=_D1_PREV),
+            hints=ScanHints(digit_run=(1, 3), run_next=r"[ \t]?/?[ \t]?[MF]", run_prev=_D1_PREV),
         ),
         Pattern(
             "age.aged",
