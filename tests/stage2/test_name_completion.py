@@ -241,6 +241,8 @@ def _listed(text: str, name: str, label: Label = Label.DOCTOR, clinical: tuple[s
         ("Drs Kelbur, Zharnow, and Quorvane aware.", "Kelbur", ["Kelbur, Zharnow", "Quorvane"]),
         ("Drs Kelbur, Zharnow and Quorvane aware.", "Zharnow", ["Kelbur, Zharnow", "Quorvane"]),
         ("Seen by Dr. Ames, Hollis, Quorvane and Tobiah.", "Ames", ["Ames, Hollis", "Quorvane", "Tobiah"]),
+        # after a plural title every name of the list is judged as after a title: a common word written as a name
+        ("NSICU team called and Drs Wood and Chance in to see pt.", "Wood", ["Wood", "Chance"]),
         # in a note of one case, a short word only where a name list knows it
         ("SAH, KELBUR AND ZHARNOW AWARE", "ZHARNOW", ["KELBUR", "ZHARNOW"]),
         ("per ann and quelbine", "quelbine", ["ann", "quelbine"]),
@@ -259,6 +261,8 @@ def test_the_names_listed_with_a_kept_name_are_names(text: str, found: str, name
         ("Dr. Kelbur and Neuro aware.", "Kelbur"),
         ("Dr. Kelbur and Social Work met with family.", "Kelbur"),
         ("Dr. Kelbur and Attending aware.", "Kelbur"),
+        ("Dr. Wood and Chance of rain noted.", "Wood"),  # one title: a common word is judged as a word
+        ("Drs Kelbur and Team in to see pt.", "Kelbur"),
         ("Wife Tamsin and son at bedside.", "Tamsin"),
         ("Dr. Kelbur and Lasix.", "Kelbur"),
         ("Dr. Kelbur and I discussed the plan.", "Kelbur"),

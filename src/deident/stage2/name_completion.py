@@ -142,7 +142,8 @@ class _Judge:
         words = _WORD.findall(span.text_of(text))
         self.shapes = {_shape(w) for w in words if len(w.rstrip(".")) > 1}
 
-    def is_name(self, word: str, *, known_only: str = "") -> bool:
+    def is_name(self, word: str, *, known_only: str = "", strong: bool = False) -> bool:
+        """``strong``: judged as after a title ("Drs Wood and Chance": the title of the list)."""
         key = _key(word)
         if len(key) < 2 or key in _MONTHS_AND_DAYS or key in load_veto_terms() or key in load_drug_names():
             return False
@@ -153,8 +154,8 @@ class _Judge:
         if self.mode == "mixed":
             # Case is evidence in mixed-case text: the neighbour must be written as the name's own words are. The
             # weak test: a capitalised common word next to a name ("Beck Depression Inventory") is no name.
-            return _shape(word) in self.shapes - {"lower"} and is_name_word(word, "mixed", False)
-        return token_hash(key) not in self.clinical_words and is_name_word(word, self.mode, False)
+            return _shape(word) in self.shapes - {"lower"} and is_name_word(word, "mixed", strong)
+        return token_hash(key) not in self.clinical_words and is_name_word(word, self.mode, strong)
 
     def is_given_name_after_comma(self, word: str, *, closes_slot: bool) -> bool:
         """The other half of "Last, First": a listed first name or a word no dictionary knows (see :meth:`is_name`);
@@ -447,6 +448,8 @@ _JOINER_BEFORE = regex.compile(
     r"(?P<c2>,)[ \t\u00a0]{1,2}(?P<a2>(?i:and)|&)[ \t\u00a0]{1,2})$"
 )
 _MAX_LISTED = 4  # names on each side of a kept one
+# A plural title right before the list's first name: every name of it is a clinician's ("Drs Wood and Chance").
+_PLURAL_TITLE_BEFORE = regex.compile(r"(?<![\p{L}])(?i:drs|doctors|messrs|mmes)\.?[ \t\u00a0]{1,2}$")
 
 
 def coordinated_names(
@@ -457,6 +460,7 @@ def coordinated_names(
     of one kind (coordination), so each name word beside an "and", or between the commas of a list that an "and"
     closes, is a name where :meth:`_Judge.is_name` takes it (an initial may open it: "s. kelbur and p. marnow"); a
     kinship or role word, a clinical word or a common word ends the list ("Dr. Smith and team", "Kelbur and PT")."""
+    titled = _PLURAL_TITLE_BEFORE.search(text, max(0, start - 12), start) is not None
     right: list[tuple[int, int]] = []
     closed = False
     position = end
@@ -464,7 +468,7 @@ def coordinated_names(
         joiner = _JOINER_AFTER.match(text, position, limit)
         if joiner is None or not (joiner["a"] or joiner["c"]):
             break
-        partner = _listed_name_after(text, joiner.end(), limit, judge, taken)
+        partner = _listed_name_after(text, joiner.end(), limit, judge, taken, titled)
         if partner is None or _eponym(text, start, end, *partner):
             break
         right.append(partner)
@@ -485,7 +489,7 @@ def coordinated_names(
         joined_by_and = bool(joiner["a"] or joiner["a2"])
         if joined_by_and and left:
             break  # an "and" further out closes another list
-        partner = _listed_name_before(text, joiner.start(), judge, taken)
+        partner = _listed_name_before(text, joiner.start(), judge, taken, titled)
         if partner is None or _eponym(text, start, end, *partner):
             break
         left.append(partner)
@@ -508,15 +512,18 @@ def _eponym(text: str, start: int, end: int, partner_start: int, partner_end: in
     )
 
 
-def _listed_word(word: str, judge: _Judge) -> bool:
-    """A name word of a list: one :meth:`_Judge.is_name` takes; in a note of one case, where case is no evidence, of
-    four letters at least unless a listed name ("SAH, KELBUR AND ZHARNOW": an abbreviation opens the list)."""
-    if not judge.is_name(word):
+def _listed_word(word: str, judge: _Judge, titled: bool = False) -> bool:
+    """A name word of a list: one :meth:`_Judge.is_name` takes (``titled``: as after a title, where a plural title
+    opens the list: "Drs Wood and Chance"); in a note of one case, where case is no evidence, of four letters at
+    least unless a listed name ("SAH, KELBUR AND ZHARNOW": an abbreviation opens the list)."""
+    if not judge.is_name(word, strong=titled):
         return False
     return judge.mode == "mixed" or len(_key(word)) >= 4 or _key(word) in known_names()
 
 
-def _listed_name_after(text: str, at: int, limit: int, judge: _Judge, taken: bytearray) -> tuple[int, int] | None:
+def _listed_name_after(
+    text: str, at: int, limit: int, judge: _Judge, taken: bytearray, titled: bool = False
+) -> tuple[int, int] | None:
     """The name at ``at`` (an initial, then up to two name words), or None."""
     position = at
     word = _WORD.match(text, position, limit)
@@ -526,7 +533,7 @@ def _listed_name_after(text: str, at: int, limit: int, judge: _Judge, taken: byt
         word = _WORD.match(text, gap.end(), limit) if gap else None
     end = None
     for _ in range(MAX_WORDS_PER_SIDE):
-        if word is None or taken[word.start()] or not _listed_word(word.group(), judge):
+        if word is None or taken[word.start()] or not _listed_word(word.group(), judge, titled):
             break
         if _FIELD_LABEL_AFTER.match(text, word.end(), limit):
             break
@@ -536,13 +543,15 @@ def _listed_name_after(text: str, at: int, limit: int, judge: _Judge, taken: byt
     return None if end is None else (at, end)
 
 
-def _listed_name_before(text: str, end: int, judge: _Judge, taken: bytearray) -> tuple[int, int] | None:
+def _listed_name_before(
+    text: str, end: int, judge: _Judge, taken: bytearray, titled: bool = False
+) -> tuple[int, int] | None:
     """The name that ends at ``end`` (up to two name words, then an initial before them), or None."""
     start = None
     position = end
     for _ in range(MAX_WORDS_PER_SIDE):
         word = _WORD_BEFORE.search(text, max(0, position - _BEFORE_WINDOW), position)
-        if word is None or taken[word.start()] or not _listed_word(word.group(), judge):
+        if word is None or taken[word.start()] or not _listed_word(word.group(), judge, titled):
             break
         before = text[word.start() - 1] if word.start() else " "
         if not before.isspace() and before not in _OPENING:
