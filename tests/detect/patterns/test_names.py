@@ -318,6 +318,8 @@ NEGATIVES: list[Case] = [
     ("Resident is Concerned about the BP.", None, None),
     # a common word and a letter ending a note are no signature
     ("Discussed options with team.\nPlan A.", None, None),
+    # a service, a unit or a role before a credential
+    ("Renal MD aware. Covering MD notified. Cvicu RN called. Nocturnist MD aware. Hospitalist MD in.", None, None),
     # a common or clinical word, or a drug, and a bare letter on the last line sign nothing
     ("Will continue to monitor.\n\nHep B", None, None),
     ("Will continue to monitor.\n\nRoom A", None, None),
@@ -523,6 +525,9 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("NEURO: INTACT. RESP: CLEAR.\nJIM LONG RN\n", "JIM LONG", DR),
     ("neuro: intact. resp: clear.\n  jim long, rn\n", "jim long", DR),
     ("Neuro intact.\nPt is on heparin, not 1400u/hr.   Breashois V", "Breashois V", DR),
+    # a lone word before a credential where the text has case: written as a name and known to no dictionary
+    ("Kiochao MD notified of change in BP.", "Kiochao", DR),
+    ("Brantisk RN gave meds at 10.", "Brantisk", DR),
     ("Pt is on heparin, not 1400u/hr. Quorvane J.", "Quorvane J.", DR),
     ("Family is around to decrease anxiety.\n V Quorvane\n\n", "V Quorvane", DR),
     ("PLAN: WEAN.\nJ. BIRD RN\n", "J. BIRD", DR),

@@ -53,8 +53,8 @@ DOCTOR_ROLES_WORDS = (
     "nutritionist", "dietitian", "caseworker", "np's", "rn's", "md's",
     # specialists, and the grades and professions of other countries' notes
     "specialist", "nurse specialist", "educator", "nurse educator", "consultant", "registrar", "hospitalist",
-    "intensivist", "psychiatrist", "psychologist", "neurologist", "oncologist", "nephrologist", "anesthesiologist",
-    "radiologist", "physiotherapist", "midwife", "paramedic", "general practitioner",
+    "nocturnist", "intensivist", "psychiatrist", "psychologist", "neurologist", "oncologist", "nephrologist",
+    "anesthesiologist", "radiologist", "physiotherapist", "midwife", "paramedic", "general practitioner",
     "specialty registrar", "specialist registrar", "senior house officer", "foundation doctor", "junior doctor",
     # credentials written before the name as a title ("PA-C Quorvane to see", "CNA Tobiah helped")
     "pa-c", "lpn", "cna", "crna", "msw", "lcsw", "licsw", "aprn", "fnp", "dnp", "cnm",
@@ -1527,12 +1527,33 @@ def _names_before(
             return []  # "J SMITH ORDERED" but not "NEPRO ORDERED": only an initial and a name are shaped enough
         # A hyphenated surname ("Stord-Painter") counts as two name words.
         n_words = sum(1 + text[s:e].count("-") for s, e in kept)
-        if n_words < min_words_without_comma and "," not in text[kept[-1][1] : m.start()]:
-            return []  # "FEBRILE NP JEN": a lone word before "NP" is rarely a name unless set off by a comma
+        # "FEBRILE NP JEN": a lone word before "NP" is rarely a name unless set off by a comma, or written as a name in
+        # text with case and known to no dictionary ("Kiochao MD notified"; "Renal MD", "Cvicu RN" are none)
+        if (
+            n_words < min_words_without_comma
+            and "," not in text[kept[-1][1] : m.start()]
+            and not (n_words == 1 and mode == "mixed" and _unlisted_capitalised(text[kept[0][0] : kept[0][1]]))
+        ):
+            return []
         named = [_close(text, kept, label)]
         return _list_partners(text, kept[0][0], mode, label) + named if partners else named
 
     return check
+
+
+def _unlisted_capitalised(word: str) -> bool:
+    """A capitalised word of small letters after its capital that no dictionary or clinical list knows."""
+    lower = word.lower()
+    return (
+        len(word) >= 4
+        and word[0].isupper()
+        and word[1:].islower()
+        and _zipf(lower) < 1.0
+        and lower not in clinical_terms()
+        and not _is_service_word(lower)
+        and not lower.endswith(CLINICAL_SUFFIXES)
+        and "icu" not in lower  # a unit: "Cvicu RN", "Tsicu MD"
+    )
 
 
 def _name_before_trigger(piece: str, mode: str, shaped: bool) -> bool:
