@@ -156,6 +156,9 @@ POSITIVES: list[Case] = [
     # a full name (or an initial and a surname) opening the sentence (invented names)
     ("Okonkwo Brantisk is a 70 yo female admitted with sepsis.", "Okonkwo Brantisk", PT),
     ("Hct stable. Zelphine Quorvane agrees with plan.", "Zelphine Quorvane", PT),
+    # the subject of a clause a conjunction opens, as a sentence's (invented names)
+    ("son visited in the evening, and Quelbine called early this am", "Quelbine", PT),
+    ("but once Quelbine woke up after midnight, breathing eased", "Quelbine", PT),
     ("Hct stable. Zelphine Quorvane examined pt.", "Zelphine Quorvane", DR),
     # the clinician a role is
     ("Pts PCP is Quorvane, will call in am.", "Quorvane", DR),
@@ -318,6 +321,8 @@ NEGATIVES: list[Case] = [
     ("Resident is Concerned about the BP.", None, None),
     # a common word and a letter ending a note are no signature
     ("Discussed options with team.\nPlan A.", None, None),
+    # a unit, a service or the patient opening a clause
+    ("pt ok and micu called. labs sent and cvicu called back. Tsicu called. once pt woke up", None, None),
     # a service, a unit or a role before a credential
     ("Renal MD aware. Covering MD notified. Cvicu RN called. Nocturnist MD aware. Hospitalist MD in.", None, None),
     # a common or clinical word, or a drug, and a bare letter on the last line sign nothing

@@ -783,7 +783,7 @@ SUBJECT_VERB_WORDS = (
     "is aware", "was aware", "wishes", "wants", "requests", "requested", "asks", "asked", "understands",
     "verbalizes", "verbalized", "complains", "refuses", "refused", "declines", "declined", "consents", "consented",
     "visited", "was in to visit", "was here", "phoned", "arrived", "c/o", "complained", "complaining", "asking",
-    "is asking", "was asking",
+    "is asking", "was asking", "woke", "awoke",
     # how a letter or a history opens on its subject: "Klaemiorek was admitted to Ward 7B", "Tamsin T. describes"
     "was admitted", "was transferred", "was discharged", "was brought", "presented", "presents", "describes",
     "described", "endorses", "endorsed",
@@ -868,10 +868,27 @@ def _opens_sentence(text: str, at: int) -> bool:
     return _SENTENCE_START.search(text, max(0, at - 4), at) is not None
 
 
+# A conjunction that opens a clause, whose subject comes next as a sentence's does: "and Quelbine called early",
+# "once quelbine woke up", "until Tobiah arrived".
+_CLAUSE_START = regex.compile(
+    r"(?<![\w'])(?i:and|but|once|when|while|until|after|before|since|then|so|because)[ \t]{1,2}\Z"
+)
+
+
+def _opens_clause(text: str, at: int) -> bool:
+    return _CLAUSE_START.search(text, max(0, at - 10), at) is not None
+
+
+# An intensive care unit's abbreviation ("cvicu", "tsicu", "ccu"), no name (but "Popescu" is one).
+_ICU_NAME = regex.compile(r"(?:icu|ccu)$")
+
+
 def _rare_subject_word(word: str, text: str, at: int) -> bool:
     if not _bare_name_word(word, text, at):
         return False
     lower = word.lower()
+    if _ICU_NAME.search(lower):
+        return False  # a unit: "Cvicu called", "tsicu called back"
     return (lower in known_names() and _zipf(lower) < 3.5) or _zipf(lower) < 2.0
 
 
@@ -886,7 +903,7 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
     if found["i"] and window_case(text, found.start()) != "mixed":
         return []  # without case, "X." may be a sentence's end ("Lasix D. reports" is no name)
     start = found.start()  # the glued initial's, where there is one
-    if not _opens_sentence(text, start):
+    if not _opens_sentence(text, start) and not _opens_clause(text, start):
         given = search_before(_GIVEN_BEFORE, text, start, 30)
         if given is None or not _opens_sentence(text, given.start("n")):
             return []
@@ -1552,7 +1569,7 @@ def _unlisted_capitalised(word: str) -> bool:
         and lower not in clinical_terms()
         and not _is_service_word(lower)
         and not lower.endswith(CLINICAL_SUFFIXES)
-        and "icu" not in lower  # a unit: "Cvicu RN", "Tsicu MD"
+        and not _ICU_NAME.search(lower)  # a unit: "Cvicu RN", "Tsicu MD"
     )
 
 
