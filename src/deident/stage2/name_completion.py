@@ -506,7 +506,7 @@ def _eponym(text: str, start: int, end: int, partner_start: int, partner_end: in
     first, last = min(start, partner_start), max(end, partner_end)
     if in_eponym_pair(text, first, last):
         return True
-    words = [_key(w) for w in _WORD.findall(text[first:last]) if _key(w) not in {"and", "&"}]
+    words = [_key(w) for w in _WORD.findall(text[first:last]) if _key(w) != "and"]  # "&" is no _WORD
     return len(words) >= 2 and (
         (words[0], words[-1]) in EPONYM_NAME_PAIRS or (words[-1], words[0]) in EPONYM_NAME_PAIRS
     )

@@ -1362,7 +1362,7 @@ def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     initial = m["g"] or m["i"]
     if initial:
-        named = (lower in known_names() and _zipf(lower) < 4.5) or _zipf(lower) < 2.0
+        named = _rare_name(word)  # (its clinical-term test is settled above)
     else:
         named = _uncommon_first_name(lower) or (mixed and word[1:].islower() and _zipf(lower) < 2.0)
     if not named:
@@ -1372,7 +1372,8 @@ def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
 
 def _rare_name(word: str) -> bool:
     """A listed name that is no common word, or a word no dictionary knows, never a clinical term or a drug: what may
-    sign with a bare letter after it ("Kelbur V"; not "Hep B", "Room A", "Zosyn Q")."""
+    sign with an initial after the note's last sentence ("... 1400U/HR. SUSAN F.") or with a bare letter on the last
+    line ("Kelbur V"; not "Hep B", "Room A", "Zosyn Q")."""
     lower = word.lower()
     if lower in clinical_terms():
         return False
