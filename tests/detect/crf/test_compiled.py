@@ -144,6 +144,40 @@ def test_marginals_of_many_documents_equal_one_by_one(implementation: str, provi
     assert stage.run_block(docs, before) == [stage(doc, spans) for doc, spans in zip(docs, before, strict=True)]
 
 
+@pytest.mark.parametrize("limit", [12, 100_000])
+def test_a_block_adds_its_new_word_types_at_once(
+    limit: int, provider_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast path: ``marginals_many`` gives the table a block's new word types in one call, before scoring; note by
+    note (the reference) each note adds its own. Past the table's limit the block adds none and the notes renew
+    the table one by one, as before."""
+    from deident.detect.crf import compiled
+
+    monkeypatch.setattr(compiled, "_TYPE_LIMIT", limit)
+    docs = _documents()
+    block, alone = (CrfModel.load(provider_model, providers=PROVIDERS)._compiled() for _ in range(2))
+    assert block is not None and alone is not None and block.crf is not alone.crf
+    added: list[int] = []
+    add_types = block.crf._add_types
+
+    def counted(table: compiled._TypeTable, words: list[str]) -> None:
+        added.append(len(words))
+        add_types(table, words)
+
+    monkeypatch.setattr(block.crf, "_add_types", counted)
+    together = block.crf.marginals_many(docs, [None] * len(docs))
+    one_by_one = [alone.crf.marginals(doc) for doc in docs]
+    for many, one in zip(together, one_by_one, strict=True):
+        assert list(many.tokens) == list(one.tokens)
+        assert all(np.array_equal(a, b) for a, b in zip(many.marginals, one.marginals, strict=True))
+    distinct = list(dict.fromkeys(t.text for d in docs for t in crf_tokens(d.text)))
+    if limit >= len(distinct):
+        assert added == [len(distinct)]
+        assert list(block.crf._table.index) == distinct  # first-seen order, as note by note
+    else:
+        assert len(added) > 1 and block.crf._table.size <= limit + len(distinct)
+
+
 def _log_space_marginals(scores: np.ndarray, transitions: np.ndarray) -> np.ndarray:
     """Forward-backward in log space (the textbook form) to check the scaled kernel against."""
     n, size = scores.shape

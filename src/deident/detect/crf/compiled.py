@@ -442,6 +442,20 @@ class CompiledCrf:
             ends.append(len(found))
         return info.lower, info.shape, info.case[3:]
 
+    def _add_new_types(self, texts: Iterable[str]) -> None:
+        """Rows for the word types of ``texts`` that the table lacks, added at once (several notes' new types in one
+        call: their look-ups share the processor's caches). Where they would pass the table's limit, nothing is added
+        here: :meth:`_type_ids` renews the table note by note."""
+        index = self._table.index
+        missing = [w for w in dict.fromkeys(texts) if w not in index]
+        if not missing:
+            return
+        with self._lock:
+            table = self._table
+            missing = [w for w in missing if w not in table.index]
+            if missing and table.size + len(missing) <= _TYPE_LIMIT:
+                self._add_types(table, missing)
+
     def _type_ids(self, texts: list[str]) -> tuple[np.ndarray, _TypeTable]:
         """Each token's row in the per-type table (rows added for types met for the first time, in
         first-seen order), and the table they index."""
@@ -551,7 +565,11 @@ class CompiledCrf:
     ) -> list[DocumentMarginals]:
         """:meth:`marginals` of each document (the numpy kernels run forward-backward on them together)."""
         emissions, _ = kernels(implementation)
-        scored = [self._scores(d, h, emissions) for d, h in zip(documents, hits, strict=True)]
+        aggressive = self.extractor.config.aggressive
+        columns = [TokenColumns(*crf_token_columns(d.text, aggressive)) for d in documents]
+        if len(columns) > 1:
+            self._add_new_types(itertools.chain.from_iterable(c.texts for c in columns))
+        scored = [self._scores(d, h, emissions, c) for d, h, c in zip(documents, hits, columns, strict=True)]
         tagged = [scores for _, scores in scored if scores is not None]
         marginals = iter(forward_backward_many(implementation)(tagged, self.transitions, self.column_bounds))
         bounds = self.column_bounds
@@ -571,9 +589,9 @@ class CompiledCrf:
         document: Document,
         hits: Iterable[Span] | None,
         emissions: Callable[..., np.ndarray],
+        tokens: TokenColumns,
     ) -> tuple[TokenColumns, np.ndarray | None]:
-        """The document's tokens and their emission scores (None: no token)."""
-        tokens = TokenColumns(*crf_token_columns(document.text, self.extractor.config.aggressive))
+        """The document's ``tokens`` and their emission scores (None: no token)."""
         if not tokens:
             return tokens, None
         ids, table = self._type_ids(tokens.texts)
