@@ -552,9 +552,10 @@ def _unlisted_name_word(text: str, normalised: str, mode: CaseMode, start: int, 
 
 
 # Capitalised words right before a phone number (and its label) in a mixed-case note: "Lopie Certusi
-# cell# 410-...", "Hank Przybylo (son) cell# ...".
+# cell# 410-...", "Hank Przybylo (son) cell# ...", "Lopie T. cell# ..." (the initial joins the name when it is
+# completed).
 _PHONE_AFTER_NAMES = regex.compile(
-    r"((?:\p{Lu}[\p{Ll}']+ ){0,2}\p{Lu}[\p{Ll}']+) {1,3}(?:\([a-z ]{2,20}\) {0,2})?"
+    r"((?:\p{Lu}[\p{Ll}']+ ){0,2}\p{Lu}[\p{Ll}']+) {1,3}(?:\p{Lu}\.? {1,3})?(?:\([a-z ]{2,20}\) {0,2})?"
     r"(?:(?:cell|home|work|phone|tel|mobile|c|h|w) {0,2}(?:#|no\.?|number)? {0,2}:? {0,2})?"
     r"\(?\d{3}\)?[ .-]?\d{3}[ .-]\d{4}(?!\d)",
     regex.IGNORECASE,
