@@ -498,6 +498,11 @@ NEGATIVES: list[Case] = [
     ("neuro intact.\nplan: will check k. continue q4h. see careview. lasix. dr aware. stable", None, None),
     # a note, clinical or drug word, or a role, before what is said of a person's state
     ("Neuro: Pt is alert. Family is anxious. Propofol remains sedated? Wife was confused. Patient slept", None, None),
+    (
+        "Pt was calm. Family was pleasant. Wife appears anxious. He ate 50%. Neuro follows commands. Nsg had a good day.",
+        None,
+        None,
+    ),
     # a greeting before a common word, a clinical word, or a word of forum slang; "asking" after a role
     ("thanks guys! hi all, dear colleague, hang in there hun! thanks gabapentin!", None, None),
     ("Pt asking for water. Family asking about plan. Wife asking re: dc.", None, None),
@@ -602,6 +607,13 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Neuro: Tobiah is alert, follows commands.", "Tobiah", PT),
     ("Resp: Quorvane remains intubated on AC.", "Quorvane", PT),
     ("neuro: tobiah slept most of the night.", "tobiah", PT),
+    ("Resp: LS clear. Quelbine was calm and cooperative.", "Quelbine", PT),
+    ("Resp: LS clear. Quelbine appears comfortable.", "Quelbine", PT),
+    ("GI: Kelbur had a good night.", "Kelbur", PT),
+    ("Kelbur ate 50% of breakfast.", "Kelbur", PT),
+    ("Quelbine ambulated in hall x2 with PT.", "Quelbine", PT),
+    ("Neuro: Zharnow follows commands, MAE.", "Zharnow", PT),
+    ("Tobiah nodded appropriately to questions.", "Tobiah", PT),
     # a person named with the relative who came along, in a sentence's middle (invented names)
     ("Family meeting with Quorvane A. and wife.", "Quorvane A.", PT),
     ("DISCUSSED WITH QUORVANE AND WIFE.", "QUORVANE", PT),

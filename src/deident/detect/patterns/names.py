@@ -791,6 +791,12 @@ SUBJECT_VERB_WORDS = (
     "is alert", "was alert", "is awake", "was awake", "is oriented", "was oriented", "is confused", "was confused",
     "is agitated", "was agitated", "is lethargic", "was lethargic", "is sleeping", "was sleeping", "slept",
     "is anxious", "was anxious", "remains intubated", "remains sedated", "remains confused", "remains lethargic",
+    "is calm", "was calm", "remains calm", "is cooperative", "was cooperative", "is pleasant", "was pleasant",
+    "is restless", "was restless", "is resting", "was resting", "remains alert", "remains comfortable",
+    "appears comfortable", "appeared comfortable", "appears anxious", "appeared anxious", "appears restless",
+    "had a good night", "had a restful night", "had a comfortable night", "had an uneventful night",
+    "had a quiet night", "had a good day", "ate", "ambulated", "nodded", "mouthed", "mouthing words",
+    "follows commands", "followed commands", "is following commands", "smiled", "cried", "is crying", "was crying",
     # what befalls a person and no thing ("Quorvane retired", "Tobiah passed away last year")
     "retired", "passed away", "moved away", "died",
 )  # fmt: skip
