@@ -95,6 +95,17 @@ POSITIVES: list[Case] = [
     ("HX OF POSSIBLE MI IN 1980S AFTER", "1980S", D),
     ("cultures drawn on the 11th were negative", "11th", D),
     ("home for Christmas with family", "Christmas", D),
+    ("home for Christmas Eve 2019 with family", "Christmas Eve 2019", D),
+    # spelled out in words, as letters and transcribed speech write dates
+    ("born on the fourth of July, nineteen sixty.", "fourth of July, nineteen sixty", D),
+    ("seen on the twenty-third of March by cardiology", "twenty-third of March", D),
+    ("follow up on the first of June 2021", "first of June 2021", D),
+    ("surgery on March the third, then rehab", "March the third", D),
+    ("discharged July twenty-first, nineteen ninety-nine", "July twenty-first, nineteen ninety-nine", D),
+    ("born in nineteen fifty-two in Ohio", "nineteen fifty-two", D),
+    ("married in nineteen hundred and sixty", "nineteen hundred and sixty", D),
+    ("admitted in twenty twelve with CHF", "twenty twelve", D),
+    ("born June the fifth, two thousand and one", "June the fifth, two thousand and one", D),
     ("TEE to be done on Monday.", "Monday", D),
     ("fell in summer 2004 at home", "summer 2004", D),
     ("CATH ON 10/4 SHOWED EF<20%", "10/4", D),
@@ -138,6 +149,9 @@ POSITIVES: list[Case] = [
     ("seen in clinic on 18 Apr. by GI", "18 Apr.", D),
 ]
 NEGATIVES: list[Case] = [
+    # number words that are no date: a clock time, a count, an acuity, a dose, an ordinal of a list, "may" asking
+    ("seen at nineteen hundred hours; vision twenty twenty; gave two thousand units; nineteen pts", None, None),
+    ("take the first of two doses; third of the patients; you may first try rest", None, None),
     # a fraction or ratio before a comma and a number, a date with a two-digit year glued to one
     ("ratios 3/4,5 and 1/2,3 of pts", None, None),
     ("vals 03/04/19,12 and 3/4.5", None, None),

@@ -498,11 +498,7 @@ NEGATIVES: list[Case] = [
     ("neuro intact.\nplan: will check k. continue q4h. see careview. lasix. dr aware. stable", None, None),
     # a note, clinical or drug word, or a role, before what is said of a person's state
     ("Neuro: Pt is alert. Family is anxious. Propofol remains sedated? Wife was confused. Patient slept", None, None),
-    (
-        "Pt was calm. Family was pleasant. Wife appears anxious. He ate 50%. Neuro follows commands. Nsg had a good day.",
-        None,
-        None,
-    ),
+    ("Pt was calm. Family was pleasant. Wife appears anxious. He ate. Neuro follows commands.", None, None),
     # a greeting before a common word, a clinical word, or a word of forum slang; "asking" after a role
     ("thanks guys! hi all, dear colleague, hang in there hun! thanks gabapentin!", None, None),
     ("Pt asking for water. Family asking about plan. Wife asking re: dc.", None, None),

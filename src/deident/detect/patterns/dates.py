@@ -463,6 +463,65 @@ def _ordinal_day(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("d"), m.end("d"))]
 
 
+# Dates spelled out in words, as letters, transcribed speech and patients' messages write them: "the fourth of July,
+# nineteen sixty", "March the third", "born in nineteen fifty-two" (day ordinals one to thirty-one; years 1900-2099).
+_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_ORDINAL_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_ORDINAL_TEENS = (
+    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
+    "nineteenth",
+)  # fmt: skip
+_WORD_GAP = r"(?:[ \t]{1,2}|-)"
+ORDINAL_DAY_WORD = (
+    r"(?:twenty"
+    + _WORD_GAP
+    + words(*_ORDINAL_UNITS)
+    + r"|thirty"
+    + _WORD_GAP
+    + r"first|twentieth|thirtieth|"
+    + words(*_ORDINAL_TEENS, *_ORDINAL_UNITS)
+    + ")"
+)
+_BELOW_HUNDRED = r"(?:" + words(*_TENS) + r"(?:" + _WORD_GAP + words(*_UNITS) + r")?|" + words(*_TEENS, *_UNITS) + r")"
+_TWO_DIGITS = r"(?:" + words(*_TENS) + r"(?:" + _WORD_GAP + words(*_UNITS) + r")?|" + words(*_TEENS) + r"|oh[ \t]{1,2}"
+_TWO_DIGITS += words(*_UNITS) + r")"
+YEAR_WORDS = (
+    r"(?:nineteen[ \t]{1,2}(?:hundred[ \t]{1,2}(?:and[ \t]{1,2})?" + _BELOW_HUNDRED + r"|" + _TWO_DIGITS + r")"
+    r"|two[ \t]{1,2}thousand(?:[ \t]{1,2}(?:and[ \t]{1,2})?" + _BELOW_HUNDRED + r")?"
+    r"|twenty[ \t]{1,2}" + _TWO_DIGITS + r")"
+)
+_FULL_MONTH = words(*(calendar.month_name[i].lower() for i in range(1, 13)), "sept")
+# Where a year spelled out from "two thousand" or "twenty" is a year: after a month, or a word that leads to one.
+_YEAR_WORDS_CONTEXT = r"(?r)\b(?:in|of|since|from|until|till|by|born|year|" + _FULL_MONTH + r")[ \t,]{1,3}\Z"
+
+
+def _spelled_date(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A day ordinal or a year in words with its month. The month "may" is also a verb: written as a month where the
+    text has case, and before a day ordinal only with "the" or a year ("you may first try", "MAY FIRST TRY")."""
+    month, groups = m["mon"], m.groupdict()
+    if groups["d"] is None and groups["yw"] is None and groups.get("y") is None:
+        return []
+    if month.lower() == "may" and groups["d"] is not None and m.start("mon") < m.start("d"):
+        if not month[0].isupper() and not text.islower():
+            return []
+        if groups["yw"] is None and not rx(r"may[ \t]{1,2}the\b").match(text, m.start("mon")):
+            return []
+    return [Hit(m.start(), m.end())]
+
+
+def _spelled_year(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A year in words: from "nineteen" on its own ("born in nineteen fifty-two"), one from "two thousand" or "twenty"
+    only after a month or a word that leads to a year ("in twenty twelve"; "twenty twenty vision" is none); never a
+    clock time ("nineteen hundred hours")."""
+    if rx(r"[ \t]{1,2}(?:hours?|hrs?|h)\b").match(text, m.end()):
+        return []
+    if not m["yw"].lower().startswith("nineteen") and search_before(_YEAR_WORDS_CONTEXT, text, m.start(), 16) is None:
+        return []
+    return [Hit(m.start(), m.end())]
+
+
 def _mixed_separators(text: str, m: regex.Match[str]) -> list[Hit]:
     # Month first, as US notes write it; "30/10-13" (a pressure and a range) is no date.
     if not 1 <= int(m["a"]) <= 12 or _ends_with(_CLINICAL_BEFORE, _before(text, m.start())):
@@ -802,7 +861,27 @@ def date_patterns() -> tuple[Pattern, ...]:
             0.4,
             # Plurals too: an anchor is a whole word, and "mondays" is not "monday" followed by a word end.
         ),
-        Pattern("date.holiday", D, r"\b" + HOLIDAYS + r"\b", 0.5),
+        # with its year where one follows: "Christmas Eve 2019"
+        Pattern("date.holiday", D, r"\b" + HOLIDAYS + r"\b(?:,?[ \t]{1,2}(?:19|20)\d{2}(?!\d))?", 0.5),
+        Pattern(
+            "date.ordinal_words",
+            D,
+            # "fourth of July, nineteen sixty", "twenty-third of March 2019"
+            r"\b(?P<d>" + ORDINAL_DAY_WORD + r")[ \t]{1,2}of[ \t]{1,2}(?P<mon>" + _FULL_MONTH + r")\b"
+            r"(?:,?[ \t]{1,2}(?:(?P<y>(?:19|20)\d{2})(?!\d)|(?P<yw>" + YEAR_WORDS + r")\b))?",
+            0.8,
+            _spelled_date,
+        ),
+        Pattern(
+            "date.month_ordinal_words",
+            D,
+            # "March the third", "July twenty-first, nineteen sixty", "July nineteen sixty"
+            r"\b(?P<mon>" + _FULL_MONTH + r")(?:[ \t]{1,2}(?:the[ \t]{1,2})?(?P<d>" + ORDINAL_DAY_WORD + r"))?\b"
+            r"(?:,?[ \t]{1,2}(?P<yw>" + YEAR_WORDS + r")\b)?",
+            0.8,
+            _spelled_date,
+        ),
+        Pattern("date.year_words", D, r"\b(?P<yw>" + YEAR_WORDS + r")\b", 0.7, _spelled_year),
     )
 
 
