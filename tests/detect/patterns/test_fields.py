@@ -32,6 +32,10 @@ POSITIVES: list[Case] = [
     ("Emergency contact: Tomasz Nowak, 07700 900 123", "Tomasz Nowak", R),
     ("Signed: Dr A. Patel, Consultant", "A. Patel", D),
     ("cc: Prof. Helen Zhou", "Helen Zhou", D),
+    # the addressee of a fax or letter (invented names)
+    ("FAO: Tobiah Kelbur, Ward Manager", "Tobiah Kelbur", D),
+    ("For the attention of: Quelbine Zharnow", "Quelbine Zharnow", D),
+    ("Fax 617-555-0199 | Attn: Kelbur", "Kelbur", D),
     ("GP: Dr Fiona MacLeod | Practice: Riverside", "Fiona MacLeod", D),
     ("Dictated by: Sister Mary Jones, RN", "Mary Jones", D),
     ("Employer: Acme Freight Ltd.", "Acme Freight Ltd", Label.ORGANIZATION),
@@ -101,6 +105,8 @@ NEGATIVES: list[Case] = [
     ("the patient: ratio 1:2 at 0800", None, None),
     ("Re: your referral of 12/3", None, None),
     ("cc: 2 units PRBC", None, None),
+    # the mental state examination's headings
+    ("Attention: Fair. Concentration: Poor. Memory: Intact", None, None),
     ("Signed: 0800, room 12", None, None),
     # a reply's subject line on a message board names a user, not the patient
     ("Re: DealWorker\nhave u tried it?", None, None),
