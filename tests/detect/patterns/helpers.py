@@ -102,6 +102,8 @@ NATIONAL_PHONE_TEXTS = (
     "Leeds LS1 4AP, xSW1A 1AA", "London SW1A 1AA and EC1A 1BB", "M60 1NW; B33 8TH; L4 5 disc",
     "Ottawa, ON K1A 0B1", "T2N1N4 or xK1A 0B1", "(H2X-1Y4)", "ZIP 21201-3456", "21201-3456.",
     "10000-2000 ml 02134-1234",
+    # postcode shapes of any capitals at an address line's end
+    "5 Main St\nKelbury\nZU9 4HI\nTel", "x ZU9 4HI, QQ1 4IK", "AB12 3CD\n", "Kelbury ON N1H 7U6\n", "Q8K 2C6, W3C-1H3",
     # French dates and Quebec street addresses
     "Date: 15 mars 2019", "vu le 1er août 2020, 3 mai", "x21 février 1966 (4 juin 2001)",
     "1176, chemin Thibault", "45 rue de la Gauchetière; 3 rue x", "(8 boul. René-Lévesque) 12, avenue Smith",

@@ -41,6 +41,11 @@ POSITIVES: list[Case] = [
     ("Home: 9775 Little Avenue, North Cowichan BC  V9L 6B4", "North Cowichan", Label.CITY),
     ("144 Hawkins Terrace, Newcastle under Lyme ST5 1AA", "Newcastle under Lyme", Label.CITY),
     ("111 Burton Lane\nAshton in Makerfield\nWN4 9AA", "Ashton in Makerfield", Label.CITY),
+    # a postcode shape of any capitals ending an address block (mistyped, or made up by a generator)
+    ("Renal Medicine\n5426 Vaimal St\nKelbury\nZU9 4HI\nTel: 01234 567890", "ZU9 4HI", Z),
+    ("cc: N. Zharnow, 5426 Vaimal St, Kelbury ZU9 4HI\n", "ZU9 4HI", Z),
+    ("Home: 865 Quelbine Road, Kelbury ON  Q8K 2C6\n\nSeen today.", "Q8K 2C6", Z),
+    ("6081 Brantisk Ave, Kelbury, BC W3C1H3\nTel: 287 896 5781", "W3C1H3", Z),
     # an Australian town, state or territory and postcode, each in that state's ranges
     ("12 Banksia Rd, Parramatta NSW 2150.", "2150", Z),
     ("12 Banksia Rd, Parramatta NSW 2150.", "NSW", Label.STATE),
@@ -74,6 +79,11 @@ NEGATIVES: list[tuple[str, str, Label]] = [
     ("and then\nLS6 3AB", "and then", Label.CITY),
     ("seen with the QC K1A 0B1", "the", Label.CITY),
     ("Plan: QC review, ON K1A 0B1", "Plan", Label.CITY),
+    # a code of that shape with no street address just before, or a sentence between ("clinic. CD4 3TC")
+    ("HIV on Truvada, CD4 3TC\n", "CD4 3TC", Z),
+    ("Seen at 12 High Street clinic. CD4 3TC\n", "CD4 3TC", Z),
+    ("12 Main St\nplan to check ZU9 4HI\n", "ZU9 4HI", Z),
+    ("Kelbury ON Q8K 2C6\n", "Q8K 2C6", Z),
     # a state abbreviation before four digits outside that state's postcodes, or a clinical abbreviation's number
     ("abd soft NT 2150 cc out", "2150", Z),
     ("SA 1200 bpm", "1200", Z),

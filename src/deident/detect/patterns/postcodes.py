@@ -51,6 +51,14 @@ _AU_POSTCODE_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
     "TAS": ((7000, 7999),),
     "NT": ((800, 999),),
 }
+# A UK- or Canadian-shaped postcode of any capitals that ends an address's line ("5426 Vaimal St\nKelbury\nZU9 4HI",
+# "Kelbury ON  N1H 7U6"): a mistyped code, or one a generator made up, is found where a street address stands just
+# before it (see _after_street_address); matched from the district digits as the strict rules are.
+_LINE_END = r"(?=[ \t]{0,4}(?:\r?\n|\Z|,))"
+UK_POSTCODE_SHAPE = r"\d(?<=(?<![\w])[A-Z]{1,2}\d)[A-Z\d]?[ \t]{1,2}\d[A-Z]{2}(?![\w])" + _LINE_END
+CA_POSTAL_CODE_SHAPE = r"\d(?<=(?<![\w])[A-Z]\d)[A-Z](?:[ \t-]{1,2})?\d[A-Z]\d(?![\w])" + _LINE_END
+_ADDRESS_REACH = 160  # a street line, a town line and their breaks
+_TOWN_GAP = r"[ \t\r\n,.]*(?:\p{Lu}[\p{L}'\u2019\-]*[ \t\r\n,.]*){0,4}"
 # A ZIP+4 on its own ("21201-3456"): five digits, a hyphen, four digits.
 ZIP_PLUS4 = r"\d(?<![\w.,/-]\d)\d{4}-\d{4}(?![\w]|[.,/-]\d)"
 
@@ -92,6 +100,26 @@ def _letters_before(lead: int) -> Validator:
         while start > m.start() - lead and start > 0 and text[start - 1].isupper():
             start -= 1
         return [Hit(start, m.end()), *_town_before(text, start)]
+
+    return check
+
+
+def _after_street_address(lead: int, street_rules: Callable[[], tuple[Pattern, ...]]) -> Validator:
+    """A postcode-shaped code matched from its first digit (the ``lead`` capitals before it belong to it) where one of
+    ``street_rules`` finds a street address in the reach before it: the end of an address block."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        start = m.start()
+        while start > m.start() - lead and start > 0 and text[start - 1].isupper():
+            start -= 1
+        reach = max(0, start - _ADDRESS_REACH)
+        for rule in street_rules():
+            for street in rule.compiled.finditer(text, reach, start):
+                hits = [Hit(*street.span(rule.group))] if rule.validator is None else rule.validator(text, street)
+                # only the town, the province and their separators between ("clinic. CD4 3TC" ends no address)
+                if hits and compile_source(_TOWN_GAP, False).fullmatch(text, hits[0].end, start):
+                    return [Hit(start, m.end()), *_town_before(text, start)]
+        return []
 
     return check
 
@@ -152,6 +180,24 @@ def postcode_patterns(street_rules: Callable[[], tuple[Pattern, ...]]) -> tuple[
             CA_POSTAL_CODE,
             0.85,
             _letters_before(1),
+            ignore_case=False,
+            hints=ScanHints(digit_run=(1, 1), run_prev="[A-Z]"),
+        ),
+        Pattern(
+            "location.uk_postcode_shape",
+            Label.ZIP,
+            UK_POSTCODE_SHAPE,
+            0.7,
+            _after_street_address(2, street_rules),
+            ignore_case=False,
+            hints=ScanHints(digit_run=(1, 2), run_prev="[A-Z]"),
+        ),
+        Pattern(
+            "location.ca_postal_code_shape",
+            Label.ZIP,
+            CA_POSTAL_CODE_SHAPE,
+            0.7,
+            _after_street_address(1, street_rules),
             ignore_case=False,
             hints=ScanHints(digit_run=(1, 1), run_prev="[A-Z]"),
         ),
