@@ -102,6 +102,8 @@ NATIONAL_PHONE_TEXTS = (
     "Leeds LS1 4AP, xSW1A 1AA", "London SW1A 1AA and EC1A 1BB", "M60 1NW; B33 8TH; L4 5 disc",
     "Ottawa, ON K1A 0B1", "T2N1N4 or xK1A 0B1", "(H2X-1Y4)", "ZIP 21201-3456", "21201-3456.",
     "10000-2000 ml 02134-1234",
+    # a one-digit country code before a dashed North American shape
+    " 7-495-123-4567 x2-555-555-5555", "(6-064-516-4243) -3-555-555-5555", "1-617-555-0199, 9-114-066-2685.",
     # postcode shapes of any capitals at an address line's end
     "5 Main St\nKelbury\nZU9 4HI\nTel", "x ZU9 4HI, QQ1 4IK", "AB12 3CD\n", "Kelbury ON N1H 7U6\n", "Q8K 2C6, W3C-1H3",
     # French dates and Quebec street addresses

@@ -98,6 +98,9 @@ POSITIVES: list[Case] = [
 ]
 NEGATIVES: list[Case] = [
     ("UO 100-1200 cc over the shift", None, None),
+    # a number with a country digit before a unit, an ISBN, ranges of doses
+    ("dose 1-100-200-1000 mg; ISBN 0-306-40615-2; taper 100-150-200 mg", None, None),
+    ("6-100-150-1000 mg daily", None, None),
     # a count, a clock time, a quantity or a shift right after a verb of calling
     ("called 2-3 times overnight", None, None),
     ("call at # 2-3 times", None, None),
@@ -184,6 +187,12 @@ NATIONAL: list[Case] = [
     ("phone: 123-456-7890", "123-456-7890", P),
     ("cell (123) 456-7890 any time", "(123) 456-7890", P),
     ("call her on 012-345-6789 please", "012-345-6789", P),
+    # written as phone numbers are, with no area code that can exist and no phone word (a mistyped number)
+    ("Emergency contact: Tamsin K (daughter), 114-066-2685.", "114-066-2685", P),
+    ("son Tobiah 012.345.6789", "012.345.6789", P),
+    # a one-digit country code before a dashed North American shape
+    ("Moscow office 7-495-123-4567", "7-495-123-4567", P),
+    ("Emergency contact: N. Zharnow (husband), 6-064-516-4243.", "6-064-516-4243", P),
     ("Tel no. 0123 456", "0123 456", P),
     ("bleep 1234567", "1234567", P),
     ("mobile: 0400 000 000", "0400 000 000", P),

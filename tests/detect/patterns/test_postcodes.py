@@ -46,6 +46,10 @@ POSITIVES: list[Case] = [
     ("cc: N. Zharnow, 5426 Vaimal St, Kelbury ZU9 4HI\n", "ZU9 4HI", Z),
     ("Home: 865 Quelbine Road, Kelbury ON  Q8K 2C6\n\nSeen today.", "Q8K 2C6", Z),
     ("6081 Brantisk Ave, Kelbury, BC W3C1H3\nTel: 287 896 5781", "W3C1H3", Z),
+    # a five-digit code alone at the end of an address block, with no state before it
+    ("Kelbury Nursing Home\n8488 Quelbine Road\nGoubaelleville\n55130\n\nDear Dr Zharnow,", "55130", Z),
+    ("5089 Brantisk Ave, Kelbury, 24308\nI reviewed Mr Zharnow", "24308", Z),
+    ("5089 Brantisk Ave, Kelbury, 24308\nI reviewed Mr Zharnow", "Kelbury", Label.CITY),
     # an Australian town, state or territory and postcode, each in that state's ranges
     ("12 Banksia Rd, Parramatta NSW 2150.", "2150", Z),
     ("12 Banksia Rd, Parramatta NSW 2150.", "NSW", Label.STATE),
@@ -84,6 +88,8 @@ NEGATIVES: list[tuple[str, str, Label]] = [
     ("Seen at 12 High Street clinic. CD4 3TC\n", "CD4 3TC", Z),
     ("12 Main St\nplan to check ZU9 4HI\n", "ZU9 4HI", Z),
     ("Kelbury ON Q8K 2C6\n", "Q8K 2C6", Z),
+    ("Lives at 12 Main St. UO 15000\n", "15000", Z),
+    ("12 Main St, Kelbury\nWBC 12000\n", "12000", Z),
     # a state abbreviation before four digits outside that state's postcodes, or a clinical abbreviation's number
     ("abd soft NT 2150 cc out", "2150", Z),
     ("SA 1200 bpm", "1200", Z),

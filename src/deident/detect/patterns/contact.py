@@ -109,6 +109,7 @@ def _ten_digits(text: str, m: regex.Match[str]) -> list[Hit]:
 
 _TRIGGER_BEFORE = r"(?r)(?:" + PHONE_TRIGGERS + "|" + PAGER_TRIGGERS + "|" + FAX_TRIGGERS + r")[^\n]{0,24}\Z"
 _LOCAL_PARTS = regex.compile(r"(\d{3})([ \t]{0,2}[-.][ \t]{0,2})(\d{4})")
+_WRITTEN_AS_PHONE = regex.compile(r"\d{3}([-.])\d{3}\1\d{4}")
 
 
 def _local(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -144,12 +145,18 @@ def _nanp(text: str, m: regex.Match[str]) -> list[Hit]:
     if not possible and not (len(core) >= 10 and core[0] in "23456789"):
         return []
     if core[0] in "01":
-        # No area code starts with 0 or 1, but after a phone word a number of this shape is a phone all the same
+        # No area code starts with 0 or 1, but after a phone word, or written as phone numbers are ("114-066-2685",
+        # three, three and four digits with one hyphen or full stop), a number of this shape is a phone all the same
         # (a placeholder "123-456-7890", a mistyped one).
         in_context = search_before(_TRIGGER_BEFORE, text, m.start(), 40) is not None
-        return [_phone_hit(text, m.start(), m.end())] if in_context else []
+        written = _WRITTEN_AS_PHONE.fullmatch(raw) is not None
+        return [_phone_hit(text, m.start(), m.end())] if in_context or written else []
     # Confirmed: phonenumbers parsed it as a number of possible length, with an area code that can exist.
     return [_phone_hit(text, m.start(), m.end(), Confirmation.PHONE if possible else None)]
+
+
+def _dashed_with_country_digit(text: str, m: regex.Match[str]) -> list[Hit]:
+    return [] if unit_follows(text, m.end()) else [_phone_hit(text, m.start(), m.end())]
 
 
 def _plausible_number(written: str) -> bool:
@@ -363,6 +370,16 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             0.9,
             _nanp,
             hints=ScanHints(run_starts=("1", "11"), char_starts="+"),
+        ),
+        Pattern(
+            # A one-digit country code before a number written as North American ones are: "7-495-123-4567",
+            # "6-064-516-4243" (a mistyped "1-").
+            "phone.country_digit_dashed",
+            P,
+            r"\d(?<![\w+.-]\d)-\d{3}-\d{3}-\d{4}" + _NA,
+            0.8,
+            _dashed_with_country_digit,
+            hints=ScanHints(digit_run=(1, 1), run_next=r"-\d{3}-", run_prev=r"[^\w+.-]"),
         ),
         Pattern(
             "phone.international",

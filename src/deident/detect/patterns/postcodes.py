@@ -7,8 +7,10 @@ Part of the location family (:func:`deident.detect.patterns.locations.location_p
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import regex
+import us
 
 from deident.core.labels import Label
 from deident.detect.patterns.names import STOP_WORDS
@@ -57,8 +59,45 @@ _AU_POSTCODE_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
 _LINE_END = r"(?=[ \t]{0,4}(?:\r?\n|\Z|,))"
 UK_POSTCODE_SHAPE = r"\d(?<=(?<![\w])[A-Z]{1,2}\d)[A-Z\d]?[ \t]{1,2}\d[A-Z]{2}(?![\w])" + _LINE_END
 CA_POSTAL_CODE_SHAPE = r"\d(?<=(?<![\w])[A-Z]\d)[A-Z](?:[ \t-]{1,2})?\d[A-Z]\d(?![\w])" + _LINE_END
+# A five-digit code (a ZIP code without its state, a German or French postcode) alone at the end of an address block.
+ZIP_AFTER_ADDRESS = r"\d(?<![\w.,/-]\d)\d{4}(?:-\d{4})?(?![\w]|[.,/-]\d)" + _LINE_END
 _ADDRESS_REACH = 160  # a street line, a town line and their breaks
-_TOWN_GAP = r"[ \t\r\n,.]*(?:\p{Lu}[\p{L}'\u2019\-]*[ \t\r\n,.]*){0,4}"
+_GAP_WORD = regex.compile(r"[^ \t\r\n,.]+")
+
+
+@lru_cache(maxsize=1)
+def _region_codes() -> frozenset[str]:
+    """The codes of the US states and territories and of Canada's provinces and territories."""
+    return frozenset({s.abbr for s in us.states.STATES_AND_TERRITORIES} | {"DC", *_PROVINCE_CODES})
+
+
+@lru_cache(maxsize=1)
+def _region_names() -> frozenset[str]:
+    """The names of the US states and territories, in small letters."""
+    return frozenset({s.name.lower() for s in us.states.STATES_AND_TERRITORIES} | {"district of columbia"})
+
+
+def _ends_in_region(gap: str) -> bool:
+    """Whether a state's or province's code or a state's name ends ``gap`` ("Glen Brantisk IL ", ", New York ")."""
+    found = _GAP_WORD.findall(gap)
+    return bool(found) and (
+        found[-1] in _region_codes() or any(" ".join(found[i:]).lower() in _region_names() for i in range(len(found)))
+    )
+
+
+def _only_town_between(street: str, gap: str) -> bool:
+    """Whether ``gap``, between a street address and a code, holds only a town and a province or state: at most four
+    words written as names are, or a state's or province's code, or capitals where the street is in capitals too
+    ("12 Main St. UO 15000", "clinic. CD4 3TC": a sentence or a lab value)."""
+    found = _GAP_WORD.findall(gap)
+    return len(found) <= 4 and all(
+        (word[0].isupper() and (word[1:].islower() or not word[1:].isalpha()))
+        or word in _region_codes()
+        or (word.isupper() and street.isupper())
+        for word in found
+    )
+
+
 # A ZIP+4 on its own ("21201-3456"): five digits, a hyphen, four digits.
 ZIP_PLUS4 = r"\d(?<![\w.,/-]\d)\d{4}-\d{4}(?![\w]|[.,/-]\d)"
 
@@ -75,7 +114,8 @@ _CAPITALISED = r"\p{Lu}[\p{L}'\u2019\-\u2013]{1,40}"
 _TOWN_JOINS = ("upon", "under", "in", "on", "by", "le", "la", "les", "de", "du", "des", "sur", "en")
 _TOWN = _CAPITALISED + r"(?:[ \t](?:(?:" + "|".join(_TOWN_JOINS) + r")[ \t])?" + _CAPITALISED + r"){0,2}"
 # The province or territory between a Canadian town and its postal code ("Granby, QC J2G 1A1").
-_PROVINCE = r"(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)"
+_PROVINCE_CODES = ("AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT")
+_PROVINCE = r"(?:" + "|".join(_PROVINCE_CODES) + ")"
 _TOWN_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _TOWN + r"),?[ \t]{1,2}(?:" + _PROVINCE + r",?[ \t]{1,3})?\Z"
 # A multi-line address: the post town alone on the line above the postcode ("12 High Street\nLeeds\nLS1 4AP").
 _TOWN_LINE_BEFORE = r"(?r)(?:\A|\n)[ \t]{0,4}(?P<c>" + _TOWN + r"),?[ \t]{0,4}\n[ \t]{0,4}\Z"
@@ -116,9 +156,11 @@ def _after_street_address(lead: int, street_rules: Callable[[], tuple[Pattern, .
         for rule in street_rules():
             for street in rule.compiled.finditer(text, reach, start):
                 hits = [Hit(*street.span(rule.group))] if rule.validator is None else rule.validator(text, street)
-                # only the town, the province and their separators between ("clinic. CD4 3TC" ends no address)
-                if hits and compile_source(_TOWN_GAP, False).fullmatch(text, hits[0].end, start):
-                    return [Hit(start, m.end()), *_town_before(text, start)]
+                gap = text[hits[0].end : start] if hits else ""
+                if hits and _only_town_between(text[hits[0].start : hits[0].end], gap):
+                    # the town before a state or province is the state rules' (location.state_zip), ours otherwise
+                    towns = [] if _ends_in_region(gap) else _town_before(text, start)
+                    return [Hit(start, m.end()), *towns]
         return []
 
     return check
@@ -200,6 +242,15 @@ def postcode_patterns(street_rules: Callable[[], tuple[Pattern, ...]]) -> tuple[
             _after_street_address(1, street_rules),
             ignore_case=False,
             hints=ScanHints(digit_run=(1, 1), run_prev="[A-Z]"),
+        ),
+        Pattern(
+            "location.zip_after_address",
+            Label.ZIP,
+            ZIP_AFTER_ADDRESS,
+            0.7,
+            _after_street_address(0, street_rules),
+            ignore_case=False,
+            hints=ScanHints(digit_run=(5, 5), run_prev=r"[^\w.,/-]"),
         ),
         Pattern(
             "location.postcode_labelled",
