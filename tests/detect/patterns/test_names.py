@@ -59,6 +59,13 @@ POSITIVES: list[Case] = [
     ("Mrs. B r a n t i s k slept well", "B r a n t i s k", PT),
     # the patient named at a line's start before a record identifier (a label, a worklist row, a search)
     ("QUORVANE, TOBIAH  MRN 3344556", "QUORVANE, TOBIAH", PT),
+    ("QUORVANE, TOBIAH  C3651731  DOB: April 1985", "QUORVANE, TOBIAH", PT),
+    # a name in a record whose fields a caret or a bar delimits: a header line, an HL7 v2 segment (the patient first,
+    # a clinician after)
+    ("ADMISSION^35471863^Quorvane T^4/17/2005^Brantisk, Tamsin", "Quorvane T", PT),
+    ("ADMISSION^35471863^Quorvane T^4/17/2005^Brantisk, Tamsin", "Brantisk, Tamsin", DR),
+    ("EDVISIT^450-27-95^Quorvane, Tobiah^10/17/2006^S.Brantisk-Lindt", "S.Brantisk-Lindt", DR),
+    ("PID|1||12345678^^^MRN||QUORVANE^TOBIAH^J||19500304|M", "QUORVANE^TOBIAH^J", PT),
     ("ward list\ntamsin quorvane dob 3/4/1960", "tamsin quorvane", PT),
     # a search for a patient: perhaps the word patient first, a birth date ending the line
     ("pt tobiah quorvane 3/4/60", "tobiah quorvane", PT),
@@ -247,6 +254,9 @@ POSITIVES: list[Case] = [
     ("wife summer visited this eve", "summer", REL),
 ]
 NEGATIVES: list[Case] = [
+    # the codes, types and results of a delimited record
+    ("ORU^R01|LAB|CBC^Blood^L|Hgb^13.2^g/dL\nOBX|1|NM|WBC^White Blood Cell^LN||7.2", None, None),
+    ("ADMISSION^35471863^Chest Pain^4/17/2005^Cardiology", None, None),
     # dotted letters glued to a word that name no one: a species, an abbreviation, a role
     ("E.Coli reports pending. S.Aureus reported by micro.", None, None),
     ("RESP- PT WITH 2 L NP- C.O STEADY LEVEL", None, None),

@@ -999,11 +999,13 @@ def _inverted_patient_field(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 # The words that open a line before a record identifier: "QUORVANE, TOBIAH  MRN 3344556", "tamsin quorvane dob
-# 3/4/1960" (a label header, a worklist row, a search). Two to four words or initials, perhaps after a comma; a search
-# may start with the word patient ("pt tobiah quorvane dob").
+# 3/4/1960", "QUORVANE, TOBIAH  C3651731  DOB: 4/1985" (a label header, a worklist row, a search). Two to four words
+# or initials, perhaps after a comma; a search may start with the word patient ("pt tobiah quorvane dob").
 _NAME_OPENING_LINE = (
     r"(?r)(?:\A|(?<=\n))[ \t]{0,8}(?:(?:pt|patient)[ \t]{0,2}:?[ \t]{1,3})?"
     r"(?P<n>[A-Za-z][A-Za-z'\-]{0,24}\.?(?:,?[ \t]{1,2}[A-Za-z][A-Za-z'\-]{0,24}\.?){1,3})"
+    # a record number between the name and what follows it ("QUORVANE, TOBIAH  C3651731  DOB: ...")
+    r"(?:[ \t]{1,4}[A-Za-z]{0,3}\d[\w\-]{3,15})?"
     r"[ \t]{0,4}[,:;(\-]?[ \t]{0,4}\Z"
 )
 _PATIENT_WORDS = frozenset({"pt", "patient"})
@@ -1014,6 +1016,55 @@ RECORD_ID_WORDS = ("mrn", "mr#", "mr no", "dob", "d.o.b", "date of birth", "ssn"
 _AGE_SEX = r"\d(?<![\w/.-]\d)\d{0,2}[ \t]?(?:y/?o|yrs?|y\.o\.)?[ \t]?(?:[MFmf]|male|female|man|woman)(?![\w])"
 # A numeric date that ends its line, as a birth date ends a search or a worklist row ("tobiah quorvane 3/4/1960").
 _DATE_ENDING_LINE = r"\d(?<![\w/.-]\d)\d?([/.-])\d{1,2}\1(?:\d{4}|\d{2})[ \t]{0,4}(?=\n|\Z)"
+
+
+def _record_name_word(word: str, mode: str) -> bool:
+    """Whether a word of two letters or more in a record's name slot may be a name: no note, service, clinical or record
+    word, capitalised where the text has case, and a listed name (as after a title) or a rare word."""
+    lower = word.lower()
+    if lower in NON_NAMES or lower in _SERVICE_WORDS or lower in clinical_terms() or lower in RECORD_ID_WORDS:
+        return False
+    if mode == "mixed" and not word[0].isupper():
+        return False
+    zipf = _zipf(lower)
+    return (lower in known_names() and zipf < 5.6) or zipf < 3.0
+
+
+# A name in a record whose fields a caret or a bar delimits: a header line ("ADMISSION^35471863^Quorvane T^4/17/2005"),
+# an HL7 v2 segment, whose name field's components a caret joins ("PID|1||123^^^MRN||QUORVANE^TOBIAH^J||19500304|M").
+_DELIMITED_NAME = (
+    r"(?m)(?<=[\^|])(?P<n>(?:[A-Za-z]\.[ \t]?)?[A-Za-z][A-Za-z'\-]{1,30}"
+    r"(?:(?:,[ \t]{0,2}|[ \t]{1,2}|\^)(?:[A-Za-z][A-Za-z'\-]{1,30}\.?|[A-Za-z]\.?)){0,3})(?=[\^|]|[ \t]{0,8}$)"
+)
+_NAME_PIECE = regex.compile(r"[A-Za-z][A-Za-z'\-]*")
+
+
+def _delimited_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The value of a caret- or bar-delimited field, on a line of three delimiters or more, when it is a name and an
+    initial, or two to four name words ("Quorvane T", "Quorvane, Tobiah", "S.Quorvane-Lindt", "QUORVANE^TOBIAH^J"):
+    each full word passes :func:`_record_name_word`. A record's type, a code or a single word is none ("ADMISSION",
+    "^^^MRN", "CBC^Blood"). The first name of a line is the patient, a later one a clinician."""
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    line_end = text.find("\n", m.end())
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if "^" not in line or line.count("^") + line.count("|") < 3 or not _names_a_person(text, m):
+        return []
+    end = m.end()
+    if m["n"].endswith(".") and len(m["n"].rstrip(".").split()[-1]) > 1:
+        end -= 1  # a full stop, not an initial's
+    # A record names its patient first and a clinician after ("...^Quorvane T^4/17/2005^Brantisk, Tamsin").
+    earlier = rx(_DELIMITED_NAME).finditer(text, line_start, m.start())
+    named_before = any(e.end() <= m.start() and _names_a_person(text, e) for e in earlier)
+    return [Hit(m.start(), end, Label.DOCTOR if named_before else Label.PATIENT)]
+
+
+def _names_a_person(text: str, m: regex.Match[str]) -> bool:
+    pieces = _NAME_PIECE.findall(m["n"])
+    full = [p for p in pieces if len(p) > 1]
+    if len(pieces) < 2 or not full:
+        return False
+    mode = window_case(text, m.start())
+    return all(_record_name_word(word, mode) for word in full)
 
 
 def _name_opening_line(full_words: int) -> Validator:
@@ -1038,13 +1089,7 @@ def _name_opening_line(full_words: int) -> Validator:
             word = piece.rstrip(".")
             if len(word) == 1:
                 continue
-            lower = word.lower()
-            if lower in NON_NAMES or lower in _SERVICE_WORDS or lower in clinical_terms() or lower in RECORD_ID_WORDS:
-                return []
-            if mode == "mixed" and not word[0].isupper():
-                return []
-            zipf = _zipf(lower)
-            if not ((lower in known_names() and zipf < 5.6) or zipf < 3.0):
+            if not _record_name_word(word, mode):
                 return []
             named += 1
         if named < full_words:
@@ -1944,6 +1989,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.8,
             _inverted_patient_field,
         ),
+        Pattern("name.delimited_record", Label.PATIENT, _DELIMITED_NAME, 0.6, _delimited_name),
         Pattern(
             "name.before_record_id",
             Label.PATIENT,
