@@ -114,6 +114,36 @@ def test_scheme_facility_names_states_countries(scheme, piece, label, expected):
     assert [FACILITY_TEXT[s.start : s.end] for s in got] == ([] if expected is None else [expected])
 
 
+HEAD_TEXT = (
+    "adm from fall river hospital; to st. david's rehabilitation hospital; call el segundo king regional medical "
+    "center; bypass at corona rehab center; TO REDONDO BEACH HOSPITAL; from boston by car; to kelbury ward."
+)
+
+
+@pytest.mark.parametrize(
+    ("scheme", "piece", "label", "expected", "expected_label"),
+    [
+        # a convention that keeps heads takes the head after a facility's name (detectors trained on PhysioNet's,
+        # which leaves heads out, stop before it); a place named with a hospital's head is the hospital
+        ("hipaa", "fall river", Label.LOCATION_OTHER, "fall river hospital", Label.HOSPITAL),
+        ("i2b2-2014", "st. david's rehabilitation", Label.HOSPITAL, "st. david's rehabilitation hospital", None),
+        ("hipaa", "el segundo king regional", Label.ORGANIZATION, "el segundo king regional medical center", None),
+        ("hipaa", "corona rehab", Label.HOSPITAL, "corona rehab center", None),
+        ("hipaa", "REDONDO BEACH", Label.LOCATION_OTHER, "REDONDO BEACH HOSPITAL", Label.HOSPITAL),
+        ("hipaa", "boston", Label.LOCATION_OTHER, "boston", Label.LOCATION_OTHER),  # no head follows
+        ("hipaa", "kelbury", Label.LOCATION_OTHER, "kelbury", Label.LOCATION_OTHER),
+        ("hipaa", "fall river", Label.PATIENT, "fall river", Label.PATIENT),  # not a facility label
+        ("physionet", "fall river", Label.LOCATION_OTHER, "fall river", Label.LOCATION_OTHER),  # heads left out
+    ],
+)
+def test_scheme_that_keeps_heads_takes_the_head_after_a_facility(
+    scheme: str, piece: str, label: Label, expected: str, expected_label: Label | None
+) -> None:
+    start = HEAD_TEXT.index(piece)
+    got = SchemeStage(get_scheme(scheme))(Document("d", HEAD_TEXT), (Span(start, start + len(piece), label),))
+    assert [(HEAD_TEXT[s.start : s.end], s.label) for s in got] == [(expected, expected_label or label)]
+
+
 AGE_TEXT = "aged 89; age 90; a 45-year-old; 103 yo; 89.5 years; ninety-two; 0 months; 120 yo"
 
 

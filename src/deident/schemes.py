@@ -61,6 +61,17 @@ _BARE_FACILITY = regex.compile(
     regex.IGNORECASE,
 )
 _FACILITY_LABELS = frozenset({Label.HOSPITAL, Label.DEPARTMENT, Label.LOCATION_OTHER, Label.ORGANIZATION})
+_CENTRE_AFTER = regex.compile(r"[ \t]{1,2}cent(?:er|re)(?![\w':])", regex.IGNORECASE)
+_CENTRE_KINDS = frozenset("rehab rehabilitation medical health care community cancer surgical dialysis".split())
+# A facility's generic head noun right after a span of its name ("fall river" + " hospital", "st. david's
+# rehabilitation" + " hospital"), which a convention that keeps heads counts in the name: detectors trained on the
+# PhysioNet convention, which leaves heads out, may stop before it.
+_HEAD_AFTER = regex.compile(
+    r"[ \t]{1,2}(?:(?:regional|community|general|memorial|children'?s|rehabilitation|rehab|university|county)"
+    r"[ \t]{1,2}){0,2}(?:hospital|infirmary|(?:medical|health|rehab(?:ilitation)?)[ \t]{1,2}cent(?:er|re)"
+    r"|nursing[ \t]{1,2}home|care[ \t]{1,2}home)(?![\w':])",
+    regex.IGNORECASE,
+)
 _WORD = regex.compile(r"[^\W\d_][\w'&-]*")
 _GENERIC_JOINERS = frozenset({"the", "of", "and", "&", "for"})
 
@@ -90,8 +101,18 @@ class Scheme:
         """The span as this scheme marks it, or None when the scheme does not count it as PHI."""
         if not self.keeps(span, text):
             return None
-        if self.facility_head_nouns or span.label not in _FACILITY_LABELS:
+        if span.label not in _FACILITY_LABELS:
             return span
+        if self.facility_head_nouns:
+            if text[span.end - 1 : span.end] == ".":
+                return span  # a sentence's end: "Med Ctr. Hospital: none" ("Hospital:" is a field, see _HEAD_AFTER)
+            head = _HEAD_AFTER.match(text, span.end)
+            if head is None and text[span.start : span.end].rsplit(None, 1)[-1].lower() in _CENTRE_KINDS:
+                head = _CENTRE_AFTER.match(text, span.end)  # "corona rehab" + " center"
+            if head is None:
+                return span
+            extended = span.moved(span.start, head.end())  # a place named with a hospital's head is the hospital
+            return extended.with_label(Label.HOSPITAL) if span.label is Label.LOCATION_OTHER else extended
         if _BARE_FACILITY.fullmatch(text, span.start, span.end):
             return None  # "Hospital:", "the ER": a generic noun names no facility
         end = span.end
