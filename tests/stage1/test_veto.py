@@ -142,6 +142,12 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("we live in Corinth, TX near the lake", "TX", Label.STATE, ("pattern:location.city_state",)),
         ("Lives in Baltimore, MD 21201.", "MD", Label.STATE, ("pattern:location.state_zip",)),
         ("Moved from Quelbury, CO to live with son", "CO", Label.STATE, ("pattern:location.city_ambiguous_state",)),
+        (
+            "a brother lives in Quelbury CO and",
+            "CO",
+            Label.STATE,
+            ("pattern:location.city_unpunctuated_ambiguous_state",),
+        ),
         # a hospital named for its town, a word that is also a descriptor
         ("transferred from Orange Hospital", "Orange", Label.HOSPITAL, ("pattern:location.hospital_name",)),
         ("Felician Quorvane called", "Felician", Label.RELATIVE, ()),  # "-ician", but no specialist's ending

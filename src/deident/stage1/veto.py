@@ -114,7 +114,12 @@ def _role_words_only(key: str) -> bool:
 
 # The rules that find a state code by the city before it or the ZIP code after it.
 _STATE_IN_ADDRESS = frozenset(
-    {"pattern:location.city_state", "pattern:location.state_zip", "pattern:location.city_ambiguous_state"}
+    {
+        "pattern:location.city_state",
+        "pattern:location.state_zip",
+        "pattern:location.city_ambiguous_state",
+        "pattern:location.city_unpunctuated_ambiguous_state",
+    }
 )
 _TRIGGER_EVIDENCE = regex.compile(r"^(?:trigger|name_trigger|honorific|title)\b", regex.I)
 _WORD = regex.compile(r"[\p{L}\p{N}]+")

@@ -160,6 +160,8 @@ POSITIVES: list[Case] = [
     ("She saw him in Klistilton, Mississippi for this", "Klistilton", Label.CITY),
 ]
 NEGATIVES: list[Case] = [
+    # an ambiguous code after a service, a clinical word or with no place preposition
+    ("seen in Cardiology OR today; changes in Pain MD aware; Kitorkisville CO 4.5", None, None),
     # the abbreviation alone, or after a function word or a verb, names no site
     ("pt went to the VA", None, None),
     ("PT REFUSED NH PLACEMENT", None, None),
@@ -355,6 +357,11 @@ HARD: list[Case] = [
     ("my niece saw him in Kitorkisville KS for this.", "KS", Label.STATE),
     ("anyone know a good neuro in Quelbury NJ? she retired", "NJ", Label.STATE),
     ("we live in Jiekoun, NH near the medical center.", "NH", Label.STATE),
+    # an ambiguous code with no comma, after a town that a place preposition opens (invented towns)
+    ("a brother lives in Kitorkisville CO and is supportive", "CO", Label.STATE),
+    ("a brother lives in Kitorkisville CO and is supportive", "Kitorkisville", Label.CITY),
+    ("immigrated to Quelbury MO in 2017.", "MO", Label.STATE),
+    ("physician from Brantiskton GA with bipolar disorder", "GA", Label.STATE),
     # continental Europe's order: the street's name, then the house number (invented addresses)
     ("Adresse: Rue de la Quorvane 12, Bruxelles", "Rue de la Quorvane 12", Label.STREET),
     ("Via Brantisk 10, Roma", "Via Brantisk 10", Label.STREET),

@@ -266,6 +266,21 @@ def _city_unpunctuated_state(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(town, m.start() - 1, Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
 
 
+# Not "NH" and "VA", also a nursing home's and the veterans' hospital's abbreviations after a care site's name ("from
+# Brantisk NH", "the Brantisk VA"), which location.abbreviated_care_site reads.
+_UNPUNCTUATED_AMBIGUOUS_CODES = tuple(sorted(AMBIGUOUS_STATE_CODES - {"NH", "VA"}))
+
+
+def _city_unpunctuated_ambiguous_state(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "lives in Louisville CO and", "from Newnan GA with": an ambiguous state code (AMBIGUOUS_STATE_CODES) right after
+    a town that a place preposition opens (:func:`_town_after_preposition`), whose words are no clinical or service
+    words: "seen in Cardiology OR today", "in Pain MD aware" name no place."""
+    town = _town_after_preposition(text, m.start() - 1)
+    if town is None or any(w.lower() in clinical_terms() for w in text[town : m.start()].split()):
+        return []
+    return [Hit(town, m.start() - 1, Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
+
+
 def _town_after_preposition(text: str, end: int) -> int | None:
     """The start of the town's name that ends at ``end``: capitalised words right before it, after a place
     preposition ("in", "from", "near"), none in capitals, each a listed place or no common word."""
@@ -1019,6 +1034,17 @@ def location_patterns() -> tuple[Pattern, ...]:
             _city_unpunctuated_state,
             ignore_case=False,
             hints=ScanHints(anchors=tuple(sorted(_state_codes(False)[3:-1].lower().split("|")))),
+        ),
+        Pattern(
+            "location.city_unpunctuated_ambiguous_state",
+            Label.CITY,
+            # "lives in Louisville CO and", "from Newnan GA with": a code that is also a clinical abbreviation, with no
+            # comma, only after a town that a place preposition opens, the sentence going on as after a place.
+            r"(?<=\p{L}[ \t])(?:" + "|".join(_UNPUNCTUATED_AMBIGUOUS_CODES) + r")(?![\w'])" + _PLACE_CLAUSE_END,
+            0.6,
+            _city_unpunctuated_ambiguous_state,
+            ignore_case=False,
+            hints=ScanHints(anchors=tuple(code.lower() for code in _UNPUNCTUATED_AMBIGUOUS_CODES)),
         ),
         Pattern("location.state_name", Label.STATE, r"\b" + _state_names() + r"\b", 0.6, _state_name),
         Pattern(
