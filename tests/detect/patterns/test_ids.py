@@ -68,8 +68,15 @@ POSITIVES: list[Case] = [
     # A transcription footer's job and document numbers.
     ("DD: 02/03/2017 / Job #: 104943 / cc: dr. Tate", "104943", Label.IDNUM),
     ("T: 7/16/14  D: 7/16/14 / Job: M00760  Doc: 949630", "949630", Label.IDNUM),
+    # a prefix joined by a colon to a letter-led part
+    ("Accession # 11:C58868", "11:C58868", Label.IDNUM),
+    ("Pathology specimen 04:C09567 sent; results pending.", "04:C09567", Label.IDNUM),
+    ("specimen 73:k14437 sent to path", "73:k14437", Label.IDNUM),
 ]
 NEGATIVES: list[Case] = [
+    # a clock time after the trigger or the number: two numbers a colon joins
+    ("ID: 12:30 seen; case 10:45 pm", None, None),
+    ("MRN 1234567 12:30 arrived", "12:30", Label.MEDICALRECORD),
     ("levels L4 12 34 56 A noted", "12 34 56", Label.SSN),  # no National Insurance prefix starts with a digit
     ("GB 12 34 56 A", "12 34 56", Label.SSN),  # a prefix HMRC never allocates
     ("NI no. 12 34 56 A; national insurance pending", "12 34 56", Label.SSN),  # no prefix letters after the word

@@ -29,7 +29,8 @@ ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){2,24})"
 # or date goes on after it ("MRN 1234567 12:30" keeps only the number). A word ("MRN 1234567 seen today") ends it.
 _ID_GROUP_GAP = r"(?:[ \t]|[ \t]-[ \t]?|-[ \t])"  # a dash without blanks is inside a group (ID_TOKEN)
 _ID_GROUP = _ID_GROUP_GAP + r"(?:\d|(?=[A-Za-z]{1,4}\d)[A-Za-z]{2})[A-Za-z0-9]{1,11}(?![\w]|[-/.:,][A-Za-z0-9])"
-SPACED_ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]){1,24}(?:" + _ID_GROUP + r"){0,5})"
+# A colon may join a prefix to a letter-led part ("Accession # 11:C58868"), never two numbers (a time, "12:30").
+SPACED_ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]|:[A-Za-z]){1,24}(?:" + _ID_GROUP + r"){0,5})"
 # Between an SSN's groups after its trigger: a dash or dot, blanks around it or none, or blanks ("123 - 45 - 6789").
 _SSN_GAP = r"(?:[ \t]{0,2}[.-][ \t]{0,2}|[ \t]{1,2})?"
 _GAP = r"[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number|id)?[ \t]{0,2}[:#=.]?[ \t]{0,2}(?:is[ \t]{1,2})?"
