@@ -42,12 +42,19 @@ POSITIVES: list[tuple[str, str]] = [
     ("kudos to zennorth for posting the link", "zennorth"),
     # a poster greeted or cheered on by handle or name (invented): a comma, "!" or the line's end after it
     ("hang in there quillrunner!", "quillrunner"),
+    # a poster answered by handle or name at a line's or sentence's start, before a reply's words
+    ("re: kelbur5\nUklailor i'll pm you", "Uklailor"),
+    ("> quelbine k. i'll pm you", "quelbine k."),
+    ("paiciondova.ziependski is right, push for a referral", "paiciondova.ziependski"),
+    ("skin warm and dry. lysorunto.houjounto did u ever hear back?", "lysorunto.houjounto"),
     ("Hi Tamsinelle, sorry to hear about your mom", "Tamsinelle"),
     ("good luck bramblefoot\nlet us know", "bramblefoot"),
     ("hugs to zennorth!! we are here", "zennorth"),
     ("Welcome Quorvane, glad you found us", "Quorvane"),
 ]
 NEGATIVES: list[str] = [
+    "Mom is right, push for a referral. She did u ever hear back? Everyone i'll pm you.",
+    "Pt is right sided weak. Doctor was right about it. Family have you tried calling?",
     # a rate per unit, a follow-up, an ultrasound
     "heparin at 18 u/kg/hr, insulin 2 u/hr and 10 u/min; insulin u/day",
     "f/u/with renal; u/s showed; cu/zn ratio; menu/home",

@@ -88,6 +88,18 @@ _SIGNATURE = re.compile(
     + _HANDLE_END
     + r"\)"
 )
+# A poster answered by handle or name at the start of a line or sentence, before a reply's words to or about them:
+# "tkelbur i'll pm you", "> Quelbine K. i'll pm you", "tobiah.k is right, push for a referral", "zennorth did u ever
+# hear back" (Benton 2011: a thread's users answer each other by name). Rare words only, which the detector checks
+# ("Mom is right", "She did u ever").
+_ADDRESSED = re.compile(
+    r"(?im)(?:^|(?<=[.!?][ \t]))[ \t]{0,3}(?:>[ \t]{0,2})?(?P<u>" + _HANDLE + r")" + _HANDLE_END
+    + r"(?:[ \t](?P<i>[a-z])\.(?![\w]))?[ \t]{0,2},?[ \t]{1,2}"
+    r"(?:i'?ll[ \t]pm[ \t](?:you|u)|i[ \t]will[ \t]pm[ \t](?:you|u)|(?:is|was)[ \t]right|did[ \t](?:you|u)[ \t]ever"
+    r"|have[ \t](?:you|u)[ \t]tried)\b"
+)  # fmt: skip
+# What a text needs for _ADDRESSED to match anywhere in it (its literals, lower-cased).
+ADDRESSED_WORDS = ("pm you", "pm u", "right", "ever", "tried")
 # A poster thanked by handle: "thx tedwards for the advice", "thanks PlayerInstead!" (not "thanks everyone for": the
 # handle must be rare, which the detector checks).
 THANKS_WORDS = ("thank", "thx", "ty", "kudos", "props", "shout")
@@ -309,6 +321,12 @@ class UsernameDetector:
                     and not _STRETCHED.search(low)
                 ):
                     add(m.start("u"), m.end("u"), POSITION_SCORE, note)
+        if any(word in lower for word in ADDRESSED_WORDS):
+            for m in _ADDRESSED.finditer(text):
+                word = m["u"]
+                if _is_handle(word) and _long_enough(word) and zipf(word.lower()) < COMMON_ZIPF:
+                    end = m.end("i") + 1 if m["i"] else m.end("u")  # a surname's initial, with its full stop
+                    add(m.start("u"), end, POSITION_SCORE, "pattern:username.addressed")
         for m in _at_handles(text):
             # "@" is also "at" in notes ("tf @goal", "@ rate"): only a rare or handle-shaped word.
             word = m["u"]
