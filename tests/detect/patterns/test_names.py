@@ -340,6 +340,10 @@ NEGATIVES: list[Case] = [
     ("Will continue to monitor.\n\nRoom A", None, None),
     ("Will continue to monitor.\n\nZosyn Q", None, None),
     ("Will continue to monitor.\n\nTele A\n", None, None),
+    # a word a dictionary knows, a drug or a misspelling alone on the last line
+    ("Pt stable overnight.\nLevophed", None, None),
+    ("Pt stable overnight.\nStable", None, None),
+    ("Will cont to monitor.\nmonitr", None, None),
     ("Vitals stable overnight.\nThanks J.", None, None),
     ("Will recheck lytes.\nGrade B.", None, None),
     # A role or an instruction between a dash and a credential, or a credential that does not end the line
@@ -537,6 +541,9 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # one word that no dictionary knows, capitalised alone on the last line (invented names)
+    ("the drive to the hospital is long.\nZhiobril", "Zhiobril", DR),
+    ("Pt stable overnight. Will continue to monitor.\nKlioprou\n", "Klioprou", DR),
     # a listed first name and any word signing a line of its own with a credential, in a note of one case
     ("NEURO: INTACT. RESP: CLEAR.\nJIM LONG RN\n", "JIM LONG", DR),
     ("neuro: intact. resp: clear.\n  jim long, rn\n", "jim long", DR),

@@ -1336,7 +1336,14 @@ def _signature(text: str, m: regex.Match[str]) -> list[Hit]:
     dashed_name = m["d"] is not None and len(words) == 1 and _zipf(words[0].lower()) < 2.0
     closed_name = len(words) == 1 and words[0].lower() not in _KIN_WORDS and _after_closing(text, m.start())
     named = words[0].lower().rstrip(".") in known_names() or _unlisted_full_name(words, mode)
-    if not (named or dashed_name or closed_name):
+    # One word that no dictionary knows at all, alone on the last line of a note with case and capitalised, signs a
+    # post or a note ("...is long.\nZhiobril"): four letters or more, no drug ("Levophed") or clinical word. Without
+    # case a misspelling looks the same ("will cont to monitor.\nmonitr").
+    lone = words[0].lower()
+    unknown_word = (
+        mode == "mixed" and len(words) == 1 and len(lone) >= 4 and _zipf(lone) == 0 and lone not in clinical_terms()
+    )
+    if not (named or dashed_name or closed_name or unknown_word):
         return []
     if len(words) == 1 and not is_name_word(words[0], mode, False):
         return []
