@@ -1033,7 +1033,7 @@ def _record_name_word(word: str, mode: str) -> bool:
 # A name in a record whose fields a caret or a bar delimits: a header line ("ADMISSION^35471863^Quorvane T^4/17/2005"),
 # an HL7 v2 segment, whose name field's components a caret joins ("PID|1||123^^^MRN||QUORVANE^TOBIAH^J||19500304|M").
 _DELIMITED_NAME = (
-    r"(?m)(?<=[\^|])(?P<n>(?:[A-Za-z]\.[ \t]?)?[A-Za-z][A-Za-z'\-]{1,30}"
+    r"(?m)[\^|](?P<n>(?:[A-Za-z]\.[ \t]?)?[A-Za-z][A-Za-z'\-]{1,30}"
     r"(?:(?:,[ \t]{0,2}|[ \t]{1,2}|\^)(?:[A-Za-z][A-Za-z'\-]{1,30}\.?|[A-Za-z]\.?)){0,3})(?=[\^|]|[ \t]{0,8}$)"
 )
 _NAME_PIECE = regex.compile(r"[A-Za-z][A-Za-z'\-]*")
@@ -1044,7 +1044,8 @@ def _delimited_name(text: str, m: regex.Match[str]) -> list[Hit]:
     initial, or two to four name words ("Quorvane T", "Quorvane, Tobiah", "S.Quorvane-Lindt", "QUORVANE^TOBIAH^J"):
     each full word passes :func:`_record_name_word`. A record's type, a code or a single word is none ("ADMISSION",
     "^^^MRN", "CBC^Blood"). The first name of a line is the patient, a later one a clinician."""
-    line_start = text.rfind("\n", 0, m.start()) + 1
+    start = m.start("n")
+    line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", m.end())
     line = text[line_start : len(text) if line_end < 0 else line_end]
     if "^" not in line or line.count("^") + line.count("|") < 3 or not _names_a_person(text, m):
@@ -1053,9 +1054,9 @@ def _delimited_name(text: str, m: regex.Match[str]) -> list[Hit]:
     if m["n"].endswith(".") and len(m["n"].rstrip(".").split()[-1]) > 1:
         end -= 1  # a full stop, not an initial's
     # A record names its patient first and a clinician after ("...^Quorvane T^4/17/2005^Brantisk, Tamsin").
-    earlier = rx(_DELIMITED_NAME).finditer(text, line_start, m.start())
-    named_before = any(e.end() <= m.start() and _names_a_person(text, e) for e in earlier)
-    return [Hit(m.start(), end, Label.DOCTOR if named_before else Label.PATIENT)]
+    earlier = rx(_DELIMITED_NAME).finditer(text, line_start, start)
+    named_before = any(e.end() <= start and _names_a_person(text, e) for e in earlier)
+    return [Hit(start, end, Label.DOCTOR if named_before else Label.PATIENT)]
 
 
 def _names_a_person(text: str, m: regex.Match[str]) -> bool:
@@ -1063,7 +1064,7 @@ def _names_a_person(text: str, m: regex.Match[str]) -> bool:
     full = [p for p in pieces if len(p) > 1]
     if len(pieces) < 2 or not full:
         return False
-    mode = window_case(text, m.start())
+    mode = window_case(text, m.start("n"))
     return all(_record_name_word(word, mode) for word in full)
 
 
@@ -1996,7 +1997,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.8,
             _inverted_patient_field,
         ),
-        Pattern("name.delimited_record", Label.PATIENT, _DELIMITED_NAME, 0.6, _delimited_name),
+        Pattern(
+            "name.delimited_record",
+            Label.PATIENT,
+            _DELIMITED_NAME,
+            0.6,
+            _delimited_name,
+            group="n",
+            # by hand: tried at each caret or bar, which the match opens with
+            hints=ScanHints(char_starts="^|"),
+        ),
         Pattern(
             "name.before_record_id",
             Label.PATIENT,

@@ -99,7 +99,7 @@ _ADDRESSED = re.compile(
     r"|have[ \t](?:you|u)[ \t]tried)\b"
 )  # fmt: skip
 # What a text needs for _ADDRESSED to match anywhere in it (its literals, lower-cased).
-ADDRESSED_WORDS = ("pm you", "pm u", "right", "ever", "tried")
+ADDRESSED_WORDS = ("pm you", "pm u", "is right", "was right", "u ever", "you ever", "u tried", "you tried")
 # A poster thanked by handle: "thx tedwards for the advice", "thanks PlayerInstead!" (not "thanks everyone for": the
 # handle must be rare, which the detector checks).
 THANKS_WORDS = ("thank", "thx", "ty", "kudos", "props", "shout")
