@@ -16,6 +16,7 @@ from deident.core.labels import Label
 from deident.core.provenance import Confirmation
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
+from deident.text.number_words import TEENS, TENS, UNITS
 
 MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -465,9 +466,6 @@ def _ordinal_day(text: str, m: regex.Match[str]) -> list[Hit]:
 
 # Dates spelled out in words, as letters, transcribed speech and patients' messages write them: "the fourth of July,
 # nineteen sixty", "March the third", "born in nineteen fifty-two" (day ordinals one to thirty-one; years 1900-2099).
-_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
-_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _ORDINAL_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 _ORDINAL_TEENS = (
     "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
@@ -484,9 +482,9 @@ ORDINAL_DAY_WORD = (
     + words(*_ORDINAL_TEENS, *_ORDINAL_UNITS)
     + ")"
 )
-_BELOW_HUNDRED = r"(?:" + words(*_TENS) + r"(?:" + _WORD_GAP + words(*_UNITS) + r")?|" + words(*_TEENS, *_UNITS) + r")"
-_TWO_DIGITS = r"(?:" + words(*_TENS) + r"(?:" + _WORD_GAP + words(*_UNITS) + r")?|" + words(*_TEENS) + r"|oh[ \t]{1,2}"
-_TWO_DIGITS += words(*_UNITS) + r")"
+_TENS_AND_UNIT = words(*TENS) + r"(?:" + _WORD_GAP + words(*UNITS) + r")?"  # "fifty", "fifty-two"
+_BELOW_HUNDRED = r"(?:" + _TENS_AND_UNIT + r"|" + words(*TEENS, *UNITS) + r")"
+_TWO_DIGITS = r"(?:" + _TENS_AND_UNIT + r"|" + words(*TEENS) + r"|oh[ \t]{1,2}" + words(*UNITS) + r")"  # of a year
 YEAR_WORDS = (
     r"(?:nineteen[ \t]{1,2}(?:hundred[ \t]{1,2}(?:and[ \t]{1,2})?" + _BELOW_HUNDRED + r"|" + _TWO_DIGITS + r")"
     r"|two[ \t]{1,2}thousand(?:[ \t]{1,2}(?:and[ \t]{1,2})?" + _BELOW_HUNDRED + r")?"

@@ -21,6 +21,7 @@ from deident.detect.patterns.names import (
     is_verb_form,
 )
 from deident.detect.patterns.postcodes import postcode_patterns
+from deident.detect.patterns.regions import US_STATE_CODES, US_STATE_NAMES
 from deident.detect.patterns.rules import (
     Hit,
     Pattern,
@@ -78,12 +79,12 @@ _NOT_STREET_WORDS = STOP_WORDS | frozenset(
 
 @lru_cache(maxsize=1)
 def _state_names() -> str:
-    return words(*(s.name for s in us.states.STATES_AND_TERRITORIES), "District of Columbia")
+    return words(*US_STATE_NAMES)
 
 
 @lru_cache(maxsize=1)
 def _state_codes(include_ambiguous: bool) -> str:
-    codes = [s.abbr for s in us.states.STATES_AND_TERRITORIES] + ["DC"]
+    codes = list(US_STATE_CODES)
     if not include_ambiguous:
         codes = [c for c in codes if c not in AMBIGUOUS_STATE_CODES]
     return "(?:" + "|".join(sorted(set(codes))) + ")"

@@ -7,13 +7,12 @@ Part of the location family (:func:`deident.detect.patterns.locations.location_p
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 import regex
-import us
 
 from deident.core.labels import Label
 from deident.detect.patterns.names import STOP_WORDS
+from deident.detect.patterns.regions import CA_PROVINCE_CODES, US_STATE_CODES, US_STATE_NAMES
 from deident.detect.patterns.rules import Hit, Pattern, ScanHints, Validator, compile_source, unit_follows, words
 
 # UK postcode, outward code then inward code ("SW1A 1AA", "M60 1NW", "EC1A 1BB", "B33 8TH"): the area's first letter
@@ -65,34 +64,25 @@ _ADDRESS_REACH = 160  # a street line, a town line and their breaks
 _GAP_WORD = regex.compile(r"[^ \t\r\n,.]+")
 
 
-@lru_cache(maxsize=1)
-def _region_codes() -> frozenset[str]:
-    """The codes of the US states and territories and of Canada's provinces and territories."""
-    return frozenset({s.abbr for s in us.states.STATES_AND_TERRITORIES} | {"DC", *_PROVINCE_CODES})
+_REGION_CODES = frozenset((*US_STATE_CODES, *CA_PROVINCE_CODES))
+_REGION_NAMES = frozenset(name.lower() for name in US_STATE_NAMES)
 
 
-@lru_cache(maxsize=1)
-def _region_names() -> frozenset[str]:
-    """The names of the US states and territories, in small letters."""
-    return frozenset({s.name.lower() for s in us.states.STATES_AND_TERRITORIES} | {"district of columbia"})
-
-
-def _ends_in_region(gap: str) -> bool:
-    """Whether a state's or province's code or a state's name ends ``gap`` ("Glen Brantisk IL ", ", New York ")."""
-    found = _GAP_WORD.findall(gap)
+def _ends_in_region(found: list[str]) -> bool:
+    """Whether a state's or province's code or a state's name ends the words ``found`` between a street and a code
+    ("Glen Brantisk IL", "New York")."""
     return bool(found) and (
-        found[-1] in _region_codes() or any(" ".join(found[i:]).lower() in _region_names() for i in range(len(found)))
+        found[-1] in _REGION_CODES or any(" ".join(found[i:]).lower() in _REGION_NAMES for i in range(len(found)))
     )
 
 
-def _only_town_between(street: str, gap: str) -> bool:
-    """Whether ``gap``, between a street address and a code, holds only a town and a province or state: at most four
-    words written as names are, or a state's or province's code, or capitals where the street is in capitals too
-    ("12 Main St. UO 15000", "clinic. CD4 3TC": a sentence or a lab value)."""
-    found = _GAP_WORD.findall(gap)
+def _only_town_between(street: str, found: list[str]) -> bool:
+    """Whether the words ``found`` between a street address and a code are only a town and a province or state: at
+    most four words written as names are, or a state's or province's code, or capitals where the street is in capitals
+    too ("12 Main St. UO 15000", "clinic. CD4 3TC": a sentence or a lab value)."""
     return len(found) <= 4 and all(
         (word[0].isupper() and (word[1:].islower() or not word[1:].isalpha()))
-        or word in _region_codes()
+        or word in _REGION_CODES
         or (word.isupper() and street.isupper())
         for word in found
     )
@@ -114,8 +104,7 @@ _CAPITALISED = r"\p{Lu}[\p{L}'\u2019\-\u2013]{1,40}"
 _TOWN_JOINS = ("upon", "under", "in", "on", "by", "le", "la", "les", "de", "du", "des", "sur", "en")
 _TOWN = _CAPITALISED + r"(?:[ \t](?:(?:" + "|".join(_TOWN_JOINS) + r")[ \t])?" + _CAPITALISED + r"){0,2}"
 # The province or territory between a Canadian town and its postal code ("Granby, QC J2G 1A1").
-_PROVINCE_CODES = ("AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT")
-_PROVINCE = r"(?:" + "|".join(_PROVINCE_CODES) + ")"
+_PROVINCE = r"(?:" + "|".join(CA_PROVINCE_CODES) + ")"
 _TOWN_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _TOWN + r"),?[ \t]{1,2}(?:" + _PROVINCE + r",?[ \t]{1,3})?\Z"
 # A multi-line address: the post town alone on the line above the postcode ("12 High Street\nLeeds\nLS1 4AP").
 _TOWN_LINE_BEFORE = r"(?r)(?:\A|\n)[ \t]{0,4}(?P<c>" + _TOWN + r"),?[ \t]{0,4}\n[ \t]{0,4}\Z"
@@ -132,13 +121,19 @@ def _town_before(text: str, start: int) -> list[Hit]:
     return [Hit(town.start("c"), town.end("c"), Label.CITY, score=0.6)]
 
 
+def _code_start(text: str, m: regex.Match[str], lead: int) -> int:
+    """Where a postcode matched from its first digit starts: the ``lead`` capitals (at most) before it belong to it."""
+    start = m.start()
+    while start > m.start() - lead and start > 0 and text[start - 1].isupper():
+        start -= 1
+    return start
+
+
 def _letters_before(lead: int) -> Validator:
-    """A postcode matched from its first digit: the ``lead`` letters (at most) before it belong to it."""
+    """A postcode matched from its first digit, with its capitals (:func:`_code_start`) and the town before it."""
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
-        start = m.start()
-        while start > m.start() - lead and start > 0 and text[start - 1].isupper():
-            start -= 1
+        start = _code_start(text, m, lead)
         return [Hit(start, m.end()), *_town_before(text, start)]
 
     return check
@@ -149,17 +144,17 @@ def _after_street_address(lead: int, street_rules: Callable[[], tuple[Pattern, .
     ``street_rules`` finds a street address in the reach before it: the end of an address block."""
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
-        start = m.start()
-        while start > m.start() - lead and start > 0 and text[start - 1].isupper():
-            start -= 1
+        start = _code_start(text, m, lead)
         reach = max(0, start - _ADDRESS_REACH)
         for rule in street_rules():
             for street in rule.compiled.finditer(text, reach, start):
                 hits = [Hit(*street.span(rule.group))] if rule.validator is None else rule.validator(text, street)
-                gap = text[hits[0].end : start] if hits else ""
-                if hits and _only_town_between(text[hits[0].start : hits[0].end], gap):
+                if not hits:
+                    continue
+                between = _GAP_WORD.findall(text, hits[0].end, start)
+                if _only_town_between(text[hits[0].start : hits[0].end], between):
                     # the town before a state or province is the state rules' (location.state_zip), ours otherwise
-                    towns = [] if _ends_in_region(gap) else _town_before(text, start)
+                    towns = [] if _ends_in_region(between) else _town_before(text, start)
                     return [Hit(start, m.end()), *towns]
         return []
 
