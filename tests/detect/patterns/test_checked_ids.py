@@ -16,6 +16,7 @@ from .helpers import Case, check_positive, found, params
 POSITIVES: list[Case] = [
     ("NHS No: 401 023 2137 on the letter", "401 023 2137", Label.MEDICALRECORD),
     ("NHS number 4857773457.", "4857773457", Label.MEDICALRECORD),
+    ("NHS number . . . . 485 777 3457", "485 777 3457", Label.MEDICALRECORD),
     ("nhs no 401-023-2137", "401-023-2137", Label.MEDICALRECORD),
     # a mistyped check digit after the trigger is kept (weaker, unconfirmed)
     ("NHS No: 401 023 2138", "401 023 2138", Label.MEDICALRECORD),

@@ -79,6 +79,12 @@ POSITIVES: list[Case] = [
     # the person paged or called between the verb and the number, with no "at"
     ("Pls page renal fellow 6-7890", "6-7890", P),
     ("page the covering resident 12345", "12345", P),
+    # four digits with a number sign after a pager's verb and the person paged
+    ("Please page Quorvane #3456 if SBP < 90", "3456", P),
+    ("paged renal fellow # 4471, awaiting call back", "4471", P),
+    # a printed form's dot leaders after the field
+    ("Phone...........555-0143", "555-0143", P),
+    ("Pager . . . . 4-5678", "4-5678", P),
     ("call daughter 617-555-0143 tomorrow", "617-555-0143", P),
     ("beeper is 12345", "12345", P),
     # dialled from North America with the exit code for "+"
@@ -105,6 +111,7 @@ NEGATIVES: list[Case] = [
     ("called 2-3 times overnight", None, None),
     ("call at # 2-3 times", None, None),
     ("called wife at #1500", None, None),
+    ("called Quorvane at #1500", None, None),
     # after a number, "#" with one digit is the caller's menu option, not an extension
     ("call 617-555-0143 #2 option", "#2", None),
     ("call pt at #1 bed", None, None),

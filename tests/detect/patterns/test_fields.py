@@ -28,6 +28,14 @@ POSITIVES: list[Case] = [
     ("Family name: Kechiexek\nGiven names: Basheam", "Basheam", P),
     ("Middle name: Quelby", "Quelby", P),
     ("Next of kin: Jose Lopez (son)", "Jose Lopez", R),
+    # a printed form's dot leaders between field and value
+    ("PATIENT NAME............QUORVANE, TOBIAH", "QUORVANE, TOBIAH", P),
+    ("Patient name . . . . . Tobiah Quorvane", "Tobiah Quorvane", P),
+    ("Referring physician.........Hal Brantisk", "Hal Brantisk", D),
+    # initials after a field that says so
+    ("Patient initials: T.Q.   Age: 45", "T.Q.", P),
+    ("Initials: TQ", "TQ", P),
+    ("Subject initials: T-Q", "T-Q", P),
     ("Parent/Guardian: Aoife O'Brien-Walsh", "Aoife O'Brien-Walsh", R),
     ("Emergency contact: Tomasz Nowak, 07700 900 123", "Tomasz Nowak", R),
     ("Signed: Dr A. Patel, Consultant", "A. Patel", D),
@@ -117,6 +125,11 @@ NEGATIVES: list[Case] = [
     ("Patient: de novo mutation, stable", None, None),
     ("Patient: van transport arranged", None, None),
     ("Name: de la", None, None),
+    # an ellipsis of three or four dots after a field's word is no leader; initials' fields with no capitals
+    ("Patient....lethargic, will cont to monitor", None, None),
+    ("PATIENT...RESTING COMFORTABLY", None, None),
+    ("Initials: n/a", None, None),
+    ("Patient initials: unknown", None, None),
     ("Patient: O'Clock, seen", None, None),
     # a name's cell ends before the next cell's status, field or age, and before a second tab
     ("Patient:\tQuorvane\tStable\tBP 120/80", "Stable", None),

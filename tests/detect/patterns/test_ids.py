@@ -31,6 +31,8 @@ POSITIVES: list[Case] = [
     ("SSN 123- 45- 6789", "123- 45- 6789", Label.SSN),
     ("SSN 123-45 6789", "123-45 6789", Label.SSN),
     ("MRN: 123 456 789 seen today", "123 456 789", Label.MEDICALRECORD),
+    # a printed form's dot leaders after the field
+    ("MRN.............88122310", "88122310", Label.MEDICALRECORD),
     ("MRN#: 00 12 34 56", "00 12 34 56", Label.MEDICALRECORD),
     ("Chart # 12 34 567 reviewed", "12 34 567", Label.MEDICALRECORD),
     ("Patient ID 2018 - 004512", "2018 - 004512", Label.MEDICALRECORD),

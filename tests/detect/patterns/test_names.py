@@ -25,6 +25,9 @@ POSITIVES: list[Case] = [
     ("MDIs given.   DON R. DOWN, RRT", "DON R. DOWN", DR),
     # a word after "Mrs." or "Mr." whatever else it also is ("blood")
     ("Mr. Blood is a 70 yo man.", "Blood", PT),
+    # a title's initials glued together, and initials opening the sentence that gives the age
+    ("T.Q. is a 45 y/o F with CHF.", "T.Q.", PT),
+    ("Reason for visit: chest pain. T. Q. is a 61 year old man.", "T. Q.", PT),
     ("Pt seen with Mrs. Gravel today.", "Gravel", PT),
     # a listed first name that is no English word, opening a sentence before a verb or with a relative
     ("Harold was calm overnight, no c/o pain.", "Harold", PT),
@@ -439,6 +442,9 @@ NEGATIVES: list[Case] = [
     ("Pain reported to be 3/10. Reported to be stable.", None, None),
     ("Patient is a 64 yo man. Pt is a 70 y/o. This is a 45 yo woman.", None, None),
     ("Pt is a pleasant 80yo. This is a well-appearing 45 year old. She is a thin frail elderly 90 yo.", None, None),
+    # capitals alone before the age that are a word or a note's abbreviation
+    ("PT is a 45 yo man. MD is a 50 year old. MS is a 45 yo. RN is a 30 year old.", None, None),
+    ("HE IS A 45 YO MAN. SHE IS A 72 YEAR OLD.", None, None),
     # a relative, a drug, a clinical word, an abbreviation or a common word after a verb of care
     ("Educated Wife on meds. Medicated Percocet for pain. Suctioned Trach for secretions.", None, None),
     ("Turned Q2H and prn. Assisted OOB to chair. Encouraged Fluids. Reassured Family.", None, None),
@@ -542,6 +548,11 @@ NEGATIVES: list[Case] = [
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
     # one word that no dictionary knows, capitalised alone on the last line (invented names)
+    ("TQ is a 45 year old woman with asthma.", "TQ", PT),
+    # a title's initials glued together (in one-case text too; small letters alone after a title are no name there)
+    ("Mrs. T.Q. was seen in clinic today.", "T.Q.", PT),
+    ("MRS. T.Q. WAS SEEN IN CLINIC TODAY.", "T.Q.", PT),
+    ("Seen by Dr. J.S.B. this morning.", "J.S.B.", DR),
     ("the drive to the hospital is long.\nZhiobril", "Zhiobril", DR),
     ("Pt stable overnight. Will continue to monitor.\nKlioprou\n", "Klioprou", DR),
     # a listed first name and any word signing a line of its own with a credential, in a note of one case

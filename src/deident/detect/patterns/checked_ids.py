@@ -22,10 +22,12 @@ from stdnum.gb import nhs as gb_nhs
 
 from deident.core.labels import Label
 from deident.core.provenance import Confirmation
-from deident.detect.patterns.rules import Hit, Pattern, ScanHints, Validator, unit_follows, words
+from deident.detect.patterns.rules import LEADER, Hit, Pattern, ScanHints, Validator, unit_follows, words
 
 # What may stand between a trigger and its number: "NHS No: ", "SIN #", "NPI number is ".
-_GAP = r"(?![\w])[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number)?[ \t]{0,2}[:#=.]?[ \t]{0,2}(?:is[ \t]{1,2})?"
+_GAP = (
+    r"(?![\w])[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number)?[ \t]{0,2}(?:" + LEADER + r"|[:#=.])?[ \t]{0,2}(?:is[ \t]{1,2})?"
+)
 _END = r"(?![\w]|[-./][A-Za-z0-9])"
 
 NHS_TRIGGERS = ("nhs", "nhs number", "nhs no", "new nhs number")

@@ -13,6 +13,7 @@ from deident.core.labels import Label
 from deident.core.provenance import Confirmation
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.rules import (
+    LEADER,
     Hit,
     Pattern,
     ScanHints,
@@ -263,7 +264,11 @@ def _number_to_call(text: str, m: regex.Match[str]) -> list[Hit]:
     10000" or "called son 3-2005" is no number to call."""
     if m["o"] and m["t"].lower() not in _PAGE_VERBS:
         return _phone_shape(text, m)
-    if rx(r"[1-9]\d{4}|\d-\d{4}").fullmatch(m["p"]) and not unit_follows(text, m.end("p")):
+    # Four digits are a pager's only after a pager's verb and with the number sign ("page Quorvane #3456"): "called
+    # wife at 1500" and "at #1500" are times.
+    signed = m["t"].lower() in _PAGE_VERBS and text[max(0, m.start("p") - 3) : m.start("p")].rstrip(" \t").endswith("#")
+    extension = r"[1-9]\d{4}|\d-\d{4}|\d{4}" if signed else r"[1-9]\d{4}|\d-\d{4}"
+    if rx(extension).fullmatch(m["p"]) and not unit_follows(text, m.end("p")):
         return [Hit(m.start("p"), m.end("p"))]
     return _phone_shape(text, m)
 
@@ -433,7 +438,7 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
         Pattern(
             "phone.trigger_local",
             P,
-            r"\b" + PHONE_TRIGGERS + r"[ \t]{0,2}[#:.]?[ \t]{0,2}(?:is[ \t]{1,2}|at[ \t]{1,2})?"
+            r"\b" + PHONE_TRIGGERS + r"[ \t]{0,2}(?:" + LEADER + r"|[#:.])?[ \t]{0,2}(?:is[ \t]{1,2}|at[ \t]{1,2})?"
             r"(?P<p>\d{3}[ \t]{1,2}\d{4}|\d{7}|\d{10})" + _NA,
             0.75,
             None,
@@ -454,7 +459,9 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             P,
             r"\b(?P<t>"
             + words(*PHONE_TRIGGER_WORDS, *MORE_PHONE_TRIGGER_WORDS, *PAGER_TRIGGER_WORDS, *FAX_TRIGGER_WORDS)
-            + r")(?![\w])[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[#:.]?[ \t]{0,2}(?:(?:is|at|on)[ \t]{1,2})?"
+            + r")(?![\w])[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}(?:"
+            + LEADER
+            + r"|[#:.])?[ \t]{0,2}(?:(?:is|at|on)[ \t]{1,2})?"
             + r"(?:#[ \t]{0,2})?(?P<p>"
             + PHONE_SHAPE
             + r")"
@@ -482,7 +489,11 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
         Pattern(
             "phone.pager",
             P,
-            r"\b" + PAGER_TRIGGERS + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}[:#.]?[ \t]{0,2}(?:is[ \t]{1,2})?"
+            r"\b"
+            + PAGER_TRIGGERS
+            + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}(?:"
+            + LEADER
+            + r"|[:#.])?[ \t]{0,2}(?:is[ \t]{1,2})?"
             r"(?P<p>\d{1,2}-\d{4}|\d{3,7}(?:[ \t]{0,2}[-.][ \t]{0,2}\d{3,4})?)" + _NA,
             0.8,
             None,

@@ -19,7 +19,7 @@ from deident.core.labels import Category, Label
 from deident.detect.lexicon.data import load_specialty_words
 from deident.detect.patterns.detector import PatternDetector
 from deident.detect.patterns.names import PARTICLES, STOP_WORDS, clinical_terms, is_name_word, known_names
-from deident.detect.patterns.rules import Hit, Pattern, search_before, words
+from deident.detect.patterns.rules import LEADER, Hit, Pattern, search_before, words
 from deident.text.case import window_case
 from deident.text.wordfrequency import zipf
 
@@ -243,6 +243,11 @@ def _place_hit(text: str, start: int, end: int, label: Label) -> Hit | None:
     return Hit(start, end, label)
 
 
+# A person's initials after a field that says so ("Patient initials: T.Q.", "Initials: TQ", "Subject initials T-Q"):
+# two to four capitals, each perhaps with a full stop, a hyphen or a blank after it.
+_INITIALS_VALUE = regex.compile(r"(?:[A-Z](?:\.[ \t]?|[ \t-])?){1,3}[A-Z]\.?(?![\w])")
+
+
 def _field_value(text: str, m: regex.Match[str]) -> list[Hit]:
     if search_before(_FIELD_START, text, m.start(), 12) is None:
         return []  # "Drug name: ...": a field only where it opens the line or follows a separator
@@ -252,7 +257,10 @@ def _field_value(text: str, m: regex.Match[str]) -> list[Hit]:
     if label is None or value is None:
         return []
     start, end = value
-    if label.category is Category.NAME:
+    if m["f"].lower().endswith("initials"):
+        initials = _INITIALS_VALUE.match(text, start, end)
+        hit = None if initials is None else Hit(start, initials.end(), label)
+    elif label.category is Category.NAME:
         hit = _name_hit(text, start, end, label, named="name" in m["f"].lower().split())
         if hit is not None and m["f"].lower() in ONE_WORD_NOT_ENOUGH and len(text[hit.start : hit.end].split()) < 2:
             hit = None  # "Re: DealWorker" on a message board answers a user; a letter's "Re:" names the patient
@@ -271,7 +279,11 @@ def field_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "field.value",
             Label.PATIENT,
-            r"\b(?P<f>" + words(*field_labels()) + r")[ \t]{0,2}:[ \t]{0,4}(?P<v>[^\n]{1,120})",
+            r"\b(?P<f>"
+            + words(*field_labels())
+            + r")[ \t]{0,2}(?::|"
+            + LEADER
+            + r"[ \t]{0,2}:?)[ \t]{0,4}(?P<v>[^\n]{1,120})",
             0.9,  # as strong as a name after "Dr.": the field says what the value is
             _field_value,
         ),

@@ -17,7 +17,7 @@ from deident.core.labels import Label
 from deident.core.provenance import Confirmation
 from deident.detect.patterns.checked_ids import checked_id_patterns
 from deident.detect.patterns.detector import PatternDetector
-from deident.detect.patterns.rules import Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
+from deident.detect.patterns.rules import LEADER, Hit, Pattern, ScanHints, rx, search_before, unit_follows, words
 from deident.text.wordfrequency import zipf
 
 # An ID-shaped token: letters, digits and inner separators, with at least one digit (checked below).
@@ -33,7 +33,7 @@ _ID_GROUP = _ID_GROUP_GAP + r"(?:\d|(?=[A-Za-z]{1,4}\d)[A-Za-z]{2})[A-Za-z0-9]{1
 SPACED_ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]|:[A-Za-z]){1,24}(?:" + _ID_GROUP + r"){0,5})"
 # Between an SSN's groups after its trigger: a dash or dot, blanks around it or none, or blanks ("123 - 45 - 6789").
 _SSN_GAP = r"(?:[ \t]{0,2}[.-][ \t]{0,2}|[ \t]{1,2})?"
-_GAP = r"[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number|id)?[ \t]{0,2}[:#=.]?[ \t]{0,2}(?:is[ \t]{1,2})?"
+_GAP = r"[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number|id)?[ \t]{0,2}(?:" + LEADER + r"|[:#=.])?[ \t]{0,2}(?:is[ \t]{1,2})?"
 
 TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
     Label.MEDICALRECORD: (

@@ -498,7 +498,7 @@ def _surname_after_title(
             return []  # mitral regurgitation graded: "1+ MR. EF 40%", "MOD MR. TR 2+"
         found = names(text, m)
         if found:
-            return found
+            return [_with_glued_initials(text, hit) for hit in found]
         mode = window_case(text, m.start("n"))
         if label is Label.DOCTOR and mode != "mixed" and title.lower() in ("dr", "dr."):
             return _doctor_after_report_word(text, m)
@@ -519,6 +519,27 @@ def _surname_after_title(
         return [Hit(start, start + len(word), label)] if named else []
 
     return check
+
+
+# Capitals with full stops glued to a name's last initial: "Mrs. T.Q.", "Dr. J.S.B." (a title's initials, which the name
+# chain stops at, as dotted letters elsewhere spell roles and abbreviations: "H.O. Quorvane", "M.D.").
+_GLUED_INITIALS = regex.compile(r"(?:[A-Z]\.){1,2}(?![\w'])")
+_GLUED_SMALL_INITIALS = regex.compile(r"(?:[a-z]\.){1,2}(?![\w'])")
+
+
+def _with_glued_initials(text: str, hit: Hit) -> Hit:
+    """``hit`` extended over the letters with full stops glued to its end where it is a dotted initial alone (small
+    letters only in text without case: "mrs. t.q.")."""
+    end = hit.end
+    if end - hit.start != 2 or not text[hit.start].isalpha() or text[end - 1] != ".":
+        return hit
+    if text[hit.start].isupper():
+        glued = _GLUED_INITIALS.match(text, end)
+    elif window_case(text, hit.start) != "mixed":
+        glued = _GLUED_SMALL_INITIALS.match(text, end)
+    else:
+        return hit
+    return hit if glued is None else hit._replace(end=glued.end())
 
 
 # Words that hand a note over to a doctor: "per dr", "by dr", "called dr", "d/w dr".
@@ -921,6 +942,30 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
             return []
         start = given.start("n")
     return [Hit(start, found.end("i") if found["i"] else found.end("n"), label)]
+
+
+# Initials that stand for the patient before the age, as case reports and clinic letters write them: "T.Q. is a 45 y/o
+# F", "T. Q. is a 45 year old woman", "TQ is a 45 yo man".
+_INITIALS_SUBJECT = r"(?r)(?<![\w'./-])(?P<n>(?:[a-z]\.[ \t]?){1,2}[a-z]\.|(?-i:[A-Z]{2,3}))[ \t]{1,2}\Z"
+_LATIN_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "a.m.", "p.m.", "n.b.", "q.d.", "b.i.d.", "t.i.d.", "q.i.d.", "p.o."})
+
+
+def _subject_age_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The patient's initials or name opening the sentence that gives the age (:func:`_subject_name`). Dotted letters
+    are capitals where the text has case, and no Latin abbreviation ("e.g."); capitals without full stops count only
+    in text with case and where they are no word or note abbreviation ("PT is a 45 yo man", "HE IS A 45 YO MAN")."""
+    found = search_before(_INITIALS_SUBJECT, text, m.start(), 12)
+    if found is not None and _opens_sentence(text, found.start("n")):
+        initials = found["n"]
+        lower = initials.lower()
+        mixed = window_case(text, found.start("n")) == "mixed"
+        if "." in initials:
+            initialled = (initials.isupper() or not mixed) and lower.replace(" ", "") not in _LATIN_ABBREVIATIONS
+        else:
+            initialled = mixed and lower not in NON_NAMES and _zipf(lower) < 3.0
+        if initialled:
+            return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
+    return _subject_name(text, m)
 
 
 # What a person who opens a sentence by a first name alone does next, beyond SUBJECT_VERB_WORDS: a copula, "has",
@@ -2230,7 +2275,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\bis[ \t]{1,2}an?[ \t]{1,2}(?:[A-Za-z][A-Za-z\-]{1,20}[ \t]{1,2}){0,3}\d{1,3}[ \t-]{0,2}"
             r"(?:yo\b|y/o|y\.o|year|yr)",
             0.4,
-            _subject_name,
+            _subject_age_name,
         ),
         Pattern(
             # "Ahantski is family contact", "Quorvane is the pt's health care proxy": who speaks for the patient.

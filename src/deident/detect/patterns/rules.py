@@ -27,6 +27,13 @@ UNIT_AFTER = (
 )
 
 
+# A printed form's leader between a field and its value: five or more dots, or three or more spaced ones
+# ("Phone.........555 0143", "Name . . . . Ann Lee"). Not an ellipsis of three or four dots, which nursing notes put
+# between phrases ("PAIN MNGMNT....WITH ONGOING EVALUATION"). (No underscores: a word character, which would hide the
+# field's word end from the anchor scan.)
+LEADER = r"(?:\.{5,60}|(?:\.[ \t]){3,30}\.?)"
+
+
 class Hit(NamedTuple):
     """A validated match: offsets into the text, an optional relabel and extra evidence notes, and ``confirmed``
     when the validator confirmed the structure itself (a checksum, a parse; see
