@@ -106,6 +106,8 @@ NATIONAL_PHONE_TEXTS = (
     " 7-495-123-4567 x2-555-555-5555", "(6-064-516-4243) -3-555-555-5555", "1-617-555-0199, 9-114-066-2685.",
     # postcode shapes of any capitals at an address line's end
     "5 Main St\nKelbury\nZU9 4HI\nTel", "x ZU9 4HI, QQ1 4IK", "AB12 3CD\n", "Kelbury ON N1H 7U6\n", "Q8K 2C6, W3C-1H3",
+    # a continental postcode before its town
+    "Storgata 1,\n0155 Oslo.", "x, 8001 Zürich\n12345 Berlin", "a,1012 LG Amsterdam, 75001 Paris,x 2019 Boston",
     # French dates and Quebec street addresses
     "Date: 15 mars 2019", "vu le 1er août 2020, 3 mai", "x21 février 1966 (4 juin 2001)",
     "1176, chemin Thibault", "45 rue de la Gauchetière; 3 rue x", "(8 boul. René-Lévesque) 12, avenue Smith",

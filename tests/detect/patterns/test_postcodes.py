@@ -59,6 +59,14 @@ POSITIVES: list[Case] = [
     ("PO Box 77, Alice Springs NT 0870", "0870", Z),
     ("Quelbury, Qld 4350", "4350", Z),
     ("Hobart TAS 7000 Australia", "TAS", Label.STATE),
+    # a continental postcode before its town: a listed city, or any town after a street address
+    ("Ola Nordmann, Storgata 1, 0155 Oslo.", "0155", Z),
+    ("Ola Nordmann, Storgata 1, 0155 Oslo.", "Oslo", Label.CITY),
+    ("Hans Meier\nBahnhofstrasse 10\n8001 Zürich\nSchweiz", "8001", Z),
+    ("Lives at 12 Rue de Rivoli, 75001 Paris, France.", "75001", Z),
+    ("Damrak 1, 1012 LG Amsterdam", "1012 LG", Z),
+    ("12 Brantisk Road, 4471 Kelbury\n", "4471", Z),
+    ("12 Brantisk Road, 4471 Kelbury\n", "Kelbury", Label.CITY),
 ]
 # (text, a piece that must not be tagged with the label)
 NEGATIVES: list[tuple[str, str, Label]] = [
@@ -96,6 +104,11 @@ NEGATIVES: list[tuple[str, str, Label]] = [
     ("WA 3000 left", "3000", Z),
     ("fluids NSW 20000 ml", "NSW", Label.STATE),
     ("Plan: ACT 2601 review", "Plan", Label.CITY),
+    # four or five digits and a capitalised word that are no postcode and town: a year, a count, an unlisted word
+    ("Moved to the UK, 2019 London trip cancelled.", "2019", Z),
+    ("Na 140, 2000 Boston cream pie", "2000", Z),
+    ("Labs: WBC 12, 1500 Heparin units\n", "1500", Z),
+    ("Intake, 2400 Total.", "2400", Z),
 ]
 
 

@@ -108,6 +108,13 @@ _PROVINCE = r"(?:" + "|".join(CA_PROVINCE_CODES) + ")"
 _TOWN_BEFORE = r"(?r)(?<![\w'])(?P<c>" + _TOWN + r"),?[ \t]{1,2}(?:" + _PROVINCE + r",?[ \t]{1,3})?\Z"
 # A multi-line address: the post town alone on the line above the postcode ("12 High Street\nLeeds\nLS1 4AP").
 _TOWN_LINE_BEFORE = r"(?r)(?:\A|\n)[ \t]{0,4}(?P<c>" + _TOWN + r"),?[ \t]{0,4}\n[ \t]{0,4}\Z"
+# A continental postcode before its town at the end of an address's line or sentence ("Storgata 1, 0155 Oslo", "Via
+# Roma 12, 00184 Roma", "Damrak 1, 1012 LG Amsterdam"): four or five digits (a Dutch code adds two capitals) at a line's
+# start or after a comma, then the town (see _postcode_before_town).
+POSTCODE_BEFORE_TOWN = (
+    r"(?P<c>(?P<d>\d(?<=(?:^|\n|,)[ \t]{0,4}\d)\d{3,4})(?:[ \t][A-Z]{2})?)[ \t]{1,2}(?P<t>" + _TOWN + r")"
+    r"(?=[ \t]{0,4}(?:\r?\n|\Z|,|\.(?:[ \t\r\n]|\Z)))"
+)
 
 
 def _town_before(text: str, start: int) -> list[Hit]:
@@ -139,24 +146,50 @@ def _letters_before(lead: int) -> Validator:
     return check
 
 
+def _street_before(text: str, start: int, street_rules: Callable[[], tuple[Pattern, ...]]) -> list[str] | None:
+    """The words between a street address that one of ``street_rules`` finds in the reach before ``start`` and
+    ``start``, where they are only a town and a state or province (:func:`_only_town_between`); None: no such street."""
+    reach = max(0, start - _ADDRESS_REACH)
+    for rule in street_rules():
+        for street in rule.compiled.finditer(text, reach, start):
+            hits = [Hit(*street.span(rule.group))] if rule.validator is None else rule.validator(text, street)
+            if not hits:
+                continue
+            between = _GAP_WORD.findall(text, hits[0].end, start)
+            if _only_town_between(text[hits[0].start : hits[0].end], between):
+                return between
+    return None
+
+
 def _after_street_address(lead: int, street_rules: Callable[[], tuple[Pattern, ...]]) -> Validator:
     """A postcode-shaped code matched from its first digit (the ``lead`` capitals before it belong to it) where one of
     ``street_rules`` finds a street address in the reach before it: the end of an address block."""
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
         start = _code_start(text, m, lead)
-        reach = max(0, start - _ADDRESS_REACH)
-        for rule in street_rules():
-            for street in rule.compiled.finditer(text, reach, start):
-                hits = [Hit(*street.span(rule.group))] if rule.validator is None else rule.validator(text, street)
-                if not hits:
-                    continue
-                between = _GAP_WORD.findall(text, hits[0].end, start)
-                if _only_town_between(text[hits[0].start : hits[0].end], between):
-                    # the town before a state or province is the state rules' (location.state_zip), ours otherwise
-                    towns = [] if _ends_in_region(between) else _town_before(text, start)
-                    return [Hit(start, m.end()), *towns]
-        return []
+        between = _street_before(text, start, street_rules)
+        if between is None:
+            return []
+        # the town before a state or province is the state rules' (location.state_zip), ours otherwise
+        towns = [] if _ends_in_region(between) else _town_before(text, start)
+        return [Hit(start, m.end()), *towns]
+
+    return check
+
+
+def _postcode_before_town(street_rules: Callable[[], tuple[Pattern, ...]]) -> Validator:
+    """A continental postcode and the town after it (:data:`POSTCODE_BEFORE_TOWN`) where the town is a listed city or
+    a street address stands before the code; a year's four digits ("..., 2019 Boston") only after a street."""
+
+    def check(text: str, m: regex.Match[str]) -> list[Hit]:
+        from deident.detect.lexicon.data import load_lexicon
+
+        digits = m["d"]
+        year_like = len(digits) == 4 and 1900 <= int(digits) <= 2099
+        listed = m["t"].lower() in load_lexicon("cities")
+        if (year_like or not listed) and _street_before(text, m.start(), street_rules) is None:
+            return []
+        return [Hit(m.start(), m.end("c")), Hit(m.start("t"), m.end("t"), Label.CITY, score=0.6)]
 
     return check
 
@@ -246,6 +279,15 @@ def postcode_patterns(street_rules: Callable[[], tuple[Pattern, ...]]) -> tuple[
             _after_street_address(0, street_rules),
             ignore_case=False,
             hints=ScanHints(digit_run=(5, 5), run_prev=r"[^\w.,/-]"),
+        ),
+        Pattern(
+            "location.postcode_before_town",
+            Label.ZIP,
+            POSTCODE_BEFORE_TOWN,
+            0.7,
+            _postcode_before_town(street_rules),
+            ignore_case=False,
+            hints=ScanHints(digit_run=(4, 5), run_prev=r"[ \t\n,]", run_next=r"[ \t]"),
         ),
         Pattern(
             "location.postcode_labelled",
