@@ -40,6 +40,9 @@ POSITIVES: list[Case] = [
     ("Dr. Griffin aware of the hct", "Griffin", DR),
     # the names of a list before "aware": each joined by a slash, "&" or "and"
     ("Kiochao/Brantisk aware of the hct", "Kiochao", DR),
+    # a clinician's credential between the name and "aware" or "notified"
+    ("BP dropped to 80s. Taesheaxa MD aware.", "Taesheaxa", DR),
+    ("K 3.1, Quorvane NP notified", "Quorvane", DR),
     ("Kiochao and Brantisk notified of BP", "Kiochao", DR),
     ("dr. o'halloran placed the aline", "o'halloran", DR),
     ("no longer NPO per Dr Tranfaglia.", "Tranfaglia", DR),
@@ -442,6 +445,9 @@ NEGATIVES: list[Case] = [
     ("Pain reported to be 3/10. Reported to be stable.", None, None),
     ("Patient is a 64 yo man. Pt is a 70 y/o. This is a 45 yo woman.", None, None),
     ("Pt is a pleasant 80yo. This is a well-appearing 45 year old. She is a thin frail elderly 90 yo.", None, None),
+    # a service, a unit, a shift or a role before a credential and "aware"
+    ("BP 80/40. Renal MD aware. Night MD aware. Covering MD notified. Charge RN aware. Ortho PA aware.", None, None),
+    ("Ccu RN aware. Heme/onc MD aware. Pcp MD notified. Oncoming RN aware. Team MD aware.", None, None),
     # capitals alone before the age that are a word or a note's abbreviation
     ("PT is a 45 yo man. MD is a 50 year old. MS is a 45 yo. RN is a 30 year old.", None, None),
     ("HE IS A 45 YO MAN. SHE IS A 72 YEAR OLD.", None, None),

@@ -1919,7 +1919,13 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.DOCTOR,
             r"\b" + words(*AWARE_WORDS) + r"\b",
             0.5,
-            _names_before(Label.DOCTOR, False, r"[ \t]{1,2}(?:(?:is|was|made|also)[ \t]{1,2})?", partners=True),
+            # a clinician's credential may stand between ("QUORVANE MD AWARE", "Tamsin NP notified")
+            _names_before(
+                Label.DOCTOR,
+                False,
+                r"[ \t]{1,2}(?:(?:md|np|pa|rn)[ \t]{1,2})?(?:(?:is|was|made|also)[ \t]{1,2})?",
+                partners=True,
+            ),
             # whole phrases: "in" and "at" alone are far too common
         ),
         Pattern(
