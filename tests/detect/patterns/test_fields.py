@@ -32,6 +32,11 @@ POSITIVES: list[Case] = [
     ("PATIENT NAME............QUORVANE, TOBIAH", "QUORVANE, TOBIAH", P),
     ("Patient name . . . . . Tobiah Quorvane", "Tobiah Quorvane", P),
     ("Referring physician.........Hal Brantisk", "Hal Brantisk", D),
+    # the clinicians of a note's fields: covering, on call, a nurse, a case manager
+    ("covering: Nakamura/Oyelaran", "Nakamura/Oyelaran", D),
+    ("On call: Tamsin Quorvane", "Tamsin Quorvane", D),
+    ("RN: Haruki Tanaka | NP: Quorvane", "Haruki Tanaka", D),
+    ("Social worker: Quorvane, Tobiah", "Quorvane, Tobiah", D),
     # initials after a field that says so
     ("Patient initials: T.Q.   Age: 45", "T.Q.", P),
     ("Initials: TQ", "TQ", P),
@@ -125,6 +130,12 @@ NEGATIVES: list[Case] = [
     ("Patient: de novo mutation, stable", None, None),
     ("Patient: van transport arranged", None, None),
     ("Name: de la", None, None),
+    # a clinician's field followed by a plan, a status or a note word
+    ("Covering: Pain meds q4h prn", None, None),
+    ("RN: will monitor. NP: aware. On call: team aware.", None, None),
+    ("Pharmacist: Recommends vanco trough", None, None),
+    ("Chaplain: Visited, family grateful", None, None),
+    ("Dietitian: TF at goal. Intern: Will follow up. Therapist: none assigned", None, None),
     # an ellipsis of three or four dots after a field's word is no leader; initials' fields with no capitals
     ("Patient....lethargic, will cont to monitor", None, None),
     ("PATIENT...RESTING COMFORTABLY", None, None),
