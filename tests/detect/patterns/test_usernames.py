@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from deident.core.document import Document, DocumentMetadata
 from deident.core.labels import Label
-from deident.detect.patterns.usernames import author_variants, title_variants, username_detector
+from deident.detect.patterns.usernames import (
+    ANCHOR_WORDS,
+    anchor_word_starts,
+    anchor_word_starts_by_find,
+    author_variants,
+    title_variants,
+    username_detector,
+)
+
+from .helpers import SAMPLE, random_texts
 
 POSITIVES: list[tuple[str, str]] = [
     ("From: quillrunner77\nDate: 3 Apr 2019", "quillrunner77"),
@@ -187,3 +198,21 @@ def test_board_handles_are_sought_with_their_variants(text: str, expected: list[
     board = Document("b", text, DocumentMetadata(author="quillrunner77", board_handles=("quillrunner77", "sunny_daze")))
     assert _texts(board) == expected
     assert _texts(Document("b", text)) == []  # without the board: nothing
+
+
+def test_the_anchor_words_are_found_where_a_find_per_word_finds_them() -> None:
+    """The fast path (one Aho-Corasick pass) equals the reference (a str.find per word), overlapping and glued words
+    included ("thankthank", "hihello", "userscreen")."""
+    pieces = [*ANCHOR_WORDS, " ", "\n", ">", "(", "x", "é", "thank", "hi", "hel", "lo", "ty", "!", ",", "İ"]
+    texts = [
+        SAMPLE.lower(),
+        "",
+        "hihello thankthank userscreen fromfrom",
+        *random_texts(random.Random(5), pieces, 400, 1, 40),
+    ]
+    found = 0
+    for text in texts:
+        lower = text.lower()
+        assert anchor_word_starts(lower) == anchor_word_starts_by_find(lower), text
+        found += bool(anchor_word_starts(lower))
+    assert found > 300
