@@ -106,6 +106,8 @@ NATIONAL_PHONE_TEXTS = (
     " 7-495-123-4567 x2-555-555-5555", "(6-064-516-4243) -3-555-555-5555", "1-617-555-0199, 9-114-066-2685.",
     # postcode shapes of any capitals at an address line's end
     "5 Main St\nKelbury\nZU9 4HI\nTel", "x ZU9 4HI, QQ1 4IK", "AB12 3CD\n", "Kelbury ON N1H 7U6\n", "Q8K 2C6, W3C-1H3",
+    # a patient's initials set off before the age
+    "J.S., a 62-year-old man", "x T. Q., an 45 yo (TQ, a 7 y/o)", "AB, a 101 years old; CD,  a 9-yr-old",
     # a continental postcode before its town
     "Storgata 1,\n0155 Oslo.", "x, 8001 Zürich\n12345 Berlin", "a,1012 LG Amsterdam, 75001 Paris,x 2019 Boston",
     # French dates and Quebec street addresses

@@ -28,6 +28,7 @@ POSITIVES: list[Case] = [
     # a title's initials glued together, and initials opening the sentence that gives the age
     ("T.Q. is a 45 y/o F with CHF.", "T.Q.", PT),
     ("Reason for visit: chest pain. T. Q. is a 61 year old man.", "T. Q.", PT),
+    ("J.S., a 62-year-old man, presented with chest pain.", "J.S.", PT),
     ("Pt seen with Mrs. Gravel today.", "Gravel", PT),
     # a listed first name that is no English word, opening a sentence before a verb or with a relative
     ("Harold was calm overnight, no c/o pain.", "Harold", PT),
@@ -451,6 +452,7 @@ NEGATIVES: list[Case] = [
     # capitals alone before the age that are a word or a note's abbreviation
     ("PT is a 45 yo man. MD is a 50 year old. MS is a 45 yo. RN is a 30 year old.", None, None),
     ("HE IS A 45 YO MAN. SHE IS A 72 YEAR OLD.", None, None),
+    ("PT, a 62-year-old man. Pt, a 62 yo man, was seen. MS, a 45 yo woman. e.g., a 45 year old", None, None),
     # a relative, a drug, a clinical word, an abbreviation or a common word after a verb of care
     ("Educated Wife on meds. Medicated Percocet for pain. Suctioned Trach for secretions.", None, None),
     ("Turned Q2H and prn. Assisted OOB to chair. Encouraged Fluids. Reassured Family.", None, None),
@@ -555,6 +557,7 @@ NEGATIVES: list[Case] = [
 MIXED_CASE_POSITIVES: list[Case] = [
     # one word that no dictionary knows, capitalised alone on the last line (invented names)
     ("TQ is a 45 year old woman with asthma.", "TQ", PT),
+    ("TQ, a 70 yo F with CHF", "TQ", PT),
     # a title's initials glued together (in one-case text too; small letters alone after a title are no name there)
     ("Mrs. T.Q. was seen in clinic today.", "T.Q.", PT),
     ("MRS. T.Q. WAS SEEN IN CLINIC TODAY.", "T.Q.", PT),

@@ -945,27 +945,38 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
 
 
 # Initials that stand for the patient before the age, as case reports and clinic letters write them: "T.Q. is a 45 y/o
-# F", "T. Q. is a 45 year old woman", "TQ is a 45 yo man".
-_INITIALS_SUBJECT = r"(?r)(?<![\w'./-])(?P<n>(?:[a-z]\.[ \t]?){1,2}[a-z]\.|(?-i:[A-Z]{2,3}))[ \t]{1,2}\Z"
+# F", "T. Q. is a 45 year old woman", "TQ is a 45 yo man", "J.S., a 62-year-old man, presented".
+_INITIALS = r"(?P<n>(?:[a-z]\.[ \t]?){1,2}[a-z]\.|(?-i:[A-Z]{2,3}))"
+_INITIALS_SUBJECT = r"(?r)(?<![\w'./-])" + _INITIALS + r"[ \t]{1,2}\Z"
+_INITIALS_APPOSED = r"(?r)(?<![\w'./-])" + _INITIALS + r",[ \t]{1,2}an?[ \t]{1,2}\Z"
 _LATIN_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "a.m.", "p.m.", "n.b.", "q.d.", "b.i.d.", "t.i.d.", "q.i.d.", "p.o."})
 
 
+def _patient_initials(text: str, found: regex.Match[str] | None) -> list[Hit]:
+    """The initials ``found`` (group n) where they open a sentence and are initials: dotted letters that are capitals
+    where the text has case, and no Latin abbreviation ("e.g."); capitals without full stops only in text with case and
+    where they are no word or note abbreviation ("PT is a 45 yo man", "HE IS A 45 YO MAN")."""
+    if found is None or not _opens_sentence(text, found.start("n")):
+        return []
+    initials = found["n"]
+    lower = initials.lower()
+    mixed = window_case(text, found.start("n")) == "mixed"
+    if "." in initials:
+        initialled = (initials.isupper() or not mixed) and lower.replace(" ", "") not in _LATIN_ABBREVIATIONS
+    else:
+        initialled = mixed and lower not in NON_NAMES and _zipf(lower) < 3.0
+    return [Hit(found.start("n"), found.end("n"), Label.PATIENT)] if initialled else []
+
+
 def _subject_age_name(text: str, m: regex.Match[str]) -> list[Hit]:
-    """The patient's initials or name opening the sentence that gives the age (:func:`_subject_name`). Dotted letters
-    are capitals where the text has case, and no Latin abbreviation ("e.g."); capitals without full stops count only
-    in text with case and where they are no word or note abbreviation ("PT is a 45 yo man", "HE IS A 45 YO MAN")."""
-    found = search_before(_INITIALS_SUBJECT, text, m.start(), 12)
-    if found is not None and _opens_sentence(text, found.start("n")):
-        initials = found["n"]
-        lower = initials.lower()
-        mixed = window_case(text, found.start("n")) == "mixed"
-        if "." in initials:
-            initialled = (initials.isupper() or not mixed) and lower.replace(" ", "") not in _LATIN_ABBREVIATIONS
-        else:
-            initialled = mixed and lower not in NON_NAMES and _zipf(lower) < 3.0
-        if initialled:
-            return [Hit(found.start("n"), found.end("n"), Label.PATIENT)]
-    return _subject_name(text, m)
+    """The patient's initials (:func:`_patient_initials`) or name (:func:`_subject_name`) opening the sentence that
+    gives the age."""
+    return _patient_initials(text, search_before(_INITIALS_SUBJECT, text, m.start(), 12)) or _subject_name(text, m)
+
+
+def _initials_before_age(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The patient's initials set off before the age: "J.S., a 62-year-old man, presented"."""
+    return _patient_initials(text, search_before(_INITIALS_APPOSED, text, m.start(), 20))
 
 
 # What a person who opens a sentence by a first name alone does next, beyond SUBJECT_VERB_WORDS: a copula, "has",
@@ -1130,6 +1141,12 @@ def _name_opening_line(full_words: int) -> Validator:
         ]
         while pieces and pieces[0][2].lower() in _PATIENT_WORDS:
             pieces.pop(0)  # "pt pt tobiah": the lead the opening's own group could not hold apart
+        if mode == "mixed":
+            # In text with case an initial is a capital: "TQ, a 70 yo F" ends the name before the article.
+            while pieces and len(pieces[-1][2].rstrip(".")) == 1 and pieces[-1][2].islower():
+                pieces.pop()
+            if any(len(piece.rstrip(".")) == 1 and piece.islower() for _, _, piece in pieces):
+                return []
         named = 0
         for _, _, piece in pieces:
             word = piece.rstrip(".")
@@ -1231,6 +1248,10 @@ def _self_introduced(text: str, m: regex.Match[str]) -> list[Hit]:
 # "Tobiah Quorvane, aged 52, was", "Quorvane, 52 years old, who", "Tamsin, 29F, from", "Marisol Geabrev (34)".
 # Matched from the age's first digit (a digit-run scan); the validator finds the name before the comma or bracket.
 _AGE_NUMBER = r"(?:[1-9]\d?|1[01]\d)(?!\d)"
+# The age after initials and ", a": "62-year-old", "62 year old", "62 yo", "62 y/o".
+_AGE_AFTER_INITIALS = (
+    r"(?<=,[ \t]{1,2}an?[ \t]{1,2})" + _AGE_NUMBER + r"(?:[ \t-]{1,2}(?:years?|yrs?)[ \t-]{1,2}old|[ \t-]?y/?o)(?![\w])"
+)
 _AGED = r"(?:aged[ \t]{1,2})?"
 _AGE_COMMA_GLUE = r",[ \t]{1,2}" + _AGED
 _AGE_BRACKET_GLUE = r"[ \t]{1,2}\([ \t]{0,2}" + _AGED
@@ -2282,6 +2303,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?:yo\b|y/o|y\.o|year|yr)",
             0.4,
             _subject_age_name,
+        ),
+        Pattern(
+            "name.initials_before_age",
+            Label.PATIENT,
+            _AGE_AFTER_INITIALS,
+            0.5,
+            _initials_before_age,
+            hints=ScanHints(digit_run=(1, 3), run_prev=r"[ \t]", run_next=r"[ \t-]{0,2}[Yy]"),
         ),
         Pattern(
             # "Ahantski is family contact", "Quorvane is the pt's health care proxy": who speaks for the patient.
