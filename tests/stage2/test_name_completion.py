@@ -75,6 +75,10 @@ def _complete(text: str, name: str, label: Label = Label.PATIENT, clinical: tupl
         ("seen in clinic. k. trailyrkis is a 67 year old", "trailyrkis", "k. trailyrkis"),
         ("Next of kin: J. Zembrowski (son)", "Zembrowski", "J. Zembrowski"),
         ("Seen with daughter (R. Quorvane).", "Quorvane", "R. Quorvane"),
+        # a name broken at the line's end by a hyphen, its rest in small letters on the next line
+        ("Patient: Tobiah Quor-\nvane, seen today.", "Tobiah Quor", "Tobiah Quor-\nvane"),
+        ("Seen by Dr. Bran-\n   tisk today.", "Bran", "Bran-\n   tisk"),
+        ("Discussed with Dr. Ander-\nson, who agrees.", "Ander", "Ander-\nson"),
     ],
 )
 def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
@@ -140,6 +144,10 @@ def test_a_name_is_completed(text: str, found: str, whole: str) -> None:
         # the slot must close right after the word
         ("Patient: Mary Alert and oriented\n", "Mary"),
         ("Patient: Smith Alert and oriented", "Smith"),
+        # a heading, a note word or a common word after a hyphen that ends the name's line
+        ("Mr. Quorvane-\nneuro intact, follows commands", "Quorvane"),
+        ("Mr. Quorvane-\nresting comfortably", "Quorvane"),
+        ("Mr. Quorvane-\npt denies pain", "Quorvane"),
     ],
 )
 def test_nothing_else_is_added(text: str, found: str) -> None:

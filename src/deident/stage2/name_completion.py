@@ -49,8 +49,10 @@ from deident.detect.lexicon.data import load_drug_names, load_lexicon, load_veto
 from deident.detect.patterns.names import (
     DOCTOR_ROLES_WORDS,
     FAMILY_WORDS,
+    NON_NAMES,
     PARTICLES,
     STOP_WORDS,
+    clinical_terms,
     completes_a_letter,
     is_name_word,
     known_names,
@@ -71,6 +73,10 @@ _COMMA_BEFORE = regex.compile(r",[ \t\u00a0]{1,2}$")
 _BEFORE_WINDOW = 40
 _RARE_ZIPF = 2.5
 _HYPHEN_PART = regex.compile(r"[-‐](\p{L}[\p{L}'’]*)")
+_LAST_LETTERS = regex.compile(r"\p{L}+$")
+# A word broken at the line's end by a hyphen, its rest in small letters opening the next line ("Quor-\nvane"), as
+# wrapped, typeset and OCR'd text breaks it.
+_BROKEN_AT_LINE_END = regex.compile(r"[-‐][ \t]{0,8}\r?\n[ \t]{0,8}(\p{Ll}[\p{L}'’]{0,30})(?![\p{L}\d])")
 _OPENING = "'\"‘“(["
 _LAST_PART = regex.compile(r"(?:^|(?<=[\s\-‐]))(\p{L}+)$")  # the last word, or hyphen part, before a point
 _WORD_BEFORE = regex.compile(r"\p{L}[\p{L}'’\-]*$")
@@ -237,6 +243,9 @@ def _extend_right(
     rest = _HYPHEN_PART.match(text, end, limit) if end and text[end - 1].isalpha() else None
     if rest is not None and not taken[rest.start(1)] and judge.is_name(rest.group(1)):
         end = rest.end()
+    broken = _BROKEN_AT_LINE_END.match(text, end) if rest is None and end and text[end - 1].isalpha() else None
+    if broken is not None and not taken[broken.start(1)] and _rest_of_broken_word(text, end, broken.group(1)):
+        return broken.end()  # the word's rest is on the next line: the name goes no further
     while added < MAX_WORDS_PER_SIDE:
         gap = _GAP_AFTER.match(text, end, limit)
         comma = None if gap else _COMMA_AFTER.match(text, end, limit) if single and added == 0 else None
@@ -290,6 +299,18 @@ def _extend_right(
         end = word.end()
         added += 1
     return end
+
+
+def _rest_of_broken_word(text: str, end: int, piece: str) -> bool:
+    """Whether the small letters that open the line after a name and a hyphen may be the rest of its broken word:
+    the whole word a listed name ("Ander-\nson"), or the piece no word of grammar, kinship, role, note or clinic
+    ("Mr. Quorvane-\nneuro intact" is a heading after the name) and no common word ("Quor-\nvane", not
+    "Quorvane-\nresting")."""
+    lower = piece.lower()
+    before = _LAST_LETTERS.search(text, max(0, end - 30), end)
+    if before is not None and f"{before.group()}{piece}".lower() in known_names():
+        return True
+    return lower not in NON_NAMES and lower not in clinical_terms() and zipf_lowered(lower) < 3.5
 
 
 def _trailing_initial(initial: str, following: regex.Match[str] | None) -> bool:

@@ -41,6 +41,9 @@ POSITIVES: list[Case] = [
     ("Patient initials: T.Q.   Age: 45", "T.Q.", P),
     ("Initials: TQ", "TQ", P),
     ("Subject initials: T-Q", "T-Q", P),
+    # a name spelled out letter by letter after a field that says it is a name
+    ("Name: T-O-B-I-A-H Q-U-O-R-V-A-N-E", "T-O-B-I-A-H Q-U-O-R-V-A-N-E", P),
+    ("Patient name: Q-U-O-R-V-A-N-E, Tobiah", "Q-U-O-R-V-A-N-E, Tobiah", P),
     ("Parent/Guardian: Aoife O'Brien-Walsh", "Aoife O'Brien-Walsh", R),
     ("Emergency contact: Tomasz Nowak, 07700 900 123", "Tomasz Nowak", R),
     ("Signed: Dr A. Patel, Consultant", "A. Patel", D),

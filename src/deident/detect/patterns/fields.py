@@ -134,6 +134,10 @@ def _name_hit(text: str, start: int, end: int, label: Label, named: bool = False
             continue
         if len(bare) == 1:
             ok = bare.isupper()  # an initial: "A. Patel", "Rosa K"
+        elif named and _SPELLED_OUT.fullmatch(bare):
+            # a name spelled out letter by letter where the field says it is a name, as a form asks or to slip past
+            # readers: "Name: T-O-B-I-A-H" (not "Patient: C-O-P-D exacerbation")
+            ok = True
         elif after_comma:
             # "Tremblay, Jean-Luc": a known first name, or a word no dictionary knows written as a name (the weak
             # test: "Smith, Stable" is a status after a surname, not a first name).
@@ -168,6 +172,10 @@ def _name_hit(text: str, start: int, end: int, label: Label, named: bool = False
     if text[last - 1] == "." and last - kept[-1][0] > 2:
         last -= 1  # a full stop after a word, not an initial's
     return Hit(first, last, label)
+
+
+# Three letters or more, each alone, joined by hyphens: a word spelled out ("T-O-B-I-A-H").
+_SPELLED_OUT = regex.compile(r"[^\W\d_](?:-[^\W\d_]){2,30}")
 
 
 def _unwritten_name(lower: str) -> bool:
