@@ -85,6 +85,9 @@ POSITIVES: list[Case] = [
     # a printed form's dot leaders after the field
     ("Phone...........555-0143", "555-0143", P),
     ("Pager . . . . 4-5678", "4-5678", P),
+    # a number typed a digit at a time after a phone word or a verb of calling
+    ("Call 6 1 7 5 5 5 0 1 4 3 for results", "6 1 7 5 5 5 0 1 4 3", P),
+    ("mobile: 0 7 7 0 0  9 0 0 1 2 3", "0 7 7 0 0  9 0 0 1 2 3", P),
     ("call daughter 617-555-0143 tomorrow", "617-555-0143", P),
     ("beeper is 12345", "12345", P),
     # dialled from North America with the exit code for "+"
@@ -112,6 +115,7 @@ NEGATIVES: list[Case] = [
     ("call at # 2-3 times", None, None),
     ("called wife at #1500", None, None),
     ("called Quorvane at #1500", None, None),
+    ("call 1 2 3 nurses; called 2 3 4 5 times; GCS 3 4 5 6 1 2 3", None, None),
     # after a number, "#" with one digit is the caller's menu option, not an extension
     ("call 617-555-0143 #2 option", "#2", None),
     ("call pt at #1 bed", None, None),

@@ -487,6 +487,23 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             group="p",
         ),
         Pattern(
+            # A number typed a digit at a time after a phone word or a verb of calling, as a reader is asked to read
+            # it or to slip it past one: "Call 6 1 7 5 5 5 0 1 4 3", "mobile: 0 7 7 0 0  9 0 0 1 2 3". Seven to
+            # fifteen digits, each alone.
+            "phone.digit_by_digit",
+            P,
+            r"\b(?P<t>"
+            + words(
+                *PHONE_TRIGGER_WORDS, *MORE_PHONE_TRIGGER_WORDS, *PAGER_TRIGGER_WORDS, *FAX_TRIGGER_WORDS, *_CALL_VERBS
+            )
+            + r")(?![\w])[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}(?:"
+            + LEADER
+            + r"|[#:.])?[ \t]{0,2}(?:(?:is|at|on)[ \t]{1,2})?(?P<p>\d(?:[ \t]{1,2}\d){6,14})(?![\w]|[ \t]{1,2}\d)",
+            0.7,
+            None,
+            group="p",
+        ),
+        Pattern(
             "phone.pager",
             P,
             r"\b"
