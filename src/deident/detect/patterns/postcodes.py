@@ -182,11 +182,11 @@ def _postcode_before_town(street_rules: Callable[[], tuple[Pattern, ...]]) -> Va
     a street address stands before the code; a year's four digits ("..., 2019 Boston") only after a street."""
 
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
-        from deident.detect.lexicon.data import load_lexicon
+        from deident.detect.patterns.locations import listed_city  # locations imports this module
 
         digits = m["d"]
         year_like = len(digits) == 4 and 1900 <= int(digits) <= 2099
-        listed = m["t"].lower() in load_lexicon("cities")
+        listed = listed_city(m["t"].lower())
         if (year_like or not listed) and _street_before(text, m.start(), street_rules) is None:
             return []
         return [Hit(m.start(), m.end("c")), Hit(m.start("t"), m.end("t"), Label.CITY, score=0.6)]
