@@ -139,6 +139,11 @@ POSITIVES: list[Case] = [
     # a ward named by a plain word before its floor number, after a motion word; a full stop may end the sentence
     ("ADMITTED TO GOOD 3. RO W NEG CK'S", "GOOD", Label.LOCATION_OTHER),
     ("pt transferred to Case 4 to be reintubated", "Case", Label.LOCATION_OTHER),
+    # in one-case text, a word of middling frequency standing alone after a motion word names the site
+    ("PT ADMITTED TO MERCY ON 3/4 FOR CP", "MERCY", Label.LOCATION_OTHER),
+    ("PT TRANSFERRED FROM GENESIS FOR CATH", "GENESIS", Label.LOCATION_OTHER),
+    ("pt to go to suburban tomorrow", "suburban", Label.LOCATION_OTHER),
+    ("PT ADMITTED TO SINAI.", "SINAI", Label.LOCATION_OTHER),
     # a move or a journey: the place after "moved to/from" or "in from", up to the sentence's end
     ("She moved to Quelbury last year.", "Quelbury", Label.CITY),
     ("she moved to quelbury so now i drive 240 miles", "quelbury", Label.CITY),
@@ -277,6 +282,10 @@ NEGATIVES: list[Case] = [
     # screened or accepted by a discipline, a service or the team
     ("screened by pt/ot today. screened by case management. screened by rehab. accepted by the team.", None, None),
     ("pt accepted to rehab. screened by nutrition. transferred via ambulance to the ED", None, None),
+    # in one-case text, a word after a motion word that goes on into a noun, a verb's form, a service or a clinical word
+    ("CULTURE TAKEN FROM TRIPLE LUMEN. PT CAME TO AGITATED. ADMITTED TO SMOKING DAILY.", None, None),
+    ("he admitted to severe pain. pt referred to nutrition for consult. taken to chest ct", None, None),
+    ("PT TRANSFERRED TO MEDICINE. ADMITTED TO CARDIOLOGY ON 3/4. PT WENT TO SLEEP AT 2AM", None, None),
     # a place ends at its sentence's full stop
     ("Daughter lives in Quelbury. Started sertraline", "Started", None),
     ("SISTER IN FROM BRANTISKVILLE TID; DAUGHTER LIVES IN QUELBURY HD #4", "TID", None),
@@ -299,9 +308,6 @@ KNOWN_FAILURES = frozenset(
         # title case they are not taken as street suffixes ("2 HR ST", "6u reg insulin SQ").
         ("LIVES AT 19 CLOVER ST. IN TOWN", "19 CLOVER ST."),
         ("lives at 19 clover st. in town", "19 clover st."),
-        # A common word after a motion word names a site only when capitalised in mixed-case text.
-        ("SURGEON FROM HARBOR IN THIS EVE", "HARBOR"),
-        ("surgeon from harbor in this eve", "harbor"),
     }
 )
 # Natural places named in title case; only mixed-case text tells such a name from "the shore" or "a lake".

@@ -18,6 +18,7 @@ from deident.detect.patterns.names import (
     SUBJECT_VERBS,
     VERB_FORMS,
     clinical_terms,
+    is_service_word,
     is_verb_form,
 )
 from deident.detect.patterns.postcodes import postcode_patterns
@@ -737,9 +738,33 @@ def _site_after_motion(text: str, m: regex.Match[str]) -> list[Hit]:
     ):
         glued = floor[0][0].isdigit()  # the glued number is part of the ward's name, a separate one is not
         return [Hit(tok.start(), floor.end() if glued else tok.start() + len(word), Label.LOCATION_OTHER)]
-    if not ((acronym and _zipf(lower) < 3.0) or (_site_word(word, mode) and _zipf(lower) < rare)):
+    if not (
+        (acronym and _zipf(lower) < 3.0)
+        or (_site_word(word, mode) and _zipf(lower) < rare)
+        or _one_case_site_alone(text, tok.start(), word, mode)
+    ):
         return []
     return [Hit(tok.start(), tok.start() + len(word), Label.LOCATION_OTHER)]
+
+
+# What may follow a site named alone after a motion word: the clause's end, a number or date, or a function word
+# ("ADMITTED TO MERCY ON 3/4", "TRANSFERRED FROM SINAI FOR CATH", "to go to genesis tomorrow").
+_AFTER_SITE_ALONE = r"[ \t]{0,3}(?:\Z|[\r\n.,;:)(\]\-–]|\d|(?P<w>[A-Za-z]+)\b)"
+
+
+def _one_case_site_alone(text: str, start: int, word: str, mode: str) -> bool:
+    """In one-case text, where no capital marks a name, a word of middling frequency that stands alone as the object
+    of a motion word ("ADMITTED TO MERCY ON 3/4", "PT TRANSFERRED FROM SINAI.") names the site; a word that goes on
+    into a noun ("TAKEN FROM TRIPLE LUMEN", "admitted to severe pain") or a clinical word or service does not."""
+    lower = word.lower()
+    if mode == "mixed" or len(word) < 4 or not word.isalpha() or _zipf(lower) >= 4.5:
+        return False
+    if lower in clinical_terms() or is_service_word(lower) or lower in _ORDINAL_NOUNS:
+        return False
+    if lower.endswith(("ing", "ed", "ly")) or is_verb_form(lower):  # "ADMITTED TO DRINKING", "CAME TO AGITATED"
+        return False
+    after = rx(_AFTER_SITE_ALONE).match(text, start + len(word))
+    return after is not None and (after["w"] is None or after["w"].lower() in STOP_WORDS)
 
 
 def _ward_number(text: str, m: regex.Match[str]) -> list[Hit]:

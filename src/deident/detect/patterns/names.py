@@ -854,7 +854,7 @@ def clinical_terms() -> frozenset[str]:
     return frozenset(load_veto_terms()) | frozenset(load_drug_names())
 
 
-def _is_service_word(lower: str) -> bool:
+def is_service_word(lower: str) -> bool:
     """A care service or specialty, often clipped ("nephro", "rheum", "hepatology"): it names a team, not a person."""
     from deident.detect.lexicon.data import load_specialty_words
 
@@ -1693,7 +1693,7 @@ def _unlisted_capitalised(word: str) -> bool:
         and word[1:].islower()
         and _zipf(lower) < 1.0
         and lower not in clinical_terms()
-        and not _is_service_word(lower)
+        and not is_service_word(lower)
         and not lower.endswith(CLINICAL_SUFFIXES)
         and not _ICU_NAME.search(lower)  # a unit: "Cvicu RN", "Tsicu MD"
     )
@@ -1703,7 +1703,7 @@ def _name_before_trigger(piece: str, mode: str, shaped: bool) -> bool:
     """Whether a word before a trigger may be a name word: no title, no service before its act ("Nephro is aware",
     "Rheum aware"), and a name word (:func:`is_name_word`; ``shaped``: judged as after a strong trigger)."""
     lower = piece.lower().rstrip(".")
-    return lower not in TITLE_WORDS and not _is_service_word(lower) and is_name_word(piece, mode, shaped)
+    return lower not in TITLE_WORDS and not is_service_word(lower) and is_name_word(piece, mode, shaped)
 
 
 # A name joined to the next one of a list by a slash, "&" or "and" ("Kiochao/Brantisk", "Kiochao and Brantisk").
