@@ -111,6 +111,10 @@ POSITIVES: list[Case] = [
     # a clinician's role in brackets after the name
     ("micu team: Quorvane (fellow), Fairweather (resident)", "Fairweather", DR),
     ("Okonkwo (NP) aware of K 3.1", "Okonkwo", DR),
+    # a clinician's role set off by commas after the name, with an article and a service
+    ("Tamsin, social worker, met with family", "Tamsin", DR),
+    ("Quorvane, the renal fellow, was paged", "Quorvane", DR),
+    ("Spoke with Tamsin Quorvane, case manager.", "Tamsin Quorvane", DR),
     # kin words as posts and letters write them
     ("my hubby Dale took me to the ER", "Dale", REL),
     ("My mum Pauline is 82.", "Pauline", REL),
@@ -393,6 +397,11 @@ NEGATIVES: list[Case] = [
     ("morphine given; ms contin 30 mg bid", None, None),
     ("monitor MS. Restart lopressor", None, None),
     ("renal (fellow) following", None, None),
+    # a role set off by commas after a word that names no one: a symptom, a drug, a service, a group
+    ("Pain, nurse, and MD notified. Insulin drip, pharmacist, and NP reviewed.", None, None),
+    ("Spoke to family, social worker, and chaplain. Called Cardiology, the fellow, who will see pt.", None, None),
+    ("Seen by ortho, the fellow. Plan, social worker, family meeting.", None, None),
+    ("Seen by team, the fellow, and attending.", None, None),
     ("confirmed with family at bedside", None, None),
     ("dose verified with pharmacy", None, None),
     ("c/o pain (md aware)", None, None),

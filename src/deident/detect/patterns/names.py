@@ -1684,6 +1684,25 @@ def _names_before(
     return check
 
 
+# The role closes its apposition: a comma, a semicolon, a bracket, a sentence's stop or the line's end.
+_APPOSITION_END = r"(?=[ \t]{0,2}(?:[,;)]|\.(?!\w)|\r?\n|\Z))"
+# Between the name and its role: the comma, an article, and a service ("Quorvane, the renal fellow,").
+_APPOSITION_GLUE = r"[ \t]{0,2},[ \t]{0,2}(?:(?:the|our|a|an)[ \t]{1,2})?(?P<service>[A-Za-z]{2,16}[ \t]{1,2})?"
+_names_before_apposition = _names_before(Label.DOCTOR, False, _APPOSITION_GLUE)
+
+
+def _role_apposition(text: str, m: regex.Match[str]) -> list[Hit]:
+    """A name, a comma and a clinician's role closed by punctuation ("Tamsin, social worker, met with family"). A word
+    between the article and the role must be a service ("the renal fellow"): "pain, the nurse," names no one."""
+    glue = search_before(r"(?r)" + _APPOSITION_GLUE + r"\Z", text, m.start(), 40)
+    if glue is None:
+        return []
+    service = glue["service"]
+    if service is not None and not is_service_word(service.strip().lower()):
+        return []
+    return _names_before_apposition(text, m)
+
+
 def _unlisted_capitalised(word: str) -> bool:
     """A capitalised word of small letters after its capital that no dictionary or clinical list knows."""
     lower = word.lower()
@@ -1832,6 +1851,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             _names_before(Label.DOCTOR, False, r"[ \t]{0,2}\([ \t]{0,2}"),
             # by hand: a match starts at a qualifier or at a role (the derivation lists every pair, four times as
             # many anchors)
+            hints=ScanHints(anchors=tuple(sorted({*ROLE_QUALIFIER_WORDS, *DOCTOR_ROLES_WORDS}))),
+        ),
+        Pattern(
+            # A clinician's role set off by commas after the name: "Tamsin, social worker, met with family",
+            # "Quorvane, the renal fellow, was paged", "TAMSIN, CHARGE RN; AWARE".
+            "name.role_apposition",
+            Label.DOCTOR,
+            r"\b(?:" + words(*ROLE_QUALIFIER_WORDS) + r"[ \t]{1,2})?" + DOCTOR_ROLES + _APPOSITION_END,
+            0.7,
+            _role_apposition,
             hints=ScanHints(anchors=tuple(sorted({*ROLE_QUALIFIER_WORDS, *DOCTOR_ROLES_WORDS}))),
         ),
         Pattern(
