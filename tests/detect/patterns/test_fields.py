@@ -63,6 +63,8 @@ POSITIVES: list[Case] = [
     # a field whose name says it holds a name takes one typed in small letters (invented names)
     ("Patient Name: kelbur, tobiah", "kelbur, tobiah", P),
     ("Patient name: quelbine", "quelbine", P),
+    ("Pt. name: Quorvane", "Quorvane", P),
+    ("PT. NAME: QUORVANE", "QUORVANE", P),
     ("Name: kelbur, tobiah\nDOB: 3/4/1950", "kelbur, tobiah", P),
     # a facility after its field, a ward's name too (invented names)
     ("Ward: Kelbury | Consultant: Dr Smith", "Kelbury", Label.HOSPITAL),

@@ -111,6 +111,13 @@ POSITIVES: list[Case] = [
     # a clinician's role in brackets after the name
     ("micu team: Quorvane (fellow), Fairweather (resident)", "Fairweather", DR),
     ("Okonkwo (NP) aware of K 3.1", "Okonkwo", DR),
+    # the patient named in one-case text: after "name is", after "Ms" (a word no dictionary knows), after the patient
+    # word opening the sentence or set off by commas after it
+    ("PT'S NAME IS TOBIAH QUORVANE", "TOBIAH QUORVANE", PT),
+    ("MS QUORVANE IS A 70 YO WOMAN", "QUORVANE", PT),
+    ("ms. quorvane c/o pain", "quorvane", PT),
+    ("patient tobiah was restless", "tobiah", PT),
+    ("pt, tobiah, is restless", "tobiah", PT),
     # a clinician's role set off by commas after the name, with an article and a service
     ("Tamsin, social worker, met with family", "Tamsin", DR),
     ("Quorvane, the renal fellow, was paged", "Quorvane", DR),
@@ -397,6 +404,10 @@ NEGATIVES: list[Case] = [
     ("morphine given; ms contin 30 mg bid", None, None),
     ("monitor MS. Restart lopressor", None, None),
     ("renal (fellow) following", None, None),
+    # after "name is", "Ms" and the patient word, a drug, a clinical or common word names no one
+    ("his name is unknown. pt's name is illegible. ms contin 30 mg given. ms. restart lopressor.", None, None),
+    ("pt lasix was given. pt restless was medicated. patient care was provided. ms waxing and waning", None, None),
+    ("Pt, awake, is restless. pt, family, agreed with plan. pt npo was started", None, None),
     # a role set off by commas after a word that names no one: a symptom, a drug, a service, a group
     ("Pain, nurse, and MD notified. Insulin drip, pharmacist, and NP reviewed.", None, None),
     ("Spoke to family, social worker, and chaplain. Called Cardiology, the fellow, who will see pt.", None, None),

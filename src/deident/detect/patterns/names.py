@@ -887,6 +887,20 @@ def _written_as_name(word: str) -> bool:
 _SUBJECT_WORD = (
     r"(?r)(?<![\w'./-])(?P<g>[A-Za-z]\.)?(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t](?P<i>[A-Z]\.))?[ \t]{1,2}\Z"
 )
+# The subject set off by commas after the patient word: "pt, Tobiah, is restless", "Patient, Quorvane, agrees".
+_APPOSED_SUBJECT = (
+    r"(?r)(?<![\w'])(?P<p>patient|pt\.?),[ \t]{1,2}(?P<g>[A-Za-z]\.)?(?P<n>[A-Za-z][A-Za-z'\-]{1,24})"
+    r"(?:[ \t](?P<i>[A-Z]\.))?,[ \t]{1,2}\Z"
+)
+# The patient word before the subject, opening the sentence: "patient tobiah was restless", "Pt Quorvane agrees".
+_PATIENT_WORD_BEFORE = r"(?r)(?<![\w'])(?:the[ \t]{1,2})?(?:patient|pt\.?)[ \t]{1,2}\Z"
+
+
+def _after_patient_word(text: str, at: int) -> bool:
+    found = search_before(_PATIENT_WORD_BEFORE, text, at, 16)
+    return found is not None and _opens_sentence(text, found.start())
+
+
 # The given name or initial before a surname that opens a sentence: "Tobiah Quorvane agrees", "T. Quorvane agrees".
 _GIVEN_BEFORE = r"(?r)(?<![\w'./-])(?P<n>[A-Za-z][A-Za-z'\-]{1,24}|[A-Za-z]\.)[ \t]{1,2}\Z"
 
@@ -924,13 +938,19 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
     "Tobiah Quorvane agrees", "T. Quorvane agrees". Only words that are no English word (wordfreq), no note or clinical
     term, and capitalised where the text has case: "Pt agrees", "Family states", "Nephro called" and "Lasix given" are
     not names."""
-    found = search_before(_SUBJECT_WORD, text, m.start(), 30)
+    found = search_before(_SUBJECT_WORD, text, m.start(), 30) or search_before(_APPOSED_SUBJECT, text, m.start(), 40)
     if found is None or not _rare_subject_word(found["n"], text, found.start("n")):
         return []
-    if found["i"] and window_case(text, found.start()) != "mixed":
+    if found["i"] and window_case(text, found.start("n")) != "mixed":
         return []  # without case, "X." may be a sentence's end ("Lasix D. reports" is no name)
-    start = found.start()  # the glued initial's, where there is one
-    if not _opens_sentence(text, start) and not _opens_clause(text, start):
+    start = found.start("g") if found["g"] else found.start("n")  # the glued initial's, where there is one
+    if found.groupdict().get("p") is not None:  # "pt, Tobiah, is restless": the patient word opens the sentence
+        return (
+            [Hit(start, found.end("i") if found["i"] else found.end("n"), label)]
+            if _opens_sentence(text, found.start("p"))
+            else []
+        )
+    if not _opens_sentence(text, start) and not _opens_clause(text, start) and not _after_patient_word(text, start):
         given = search_before(_GIVEN_BEFORE, text, start, 30)
         if given is None or not _opens_sentence(text, given.start("n")):
             return []
@@ -1287,7 +1307,7 @@ def _one_case_name_word(word: str, unknown: bool) -> bool:
 
 # The name after "her name is" (as after a weak trigger); a clinician after words that may name a place or a service
 # instead ("report from OSH", "team (MD, RN)").
-_stated_name = _cased_or_listed(_names(Label.PATIENT, strong=False))
+_stated_name = _cased_or_listed(_names(Label.PATIENT, strong=False), unknown=True)
 _clinician_cased_or_listed = _cased_or_listed(_names(Label.DOCTOR, strong=False))
 _service_member = _cased_or_listed(_names(Label.DOCTOR, strong=False), unknown=True)
 
@@ -1615,13 +1635,20 @@ _WEAK_PATIENT = _names(Label.PATIENT, strong=False)
 def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "Ms"/"Mx" written as a title (capital, then lower case: "Ms. Fairweather", "Mx Quorvane") is one, as "Mrs" is;
     "MS" or "ms" is also mental status, multiple sclerosis or morphine ("MS. TOLERATING", "ms. replete" ending a
-    sentence), so there only a listed name counts, and "MS" among mixed-case words not at all."""
+    sentence), so there only a listed name or a word no dictionary knows counts ("MS QUORVANE IS A 70 YO", "ms.
+    quorvane c/o pain"; not a drug's or clinical word: "ms contin"), and "MS" among mixed-case words not at all."""
     title = m[0][:2]
     if title in ("Ms", "Mx"):
         return _STRONG_PATIENT(text, m)
     if title == "MS" and window_case(text, m.start()) == "mixed":
         return []
-    return [h for h in _WEAK_PATIENT(text, m) if text[h.start : h.end].lower() in known_names()]
+    return [
+        h
+        for h in _WEAK_PATIENT(text, m)
+        if all(
+            _one_case_name_word(w, True) and w.lower() not in clinical_terms() for w in text[h.start : h.end].split()
+        )
+    ]
 
 
 def _names_before(
