@@ -62,6 +62,10 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("Quibble & Zorn classification IIb", "Zorn", Label.DOCTOR, "veto:eponym_pair"),
         ("positive Quibble and Zorn's sign", "Zorn", Label.PATIENT, "veto:eponym_pair"),
         ("Mallory and Weiss syndrome", "Mallory", Label.HOSPITAL, "veto:eponym_pair"),
+        # An eponym's disease after a kin word: a family history, no relative's name.
+        ("FHx: mother Parkinson's, sister DM", "Parkinson", Label.RELATIVE, "veto:eponym"),
+        ("FHx: aunt Crohn disease", "Crohn", Label.RELATIVE, "veto:eponym"),
+        ("father with Alzheimer's; grandmother Alzheimer's", "Alzheimer", Label.RELATIVE, "veto:eponym"),
         # Punctuation alone names nobody: a note's last full stop, a dash between words.
         ("TRANSFERRED FROM QUELBURY. \n\n", ".", Label.RELATIVE, "veto:no_letter_or_digit"),
         ("D/C TO BRANTISK HOUSE.", ".", Label.LOCATION_OTHER, "veto:no_letter_or_digit"),
@@ -139,6 +143,11 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("seen by Nguyen", "Nguyen", Label.DOCTOR, ()),
         ("Dr. Brady paged", "Brady", Label.DOCTOR, ()),  # a listed shorthand after an honorific stays a name
         ("wife Pearl at bedside", "Pearl", Label.RELATIVE, ()),
+        # every kin word is a strong trigger: a name that is also a clinical word or a drug after it
+        ("girlfriend Amber called", "Amber", Label.RELATIVE, ()),
+        ("uncle Pearl visited", "Pearl", Label.RELATIVE, ()),
+        ("spoke with niece Amber re plan", "Amber", Label.RELATIVE, ()),
+        ("Mrs. Parkinson's daughter called", "Parkinson", Label.PATIENT, ()),  # a title's name, possessive
         ("we live in Corinth, TX near the lake", "TX", Label.STATE, ("pattern:location.city_state",)),
         ("Lives in Baltimore, MD 21201.", "MD", Label.STATE, ("pattern:location.state_zip",)),
         ("Moved from Quelbury, CO to live with son", "CO", Label.STATE, ("pattern:location.city_ambiguous_state",)),

@@ -53,11 +53,19 @@ VETOABLE_LABELS: frozenset[Label] = frozenset(
         Label.LOCATION_OTHER,
     }
 )
-# A candidate right after one of these keeps its name reading ("Dr. Foley", "Mrs. Parkinson").
-STRONG_NAME_TRIGGERS: frozenset[str] = frozenset(
-    "dr drs doctor mr mrs ms mx miss mister prof professor wife husband daughter daughters son sons mother father"
-    " sister sisters brother brothers".split()
+# Kin words, after which a name stands as after a title ("niece Amber", "uncle Will"; not "friend", "partner").
+KIN_NAME_TRIGGERS: frozenset[str] = frozenset(
+    "wife husband daughter daughters son sons mother father sister sisters brother brothers aunt uncle niece nephew"
+    " cousin grandson granddaughter grandaughter grandmother grandfather grandma grandpa girlfriend boyfriend fiance"
+    " fiancee stepdaughter stepson mom dad".split()
 )
+# A candidate right after one of these keeps its name reading ("Dr. Foley", "Mrs. Parkinson", "girlfriend Amber").
+STRONG_NAME_TRIGGERS: frozenset[str] = (
+    frozenset("dr drs doctor mr mrs ms mx miss mister prof professor".split()) | KIN_NAME_TRIGGERS
+)
+# An eponym's disease after a kin word is a family history, no relative's name: "mother Parkinson's", "aunt Crohn's
+# disease", "FHx: father Marfan syndrome".
+_EPONYM_DISEASE_AFTER = regex.compile(r"(?:'s|’s)?(?:[ \t]{1,2}(?:disease|syndrome|dz|ds)\b)|(?:'s|’s)(?!\w)", regex.I)
 # Honorifics, which no convention counts as part of a name: a span of these alone names nobody ("Dr." is also a
 # street suffix, but only with the street's name before it).
 HONORIFICS: frozenset[str] = frozenset("dr drs doctor mr mrs ms mx mister prof professor".split())
@@ -292,9 +300,18 @@ _TRIGGER_SHAPED_EVIDENCE = SHAPED_NAME_EVIDENCE | PLACE_TRIGGER_EVIDENCE | CONTE
 
 
 def _has_strong_trigger(text: str, span: Span) -> bool:
+    before = _word_before(text, span.start, 20)
+    if before in KIN_NAME_TRIGGERS and _eponym_disease(text, span):
+        return False
     if _strong_trigger_evidence(span.evidence) or not _TRIGGER_SHAPED_EVIDENCE.isdisjoint(span.evidence):
         return True
-    return _word_before(text, span.start, 20) in STRONG_NAME_TRIGGERS
+    return before in STRONG_NAME_TRIGGERS
+
+
+def _eponym_disease(text: str, span: Span) -> bool:
+    """An eponym written as its disease ("Parkinson's", "Crohn disease"): a family history's entry after a kin word."""
+    key = " ".join(normalise(span.text_of(text)).split())
+    return load_veto_terms().get(key) == "eponym" and _EPONYM_DISEASE_AFTER.match(text, span.end) is not None
 
 
 @lru_cache(maxsize=4096)  # pure: a few hundred distinct evidence tuples make most spans
