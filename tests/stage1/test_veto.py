@@ -151,6 +151,7 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("we live in Corinth, TX near the lake", "TX", Label.STATE, ("pattern:location.city_state",)),
         ("Lives in Baltimore, MD 21201.", "MD", Label.STATE, ("pattern:location.state_zip",)),
         ("Moved from Quelbury, CO to live with son", "CO", Label.STATE, ("pattern:location.city_ambiguous_state",)),
+        ("FROM SAN ANTONIO TX WITH DVT", "TX", Label.STATE, ("pattern:location.city_unpunctuated_state",)),
         (
             "a brother lives in Quelbury CO and",
             "CO",

@@ -126,6 +126,7 @@ _STATE_IN_ADDRESS = frozenset(
         "pattern:location.city_state",
         "pattern:location.state_zip",
         "pattern:location.city_ambiguous_state",
+        "pattern:location.city_unpunctuated_state",
         "pattern:location.city_unpunctuated_ambiguous_state",
     }
 )

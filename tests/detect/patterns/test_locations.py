@@ -163,6 +163,11 @@ POSITIVES: list[Case] = [
     # a one-word town, a comma and its state's name after a place preposition, in any case
     ("my uncle saw him in klistilton, mississippi for this", "klistilton", Label.CITY),
     ("She saw him in Klistilton, Mississippi for this", "Klistilton", Label.CITY),
+    # in capitals, a listed town's whole name after its place preposition, then a state's code
+    ("RETIRED RADIOGRAPHER FROM SAN ANTONIO TX WITH DVT", "TX", Label.STATE),
+    ("A BOYFRIEND LIVES IN RIPON CA AND IS SUPPORTIVE", "CA", Label.STATE),
+    ("MOVED FROM DENVER CO FOR WORK", "CO", Label.STATE),
+    ("OLD RECORDS FROM ANNAPOLIS, MD). CONTINUE", "MD", Label.STATE),
 ]
 NEGATIVES: list[Case] = [
     # an ambiguous code after a service, a clinical word or with no place preposition
@@ -286,6 +291,8 @@ NEGATIVES: list[Case] = [
     ("CULTURE TAKEN FROM TRIPLE LUMEN. PT CAME TO AGITATED. ADMITTED TO SMOKING DAILY.", None, None),
     ("he admitted to severe pain. pt referred to nutrition for consult. taken to chest ct", None, None),
     ("PT TRANSFERRED TO MEDICINE. ADMITTED TO CARDIOLOGY ON 3/4. PT WENT TO SLEEP AT 2AM", None, None),
+    # in capitals, a state's code after a word that is no listed town's whole name: a clinical abbreviation
+    ("INCREASE IN CA AND MG. DECREASE IN BP MD AWARE. FROM CHEST PA AND LATERAL. IN BED PA AWARE", None, None),
     # a place ends at its sentence's full stop
     ("Daughter lives in Quelbury. Started sertraline", "Started", None),
     ("SISTER IN FROM BRANTISKVILLE TID; DAUGHTER LIVES IN QUELBURY HD #4", "TID", None),
@@ -302,8 +309,6 @@ KNOWN_FAILURES = frozenset(
     {
         # Hospitals and campus names ("transferred to Sacred Heart") come from the lexicon detectors.
         ("transferred to sacred heart hospital", "sacred heart"),
-        # "City, ST" needs capitals; in ALL CAPS text the city boundary is unknown.
-        ("RECORDS FROM ANNAPOLIS, MD). CONTINUE", "ANNAPOLIS"),
         # "St", "Ct", "Dr", "Sq" are also clinical words (ST segment, chest tube, subcutaneous): without
         # title case they are not taken as street suffixes ("2 HR ST", "6u reg insulin SQ").
         ("LIVES AT 19 CLOVER ST. IN TOWN", "19 CLOVER ST."),

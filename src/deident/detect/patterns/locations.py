@@ -210,7 +210,7 @@ def _city_state(text: str, m: regex.Match[str]) -> list[Hit]:
 # live in Quelbury, NH near the lake", "a good neuro in Quelbury, NH?").
 _PLACE_CLAUSE_END = (
     r"(?=[ \t]{0,2}(?:[;.,)?!]|\n|\Z)"
-    r"|[ \t]{1,2}(?:and|to|in|for|with|where|until|since|but|when|after|before|near|area)\b)"
+    r"|[ \t]{1,2}(?i:and|to|in|for|with|where|until|since|but|when|after|before|near|area)\b)"
 )
 _PLACE_PREPOSITION = r"(?r)\b(?:in|from|to|near|outside|of)[ \t]{1,2}\Z"
 
@@ -285,7 +285,11 @@ def _city_unpunctuated_ambiguous_state(text: str, m: regex.Match[str]) -> list[H
 
 def _town_after_preposition(text: str, end: int) -> int | None:
     """The start of the town's name that ends at ``end``: capitalised words right before it, after a place
-    preposition ("in", "from", "near"), none in capitals, each a listed place or no common word."""
+    preposition ("in", "from", "near"), each a listed place or no common word; in capitals only a listed place's whole
+    name ("FROM SAN ANTONIO TX WITH", "LIVES IN RIPON CA AND"; not "IN PAIN MD AWARE")."""
+    listed = search_before(_LISTED_TOWN_AFTER_PREPOSITION, text, end, 60)
+    if listed is not None and listed["c"].isupper() and listed["c"].lower() in _place_words():
+        return listed.start("c")
     city = _city_just_before(text, end)
     if city is None:
         return None
@@ -293,6 +297,12 @@ def _town_after_preposition(text: str, end: int) -> int | None:
     if search_before(_PLACE_PREPOSITION, text, start, 12) is None or any(w.isupper() for w in words):
         return None
     return start if _names_a_place(words) else None
+
+
+# A town in capitals right after its place preposition, up to the state code: "FROM SAN ANTONIO", "IN RIPON".
+_LISTED_TOWN_AFTER_PREPOSITION = (
+    r"(?r)\b(?:in|from|to|near|outside|of)[ \t]{1,2}(?P<c>[A-Z][A-Z'\-]{1,24}(?:[ \t][A-Z][A-Z'\-]{1,24}){0,2})\Z"
+)
 
 
 def _has_non_street_word(name_words: list[str]) -> bool:
