@@ -168,6 +168,9 @@ POSITIVES: list[Case] = [
     ("A BOYFRIEND LIVES IN RIPON CA AND IS SUPPORTIVE", "CA", Label.STATE),
     ("MOVED FROM DENVER CO FOR WORK", "CO", Label.STATE),
     ("OLD RECORDS FROM ANNAPOLIS, MD). CONTINUE", "MD", Label.STATE),
+    # a state's code in small letters that is also a word, set off by an address's commas before its ZIP code
+    ("lives at 458 green overpass apt. 240\nfairland, md, 94449.", "94449", Label.ZIP),
+    ("lives at 1100 quelbury road\nbrantisford, va, 20689.", "va", Label.STATE),
 ]
 NEGATIVES: list[Case] = [
     # an ambiguous code after a service, a clinical word or with no place preposition
@@ -291,6 +294,8 @@ NEGATIVES: list[Case] = [
     ("CULTURE TAKEN FROM TRIPLE LUMEN. PT CAME TO AGITATED. ADMITTED TO SMOKING DAILY.", None, None),
     ("he admitted to severe pain. pt referred to nutrition for consult. taken to chest ct", None, None),
     ("PT TRANSFERRED TO MEDICINE. ADMITTED TO CARDIOLOGY ON 3/4. PT WENT TO SLEEP AT 2AM", None, None),
+    # a code in small letters that is also a word, after a drug or a clinical word, before a number
+    ("take tylenol, or, 20000 units daily. pain, in, 12345", None, None),
     # in capitals, a state's code after a word that is no listed town's whole name: a clinical abbreviation
     ("INCREASE IN CA AND MG. DECREASE IN BP MD AWARE. FROM CHEST PA AND LATERAL. IN BED PA AWARE", None, None),
     # a place ends at its sentence's full stop

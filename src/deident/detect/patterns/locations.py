@@ -100,12 +100,17 @@ def _state_zip(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     written = state["st"]
     if len(written) == 2 and not written.isupper() and written.upper() in AMBIGUOUS_STATE_CODES:
-        return []
+        # ... unless an address's commas set it off, a town before it: "fairland, md, 94449", "quelbury, va, 20689".
+        town = search_before(_TOWN_COMMA_BEFORE, text, state.start("st"), 30)
+        if text[state.end("st") : state.end("st") + 1] != "," or town is None or _no_city_word(town["t"]):
+            return []
     hits = [Hit(state.start("st"), state.end("st"), Label.STATE), Hit(m.start(), m.end(), Label.ZIP)]
     city = _city_before(text, state.start("st"))
     return hits if city is None else [city, *hits]
 
 
+# A town's last word and its comma before a state's code written in small letters.
+_TOWN_COMMA_BEFORE = r"(?r)(?<![\w'])(?P<t>[a-z][a-z'\-]{2,24}),[ \t]{1,2}\Z"
 _CAP_WORD = r"[A-Z][A-Za-z'\-]{1,24}"
 # What stands between a city and the state code after it: perhaps a comma, then one or two blanks.
 _CITY_STATE_GLUE = r"(?r),?[ \t]{1,2}\Z"
