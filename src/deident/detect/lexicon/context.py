@@ -178,6 +178,29 @@ PERSON_SECTIONS: frozenset[str] = frozenset({"SOCIAL", "FAMILY", "CONTACT"})
 SECTION_BOOST = 0.15
 
 
+# Words after which a listed place's name is a verb: a modal ("CAN CONVERSE", "will mobile"), or "to" after a word that
+# governs an infinitive ("ABLE TO CONVERSE", "wants to reading"). "went to Converse", "going to Reading" stay places.
+_MODALS = frozenset("can cannot could will would shall should may might must".split())
+_INFINITIVE_GOVERNORS = frozenset(
+    """
+    able unable want wants wanted trying tries tried try need needs needed used learn learning begin began begins
+    started starting continue continues continued like likes liked refuse refuses refused agree agrees agreed wish
+    wishes wished plan plans planned hope hopes hoped expected how encouraged reminded asked instructed taught
+    """.split()
+)
+
+
+def verb_position(normalised: str, start: int) -> bool:
+    """Whether the word at ``start`` stands where a verb does: after a modal or after "to" that an infinitive's
+    governor ("able", "wants", "how") opens."""
+    before = normalised[max(0, start - 30) : start].split()[-2:]
+    if not before:
+        return False
+    if before[-1] in _MODALS:
+        return True
+    return len(before) == 2 and before[-1] == "to" and before[0] in _INFINITIVE_GOVERNORS
+
+
 def place_trigger(text: str, normalised: str, start: int) -> str | None:
     line_start = text.rfind("\n", max(0, start - 40), start) + 1
     before = normalised[max(line_start, start - 40) : start].split()[-1:]

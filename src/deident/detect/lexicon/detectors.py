@@ -34,6 +34,7 @@ from deident.detect.lexicon.context import (
     name_trigger,
     place_trigger,
     sentence_initial,
+    verb_position,
 )
 from deident.detect.lexicon.data import (
     load_drug_names,
@@ -642,6 +643,8 @@ class PlaceLexiconDetector:
         mode = view.case.case_mode()
         out: list[Span] = []
         for match in _longest(_document_hits(view).places):
+            if verb_position(normalised, match.start):
+                continue  # "ABLE TO CONVERSE", "CAN CONVERSE": a verb that is also a town's name
             lexicon, base, notes, also_name = _place_static(normalised[match.start : match.end], match.names)
             score = base
             evidence = [LEXICON_EVIDENCE[lexicon]]
