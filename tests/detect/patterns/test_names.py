@@ -118,6 +118,9 @@ POSITIVES: list[Case] = [
     ("ms. quorvane c/o pain", "quorvane", PT),
     ("patient tobiah was restless", "tobiah", PT),
     ("pt, tobiah, is restless", "tobiah", PT),
+    # a message's writer after its closing word on the last line
+    ("Please call me back.\nThanks, Tamsin", "Tamsin", PT),
+    ("See you Tuesday. Best regards, Tobiah Q.", "Tobiah Q", PT),
     # a clinician's role set off by commas after the name, with an article and a service
     ("Tamsin, social worker, met with family", "Tamsin", DR),
     ("Quorvane, the renal fellow, was paged", "Quorvane", DR),
@@ -404,6 +407,11 @@ NEGATIVES: list[Case] = [
     ("morphine given; ms contin 30 mg bid", None, None),
     ("monitor MS. Restart lopressor", None, None),
     ("renal (fellow) following", None, None),
+    # a closing word before a role, a kin word, a common word or nothing
+    ("Please call me back. Thanks again", None, None),
+    ("Pt stable. Thank you, Nurse", None, None),
+    ("See you then. Best, Everyone", None, None),
+    ("Call if worse. Thanks, Mom", None, None),
     # after "name is", "Ms" and the patient word, a drug, a clinical or common word names no one
     ("his name is unknown. pt's name is illegible. ms contin 30 mg given. ms. restart lopressor.", None, None),
     ("pt lasix was given. pt restless was medicated. patient care was provided. ms waxing and waning", None, None),

@@ -209,7 +209,8 @@ def _last_line_patterns() -> list[Pattern]:
 
 _LINE_PIECES = (
     "Mary Rueping", "SUSAN", "john smith RN", "Jean Hudson, RN", "resting comfortably", "Plan:", "BP 120/80", "o'brien",
-    "Quorvane S.", "Plan A.", "pt stable. ", "Kathy B.", "  T. Quorvane",
+    "Quorvane S.", "Plan A.", "pt stable. ", "Kathy B.", "  T. Quorvane", "Thanks, Tamsin", "Best regards, ",
+    "Tobiah Q.",
     "\n", "\n", "\n", " ", "  ", "\t", "\r", "\u2028", ",", ".", "x", " MD", "\n\n", "  \n",
 )  # fmt: skip
 
@@ -241,7 +242,7 @@ def test_last_line_start(text: str, expected: int) -> None:
 
 
 def test_name_signature_is_a_last_line_rule() -> None:
-    assert [p.name for p in _last_line_patterns()] == ["name.signature", "name.closing_signature"]
+    assert [p.name for p in _last_line_patterns()] == ["name.signature", "name.closing_signature", "name.valediction"]
 
 
 def test_run_window_never_drops_a_rule_that_matches() -> None:

@@ -1515,6 +1515,36 @@ def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("g") if m["g"] else at, m.end("i") if m["i"] else m.end("n"), Label.DOCTOR)]
 
 
+# The words that close a message before its writer's name.
+VALEDICTION_WORDS = (
+    "thanks", "thank you", "thanks again", "thx", "regards", "best regards", "kind regards", "best", "best wishes",
+    "cheers", "sincerely", "yours", "love", "warmly", "take care", "many thanks",
+)  # fmt: skip
+
+
+def _valediction(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The writer's name after a message's closing word on its last line ("Thanks, Tamsin", "Best, Tobiah Q."): each
+    word capitalised where the text has case, an initial or no word of grammar, note, clinical term or common word
+    ("Thanks, Doctor", "Thanks again", "Best, Everyone" sign nothing)."""
+    if text[m.end() :].strip():
+        return []
+    mode = window_case(text, m.start("n"))
+    for word in m["n"].split():
+        bare = word.rstrip(".")
+        lower = bare.lower()
+        if len(bare) == 1:
+            continue  # an initial
+        if mode == "mixed" and not (bare[0].isupper() and bare[1:].islower()):
+            return []
+        if lower in NON_NAMES or lower in GRAMMAR_WORDS or is_verb_form(lower) or lower in clinical_terms():
+            return []
+        if not ((lower in known_names() and _zipf(lower) < 4.5) or _zipf(lower) < 3.5):
+            return []
+    if all(len(w.rstrip(".")) == 1 for w in m["n"].split()):
+        return []
+    return [Hit(m.start("n"), m.end("n") - m["n"].endswith("."), Label.PATIENT)]
+
+
 def _rare_name(word: str) -> bool:
     """A listed name that is no common word, or a word no dictionary knows, never a clinical term or a drug: what may
     sign with an initial after the note's last sentence ("... 1400U/HR. SUSAN F.") or with a bare letter on the last
@@ -1959,6 +1989,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t]{1,2}(?P<i>[A-Za-z]\.?))?[ \t]{0,40}(?=\n|$)",
             0.5,
             _closing_signature,
+            hints=ScanHints(last_line=True),
+        ),
+        Pattern(
+            # A message's writer after its closing word on the last line: "Thanks, Tamsin", "Best regards, Tobiah Q.".
+            "name.valediction",
+            Label.PATIENT,
+            r"(?:\n|^)[^\n]{0,4000}?\b" + words(*VALEDICTION_WORDS) + r"[ \t]{0,2}[,!.]?[ \t]{1,3}"
+            r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{0,24}\.?)?)[ \t.!]{0,3}(?=\n|$)",
+            0.5,
+            _valediction,
             hints=ScanHints(last_line=True),
         ),
         Pattern(
