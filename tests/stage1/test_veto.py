@@ -80,6 +80,9 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("HEALTH CARE PROXY IS NIECE", "HEALTH CARE PROXY", Label.RELATIVE, "veto:kin_word_only"),
         ("son-in-law at bedside", "son-in-law", Label.RELATIVE, "veto:kin_word_only"),
         ("wife, son visited", "wife, son", Label.RELATIVE, "veto:kin_word_only"),
+        # The patient as the note refers to them, or an article alone: nobody.
+        ("The patient Quorvane states pain 3/10", "The patient", Label.LOCATION_OTHER, "veto:generic_reference"),
+        ("was transferred to the Quelbury Unit", "the", Label.LOCATION_OTHER, "veto:generic_reference"),
         (
             "Date: 02/12/17\n\nDear Colleague,\n\nRe: Mr Smith",
             "Dear Colleague",

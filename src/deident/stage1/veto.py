@@ -206,6 +206,8 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
     if _role_words_only(key):
         # "Dr Tamsin Vell\n[Consultant Cardiologist]", "[General Practitioner]" taken for a place, "MD, [FRCPC]"
         return ("veto:role_word_only",)
+    if all(word in _GENERIC_REFERENCE_WORDS for word in key.split()):
+        return ("veto:generic_reference",)  # "[The patient] Quorvane states" taken for a place
     terms = load_veto_terms()
     reasons: list[str] = []
     for candidate in {key, key.removesuffix(" s"), surface.lower().strip()}:
@@ -227,6 +229,10 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
     if not reasons and span.category is Category.NAME and _names_a_product(text, span):
         reasons.append("veto:product_context")
     return tuple(reasons)
+
+
+# The patient as a note refers to them, an article or a determiner: a span of these words alone names nobody.
+_GENERIC_REFERENCE_WORDS = frozenset("the a an this that our my your his her their patient patients pt pts".split())
 
 
 # A word naming a device or preparation right after a name-like word makes it a brand or an eponymous device
