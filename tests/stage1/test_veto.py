@@ -168,6 +168,7 @@ def test_vetoed(text: str, word: str, label: Label, reason: str):
         ("meeting with daughters Ama and Efua", "Ama", Label.RELATIVE, ()),  # a plural kin word, a clinical shorthand
         ("his sons Foley and Brady", "Foley", Label.RELATIVE, ()),
         ("Mx. Foley at bedside", "Foley", Label.PATIENT, ()),
+        ("seen by A. Quorvane today", "A", Label.DOCTOR, ()),  # an initial alone, not the article
         ("Dr. Anderson cath lab at 3", "Anderson", Label.DOCTOR, ()),  # after an honorific, a name
         ("Vesta Smith visited", "Vesta", Label.PATIENT, ()),
         # "and" between two people, or no grade/scale word after them: names.

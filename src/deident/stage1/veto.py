@@ -231,8 +231,9 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
     return tuple(reasons)
 
 
-# The patient as a note refers to them, an article or a determiner: a span of these words alone names nobody.
-_GENERIC_REFERENCE_WORDS = frozenset("the a an this that our my your his her their patient patients pt pts".split())
+# The patient as a note refers to them, an article or a determiner (not "a", an initial too): a span of these words
+# alone names nobody.
+_GENERIC_REFERENCE_WORDS = frozenset("the an this that our my your his her their patient patients pt pts".split())
 
 
 # A word naming a device or preparation right after a name-like word makes it a brand or an eponymous device
