@@ -193,7 +193,7 @@ def veto_reasons(document: Document, span: Span, phrases: PhraseHits | None = No
     key = " ".join(normalise(surface).split())
     if (found := _WORD.findall(key)) and all(word in HONORIFICS for word in found):
         return ("veto:honorific_only",)  # a title with no name ("[Dr.] Faith Summers" as a place)
-    if _has_strong_trigger(text, span):
+    if _has_strong_trigger(text, span, key):
         return ()
     if "pattern:location.hospital_name" in span.evidence and all(map(listed_city, key.split())):
         return ()  # "Orange Hospital", "Reading Hospital": a hospital named for its town, not a colour or an act
@@ -307,18 +307,18 @@ CONTEXT_NAME_EVIDENCE = frozenset({CLINICIAN_AFTER})
 _TRIGGER_SHAPED_EVIDENCE = SHAPED_NAME_EVIDENCE | PLACE_TRIGGER_EVIDENCE | CONTEXT_NAME_EVIDENCE
 
 
-def _has_strong_trigger(text: str, span: Span) -> bool:
+def _has_strong_trigger(text: str, span: Span, key: str) -> bool:
+    """``key``: the span's text normalised as :func:`veto_reasons` keys it."""
     before = _word_before(text, span.start, 20)
-    if before in KIN_NAME_TRIGGERS and _eponym_disease(text, span):
+    if before in KIN_NAME_TRIGGERS and _eponym_disease(text, span, key):
         return False
     if _strong_trigger_evidence(span.evidence) or not _TRIGGER_SHAPED_EVIDENCE.isdisjoint(span.evidence):
         return True
     return before in STRONG_NAME_TRIGGERS
 
 
-def _eponym_disease(text: str, span: Span) -> bool:
+def _eponym_disease(text: str, span: Span, key: str) -> bool:
     """An eponym written as its disease ("Parkinson's", "Crohn disease"): a family history's entry after a kin word."""
-    key = " ".join(normalise(span.text_of(text)).split())
     return load_veto_terms().get(key) == "eponym" and _EPONYM_DISEASE_AFTER.match(text, span.end) is not None
 
 

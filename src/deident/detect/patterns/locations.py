@@ -292,9 +292,10 @@ def _town_after_preposition(text: str, end: int) -> int | None:
     """The start of the town's name that ends at ``end``: capitalised words right before it, after a place
     preposition ("in", "from", "near"), each a listed place or no common word; in capitals only a listed place's whole
     name ("FROM SAN ANTONIO TX WITH", "LIVES IN RIPON CA AND"; not "IN PAIN MD AWARE")."""
-    listed = search_before(_LISTED_TOWN_AFTER_PREPOSITION, text, end, 60)
-    if listed is not None and listed["c"].isupper() and listed["c"].lower() in _place_words():
-        return listed.start("c")
+    if text[end - 1 : end].isupper():  # a town in capitals ends in one
+        listed = search_before(_LISTED_TOWN_AFTER_PREPOSITION, text, end, 60)
+        if listed is not None and listed["c"].isupper() and listed["c"].lower() in _place_words():
+            return listed.start("c")
     city = _city_just_before(text, end)
     if city is None:
         return None

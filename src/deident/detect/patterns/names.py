@@ -1498,9 +1498,7 @@ def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
     if _DOTTED_ABBREVIATION_BEFORE.search(text, m.start(), m.start("g") if m["g"] else at):
         return []
     lower = word.lower()
-    if len(lower) < 3 or lower in NON_NAMES or lower in GRAMMAR_WORDS or is_verb_form(lower):
-        return []
-    if lower in clinical_terms() or lower.endswith(CLINICAL_SUFFIXES):
+    if len(lower) < 3 or _signs_no_one(lower) or lower.endswith(CLINICAL_SUFFIXES):
         return []
     mixed = window_case(text, at) == "mixed"
     if mixed and not _capitalised_or_capitals(word):
@@ -1513,6 +1511,11 @@ def _closing_signature(text: str, m: regex.Match[str]) -> list[Hit]:
     if not named:
         return []
     return [Hit(m.start("g") if m["g"] else at, m.end("i") if m["i"] else m.end("n"), Label.DOCTOR)]
+
+
+def _signs_no_one(lower: str) -> bool:
+    """A word of a note, of grammar or of the clinic, or a verb form: no name that signs a note or a message."""
+    return lower in NON_NAMES or lower in GRAMMAR_WORDS or is_verb_form(lower) or lower in clinical_terms()
 
 
 # The words that close a message before its writer's name.
@@ -1536,7 +1539,7 @@ def _valediction(text: str, m: regex.Match[str]) -> list[Hit]:
             continue  # an initial
         if mode == "mixed" and not (bare[0].isupper() and bare[1:].islower()):
             return []
-        if lower in NON_NAMES or lower in GRAMMAR_WORDS or is_verb_form(lower) or lower in clinical_terms():
+        if _signs_no_one(lower):
             return []
         if not ((lower in known_names() and _zipf(lower) < 4.5) or _zipf(lower) < 3.5):
             return []
