@@ -118,6 +118,11 @@ POSITIVES: list[Case] = [
     ("ms. quorvane c/o pain", "quorvane", PT),
     ("patient tobiah was restless", "tobiah", PT),
     ("pt, tobiah, is restless", "tobiah", PT),
+    # the title with its full stop glued to the name; a given name and surname after the patient word
+    ("Ms.Quorvane slept well", "Quorvane", PT),
+    ("MS.QUORVANE SLEPT WELL", "QUORVANE", PT),
+    ("PATIENT TOBIAH QUORVANE ARRIVED FROM EW", "TOBIAH QUORVANE", PT),
+    ("pt tobiah quorvane denies pain", "tobiah quorvane", PT),
     # a message's writer after its closing word on the last line
     ("Please call me back.\nThanks, Tamsin", "Tamsin", PT),
     ("See you Tuesday. Best regards, Tobiah Q.", "Tobiah Q", PT),
@@ -415,6 +420,7 @@ NEGATIVES: list[Case] = [
     # after "name is", "Ms" and the patient word, a drug, a clinical or common word names no one
     ("his name is unknown. pt's name is illegible. ms contin 30 mg given. ms. restart lopressor.", None, None),
     ("pt lasix was given. pt restless was medicated. patient care was provided. ms waxing and waning", None, None),
+    ("PT LASIX DRIP STATES. pt nephrology fellow called. MS.RESTART. pt on ms.contin", None, None),
     ("Pt, awake, is restless. pt, family, agreed with plan. pt npo was started", None, None),
     # a role set off by commas after a word that names no one: a symptom, a drug, a service, a group
     ("Pain, nurse, and MD notified. Insulin drip, pharmacist, and NP reviewed.", None, None),

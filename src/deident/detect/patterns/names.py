@@ -952,7 +952,10 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
         )
     if not _opens_sentence(text, start) and not _opens_clause(text, start) and not _after_patient_word(text, start):
         given = search_before(_GIVEN_BEFORE, text, start, 30)
-        if given is None or not _opens_sentence(text, given.start("n")):
+        # The given name opens the sentence, or follows the patient word that does ("PATIENT TOBIAH QUORVANE ARRIVED").
+        if given is None or not (
+            _opens_sentence(text, given.start("n")) or _after_patient_word(text, given.start("n"))
+        ):
             return []
         word = given["n"]
         initial = len(word) == 2 and word.endswith(".")
@@ -2096,7 +2099,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             # "MS" is also mental status, multiple sclerosis or morphine sulfate; "Mx" is the title without a gender.
             "name.patient_title_ms",
             Label.PATIENT,
-            r"\b" + words("ms", "mx") + r"\.?[ \t]{1,2}(?P<n>" + CHAIN + ")",
+            r"\b" + words("ms", "mx") + r"(?:\.[ \t]{0,2}|[ \t]{1,2})(?P<n>" + CHAIN + ")",  # "Ms.Quorvane" glued too
             0.7,
             _ms_title,
             hints=ScanHints(anchors=("ms", "mx")),  # by hand: the parser reads "ms|mx" as "m[sx]", which it cannot
