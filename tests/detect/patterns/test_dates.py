@@ -49,6 +49,9 @@ POSITIVES: list[Case] = [
     ("Abd soft, last BM 3/4, no flatus", "3/4", D),
     ("LBM 1/2 per pt, colace given", "1/2", D),
     ("LMP: 2/28, hcg neg", "2/28", D),
+    # the day as the label of a lab's values
+    ("Labs 12/2: wbc 12, hct 28", "12/2", D),
+    ("Hct 12/2: 28.5, no s/s bleeding", "12/2", D),
     ("3/4 Nursing Progress Note\nNeuro: alert", "3/4", D),
     # after a weekday or an appointment, a day and month that is also a fraction
     ("appointment Wed 3/4 @ 2pm", "3/4", D),
@@ -216,6 +219,7 @@ NEGATIVES: list[Case] = [
     ("DESPITE EXCELLENT 5/5 ABG. WILL DEFER EXTUBATION", None, None),
     ("pt c/o CP, 5/10, ECG done", None, None),
     ("strength 4/5 in all extremities", None, None),
+    ("GCS 3/15: eyes open to voice. Strength 4/5: RUE. PS 10/5: tolerating well", None, None),
     ("impossible 13/45 and 2/30 values", None, None),
     ("report given at 1900 to oncoming RN", None, None),
     ("since 1930 pt has been calm", None, None),

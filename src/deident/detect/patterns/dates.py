@@ -71,6 +71,8 @@ _TIMED_DATE_CONTEXT_BEFORE = (
 # A ventilator's modes and settings (not its events, such as extubation): "started 1400 5/5" on CPAP is PS over PEEP.
 _VENT_MODE = r"\b(?:vent|cpap|bipap|peep|psv?|simv|imv|a/?c|fio2|settings?)\b"
 # A note's heading right after a day and month ("1/4 npn nights", "3/4 Nursing Progress Note"): the date of the note.
+_LAB_BEFORE = r"\b(?:labs?|hct|hgb|wbc|plt|inr|ptt|k|na|cl|hco3|bun|cr|glucose|mg|ca|phos|lytes)[ \t]{1,2}\Z"
+_LABEL_COLON_AFTER = r":[ \t]{1,3}[\w.]"
 _NOTE_HEADING_AFTER = (
     r"[ \t]{1,3}(?:npn|nsg|nursing|addendum|(?:progress|admission|admit|transfer|event|shift)[ \t]{1,2}note)\b"
 )
@@ -223,7 +225,12 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         if _ends_with(_CLINICAL_BEFORE, before):
             return []
         return [Hit(m.start(), m.end(), evidence=("month/year",))]
-    date_context = _ends_with(_DATE_CONTEXT_BEFORE, before) or rx(_NOTE_HEADING_AFTER).match(text, m.end()) is not None
+    # A lab's name, then the day as the label of its values ("Labs 12/2: wbc 12", "Hct 12/2: 28.5"): a date, though a
+    # lab's name before a pair is otherwise a value's (see _CLINICAL_BEFORE).
+    lab_day = _ends_with(_LAB_BEFORE, before) and rx(_LABEL_COLON_AFTER).match(text, m.end()) is not None
+    date_context = (
+        lab_day or _ends_with(_DATE_CONTEXT_BEFORE, before) or rx(_NOTE_HEADING_AFTER).match(text, m.end()) is not None
+    )
     if not date_context and _ends_with(_TIMED_DATE_CONTEXT_BEFORE, before):
         window = text[max(0, m.start() - 50) : m.end() + 40]
         date_context = rx(_VENT_MODE).search(window) is None
@@ -234,7 +241,7 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         return []  # a pain score "6/10"
     if not date_context and _vent_before(text, m.start()):
         return []  # ventilator settings "SIMV 500x10, 40%, & 5/8"
-    if rx(_VENT_AFTER).match(text, m.end()) or _ends_with(_CLINICAL_BEFORE, before):
+    if rx(_VENT_AFTER).match(text, m.end()) or (not lab_day and _ends_with(_CLINICAL_BEFORE, before)):
         return []
     if not date_context and 4 <= day <= 6 and month <= day and _grade_near(text, m.start(), m.end()):
         return []  # a graded finding: power "4/5 in the left arm", a "3/6 ejection systolic murmur"
