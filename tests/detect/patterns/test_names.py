@@ -126,6 +126,8 @@ POSITIVES: list[Case] = [
     # a message's writer after its closing word on the last line
     ("Please call me back.\nThanks, Tamsin", "Tamsin", PT),
     ("See you Tuesday. Best regards, Tobiah Q.", "Tobiah Q", PT),
+    ("Please call me back.\nThanks, O'Brien", "O'Brien", PT),
+    ("See you Tuesday.\nCheers, Anne-Marie", "Anne-Marie", PT),
     # a clinician's role set off by commas after the name, with an article and a service
     ("Tamsin, social worker, met with family", "Tamsin", DR),
     ("Quorvane, the renal fellow, was paged", "Quorvane", DR),
@@ -417,6 +419,7 @@ NEGATIVES: list[Case] = [
     ("Pt stable. Thank you, Nurse", None, None),
     ("See you then. Best, Everyone", None, None),
     ("Call if worse. Thanks, Mom", None, None),
+    ("See you Tuesday. Thanks, Follow-up", None, None),
     # after "name is", "Ms" and the patient word, a drug, a clinical or common word names no one
     ("his name is unknown. pt's name is illegible. ms contin 30 mg given. ms. restart lopressor.", None, None),
     ("pt lasix was given. pt restless was medicated. patient care was provided. ms waxing and waning", None, None),

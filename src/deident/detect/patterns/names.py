@@ -1540,8 +1540,8 @@ def _valediction(text: str, m: regex.Match[str]) -> list[Hit]:
         lower = bare.lower()
         if len(bare) == 1:
             continue  # an initial
-        if mode == "mixed" and not (bare[0].isupper() and bare[1:].islower()):
-            return []
+        if mode == "mixed" and not _written_as_name(bare):
+            return []  # "Thanks, O'Brien" and "Best, Anne-Marie" are written as names; "Thanks, EVERYONE" is not
         if _signs_no_one(lower):
             return []
         if not ((lower in known_names() and _zipf(lower) < 4.5) or _zipf(lower) < 3.5):
