@@ -141,6 +141,10 @@ POSITIVES: list[Case] = [
     ("pt transferred to Case 4 to be reintubated", "Case", Label.LOCATION_OTHER),
     # in one-case text, a word of middling frequency standing alone after a motion word names the site
     ("PT ADMITTED TO MERCY ON 3/4 FOR CP", "MERCY", Label.LOCATION_OTHER),
+    # the site of care a patient had, after the care and "at" or "@"
+    ("CATH @ QUELBURY SHOWED 3VD", "QUELBURY", Label.LOCATION_OTHER),
+    ("HD @ QUELBURY M/W/F", "QUELBURY", Label.LOCATION_OTHER),
+    ("pt gets dialysis at quelbury on mwf", "quelbury", Label.LOCATION_OTHER),
     ("PT TRANSFERRED FROM GENESIS FOR CATH", "GENESIS", Label.LOCATION_OTHER),
     ("pt to go to suburban tomorrow", "suburban", Label.LOCATION_OTHER),
     ("PT ADMITTED TO SINAI.", "SINAI", Label.LOCATION_OTHER),
@@ -292,6 +296,8 @@ NEGATIVES: list[Case] = [
     ("pt accepted to rehab. screened by nutrition. transferred via ambulance to the ED", None, None),
     # in one-case text, a word after a motion word that goes on into a noun, a verb's form, a service or a clinical word
     ("CULTURE TAKEN FROM TRIPLE LUMEN. PT CAME TO AGITATED. ADMITTED TO SMOKING DAILY.", None, None),
+    ("SEEN AT MIDNIGHT BY MD. DONE AT BEDTIME. ECHO AT BEDSIDE DONE. HD AT NOON TODAY. CT at 1400 neg.", None, None),
+    ("surgery at this time not indicated; treated at OSH with abx; echo at rest showed EF 40%", None, None),
     ("he admitted to severe pain. pt referred to nutrition for consult. taken to chest ct", None, None),
     ("PT TRANSFERRED TO MEDICINE. ADMITTED TO CARDIOLOGY ON 3/4. PT WENT TO SLEEP AT 2AM", None, None),
     # a code in small letters that is also a word, after a drug or a clinical word, before a number

@@ -72,6 +72,11 @@ _ORDINAL_NOUNS = frozenset(
     """.split()
 )
 _NOT_PLACE_WORDS = frozenset("area shelter community bed town city state country facility apartment house".split())
+# Times of day and meals, which "at" names as it names a site: "SEEN AT MIDNIGHT", "DONE AT BEDTIME", "CAME AT DAWN".
+_TIME_OF_DAY_WORDS = frozenset(
+    "midnight midday noon bedtime nighttime daytime dawn dusk sunrise sunset breakfast lunch dinner supper mealtime"
+    " mealtimes brunch teatime".split()
+)
 _CLINICAL_SUFFIXES = frozenset({"ct", "sq", "st", "dr", "pl", "ter", "cir", "av", "ave", "way", "close", "court"})
 _NOT_STREET_WORDS = STOP_WORDS | frozenset(
     "mg mcg ml cc units unit tabs tab x q po iv prn given gtt drip hours hrs min mins days times doses liters".split()
@@ -650,6 +655,16 @@ MOTION_VERB = (
     r"(?:to|from|at|@)[ \t]{1,2}(?:the[ \t]{1,2})?"
 )
 MOTION_PHRASE = words(*MOTION_PHRASES) + r"[ \t]{1,2}(?:the[ \t]{1,2})?"
+# Care a patient had somewhere, then "at" or "@" and the site: "cath at Quelbury showed 3VD", "HD @ QUELBURY M/W/F",
+# "CABG AT QUELBURY IN 2001", "seen at Quelbury last month".
+PROCEDURE_WORDS = (
+    "cath", "catheterization", "cabg", "ptca", "pci", "stent", "stented", "angioplasty", "angiogram", "surgery",
+    "operation", "hd", "dialysis", "dialyzed", "mri", "ct", "echo", "tee", "biopsy", "ercp", "egd", "colonoscopy",
+    "ablation", "pacemaker", "aicd", "icd", "avr", "mvr", "transplant", "chemo", "chemotherapy", "radiation", "xrt",
+    "appt", "appointment", "treated", "treatment", "seen", "done", "performed", "hospitalized", "hospitalization",
+    "evaluated", "delivered",
+)  # fmt: skip
+PROCEDURE_AT = words(*PROCEDURE_WORDS) + r"(?![\w-])[ \t]{1,2}(?:at|@)[ \t]{1,2}(?:the[ \t]{1,2})?"
 # Care-site and clinical words that follow motion words but name no place.
 _CLINICAL_PLACES = frozenset(
     """
@@ -691,9 +706,9 @@ def _clinical_place(word: str) -> bool:
 
 
 def _generic_place_word(lower: str) -> bool:
-    """A function word, a care site or unit, or a generic place word ("town", "facility"): no part of a place's
-    name."""
-    return lower in STOP_WORDS or lower in _NOT_PLACE_WORDS or _clinical_place(lower)
+    """A function word, a care site or unit, a generic place word ("town", "facility") or a time of day ("midnight"):
+    no part of a place's name."""
+    return lower in STOP_WORDS or lower in _NOT_PLACE_WORDS or lower in _TIME_OF_DAY_WORDS or _clinical_place(lower)
 
 
 def _site_word(token: str, mode: str) -> bool:
@@ -1300,6 +1315,13 @@ def location_patterns() -> tuple[Pattern, ...]:
             _site_after_motion,
         ),
         Pattern(
+            "location.site_after_procedure",
+            Label.LOCATION_OTHER,
+            r"\b" + PROCEDURE_AT,
+            0.5,
+            _site_after_motion,
+        ),
+        Pattern(
             "location.ward_number",
             Label.LOCATION_OTHER,
             # Found from the floor number (a digit run); the trigger and ward name are checked behind it.
@@ -1371,6 +1393,7 @@ def location_detector() -> PatternDetector:
             {
                 "location.site_after_motion",
                 "location.site_after_phrase",
+                "location.site_after_procedure",
                 "location.hospital_name",
                 "location.ward_number",
             }
