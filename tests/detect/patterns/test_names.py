@@ -118,6 +118,9 @@ POSITIVES: list[Case] = [
     ("ms. quorvane c/o pain", "quorvane", PT),
     ("patient tobiah was restless", "tobiah", PT),
     ("pt, tobiah, is restless", "tobiah", PT),
+    # the other patient named in a unit's warning of like names
+    ("NAME ALERT- ANOTHER QUORVANE IN BED 4", "QUORVANE", PT),
+    ("**Name alert** similar name Quorvane in 7", "Quorvane", PT),
     # the title with its full stop glued to the name; a given name and surname after the patient word
     ("Ms.Quorvane slept well", "Quorvane", PT),
     ("MS.QUORVANE SLEPT WELL", "QUORVANE", PT),
@@ -424,6 +427,7 @@ NEGATIVES: list[Case] = [
     ("his name is unknown. pt's name is illegible. ms contin 30 mg given. ms. restart lopressor.", None, None),
     ("pt lasix was given. pt restless was medicated. patient care was provided. ms waxing and waning", None, None),
     ("PT LASIX DRIP STATES. pt nephrology fellow called. MS.RESTART. pt on ms.contin", None, None),
+    ("Name alert on chart. NAME ALERT IN PLACE. similar name alert posted. pts with similar names", None, None),
     ("Pt, awake, is restless. pt, family, agreed with plan. pt npo was started", None, None),
     # a role set off by commas after a word that names no one: a symptom, a drug, a service, a group
     ("Pain, nurse, and MD notified. Insulin drip, pharmacist, and NP reviewed.", None, None),

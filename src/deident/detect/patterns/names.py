@@ -1311,6 +1311,8 @@ def _one_case_name_word(word: str, unknown: bool) -> bool:
 # The name after "her name is" (as after a weak trigger); a clinician after words that may name a place or a service
 # instead ("report from OSH", "team (MD, RN)").
 _stated_name = _cased_or_listed(_names(Label.PATIENT, strong=False), unknown=True)
+# How a unit's warning of patients with like names goes on: "NAME ALERT** similar name", "same last name".
+_LIKE_NAMES = r"(?:similar|same)[ \t]{1,2}(?:last[ \t]{1,2})?names?"
 _clinician_cased_or_listed = _cased_or_listed(_names(Label.DOCTOR, strong=False))
 _service_member = _cased_or_listed(_names(Label.DOCTOR, strong=False), unknown=True)
 
@@ -2327,6 +2329,17 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"[ \t]{1,2}is[ \t]{1,2}[\"'“‘]?" + after,
             0.5,
             _stated_name,
+        ),
+        Pattern(
+            # A unit's warning of patients with like names, and the other patient's name after it: "NAME ALERT-
+            # ANOTHER QUORVANE IN BED 4", "Name alert: Quorvane in 7", "similar name Quorvane in rm 7".
+            "name.name_alert",
+            Label.PATIENT,
+            r"\b(?:name[ \t]{1,2}alert(?:\W{1,4}" + _LIKE_NAMES + ")?|" + _LIKE_NAMES + r")\W{0,4}[ \t]{0,2}"
+            r"(?:(?:another|other|pt|patient|with|for|re:?|of)[ \t]{1,2}){0,2}" + after,
+            0.5,
+            _stated_name,
+            hints=ScanHints(anchors=("name", "similar", "same")),  # by hand: the derivation stops at the alternation
         ),
         Pattern(
             # Whom a patient sees or saw: "been seeing Quorvane for 14 yrs", "my son saw Zelphine K. in Quelbury".
