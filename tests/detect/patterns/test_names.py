@@ -118,6 +118,9 @@ POSITIVES: list[Case] = [
     ("ms. quorvane c/o pain", "quorvane", PT),
     ("patient tobiah was restless", "tobiah", PT),
     ("pt, tobiah, is restless", "tobiah", PT),
+    # a note headed by the patient's name alone, surname first
+    ("QUORVANE, TOBIAH\nNPN 7P-7A\nNEURO: A+OX3", "QUORVANE, TOBIAH", PT),
+    ("Quorvane, John\nNursing progress note", "Quorvane, John", PT),
     # the other patient named in a unit's warning of like names
     ("NAME ALERT- ANOTHER QUORVANE IN BED 4", "QUORVANE", PT),
     ("**Name alert** similar name Quorvane in 7", "Quorvane", PT),
@@ -427,6 +430,9 @@ NEGATIVES: list[Case] = [
     ("his name is unknown. pt's name is illegible. ms contin 30 mg given. ms. restart lopressor.", None, None),
     ("pt lasix was given. pt restless was medicated. patient care was provided. ms waxing and waning", None, None),
     ("PT LASIX DRIP STATES. pt nephrology fellow called. MS.RESTART. pt on ms.contin", None, None),
+    ("NEURO, STABLE\nCV: SR", None, None),
+    ("Plan, Continue\nwith current meds", None, None),
+    ("CVVH, CRRT\nrunning", None, None),
     ("Name alert on chart. NAME ALERT IN PLACE. similar name alert posted. pts with similar names", None, None),
     ("Pt, awake, is restless. pt, family, agreed with plan. pt npo was started", None, None),
     # a role set off by commas after a word that names no one: a symptom, a drug, a service, a group

@@ -1077,6 +1077,22 @@ def _inverted_patient_field(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(m.start("s"), m.end(), Label.PATIENT)]
 
 
+def _inverted_heading(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The first line of a note that is a name alone, surname first, as a label or a chart's header gives it: a listed
+    first name after the comma, or two words no dictionary knows, both capitalised where the text has case
+    ("QUORVANE, JOHN", "QUORVANE, TOBIAH", "Quorvane, Tobiah M."; not "NEURO, STABLE" or "Plan, Continue")."""
+    surname, given = m["s"], m["g"]
+    if any(w.lower() in NON_NAMES or w.lower() in clinical_terms() for w in (surname, given)):
+        return []
+    mode = window_case(text, m.start("s"))
+    if mode == "mixed" and not (surname[0].isupper() and given.istitle()):
+        return []
+    unknown = all(_one_case_name_word(w, True) for w in (surname, given))
+    if not (unknown or (given.lower() in known_names() and is_name_word(surname, mode, True))):
+        return []
+    return [Hit(m.start("s"), m.end(), Label.PATIENT)]
+
+
 # The words that open a line before a record identifier: "QUORVANE, TOBIAH  MRN 3344556", "tamsin quorvane dob
 # 3/4/1960", "QUORVANE, TOBIAH  C3651731  DOB: 4/1985" (a label header, a worklist row, a search). Two to four words
 # or initials, perhaps after a comma; a search may start with the word patient ("pt tobiah quorvane dob").
@@ -2172,6 +2188,15 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?:[ \t]{1,2}[A-Za-z](?:\.|(?![\w'])))?(?![\w'])",
             0.8,
             _inverted_patient_field,
+        ),
+        Pattern(
+            # A note headed by the patient's name alone, surname first: "QUORVANE, TOBIAH\nNPN 7P-7A".
+            "name.inverted_heading",
+            Label.PATIENT,
+            r"\A[ \t\r\n]{0,8}(?P<s>[A-Za-z][A-Za-z'\-]{1,24}),[ \t]{0,2}(?P<g>[A-Za-z][A-Za-z'\-]{1,24})"
+            r"(?:[ \t]{1,2}[A-Za-z]\.?)?(?=[ \t]{0,4}\r?\n)",
+            0.6,
+            _inverted_heading,
         ),
         Pattern(
             "name.delimited_record",
