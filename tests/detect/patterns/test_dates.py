@@ -279,6 +279,8 @@ HARD: list[Case] = [
     ("says its 2019.", "2019", D),
     ("came from home in sept. and left", "sept", D),
     ("seen in March by cardiology", "March", D),
+    ("short of breath since mid-Dec, worse today", "Dec", D),
+    ("admitted in late-March with PNA", "March", D),
     ("11/21.93 neuro: alert", "11/21.93", D),
     ("d/c drip at 0630 2/31", "2/31", D),
     ("CVA in 94 and 00 affected his side", "94", D),

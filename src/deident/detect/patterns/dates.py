@@ -535,7 +535,8 @@ def _mixed_separators(text: str, m: regex.Match[str]) -> list[Hit]:
 
 
 _MONTH_CONTEXT_BEFORE = (
-    r"(?r)\b(?:in|since|from|until|during|early|mid|late|last|end[ \t]{1,2}of|beginning[ \t]{1,2}of)[ \t]{1,2}\Z"
+    r"(?r)\b(?:(?:in|since|from|until|during|early|mid|late|last|end[ \t]{1,2}of|beginning[ \t]{1,2}of)[ \t]{1,2}"
+    r"|(?:early|mid|late)-)\Z"  # "since mid-Dec", "in late-March"
 )
 
 
