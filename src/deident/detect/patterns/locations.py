@@ -798,6 +798,40 @@ def _one_case_site_alone(text: str, start: int, word: str, mode: str) -> bool:
     return after is not None and (after["w"] is None or after["w"].lower() in STOP_WORDS)
 
 
+# The place words between an article (or "longtime", "former") and "resident" or "native": "a Quelbury resident",
+# "A LONGTIME QUELBURY RESIDENT", "a Saint Quelbury native".
+_DEMONYM_MODIFIERS = frozenset({"longtime", "lifelong", "long-time", "former"})
+_PLACE_BEFORE_DEMONYM = (
+    r"(?r)\b(?:an?|longtime|lifelong|long-time|former)[ \t]{1,2}"
+    r"(?P<c>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24})?)[ \t]{1,2}\Z"
+)
+
+
+def _place_before_demonym(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The town a resident or native is of, named before the word: capitalised where the text has case, each word
+    no care site, service, clinical, generic or common word unless a listed city ("a Quelbury resident", "a Reading
+    native"; "a MICU resident", "a psych resident", "a new resident", "a Spanish native" stay none)."""
+    found = search_before(_PLACE_BEFORE_DEMONYM, text, m.start(), 60)
+    if found is None:
+        return []
+    mode = window_case(text, found.start("c"))
+    common = 4.5 if mode == "mixed" else _RARE_WORD_ZIPF
+    start, place = found.start("c"), found["c"]
+    first = place.split()[0]
+    if first.lower() in _DEMONYM_MODIFIERS:  # "a longtime Quelbury resident"
+        start += len(place) - len(place[len(first) :].lstrip())
+        place = place[len(first) :].lstrip()
+    for word in place.split():
+        lower = word.lower()
+        if _generic_place_word(lower) or lower in _ORDINAL_NOUNS or lower in clinical_terms() or is_service_word(lower):
+            return []
+        if lower in _states_and_countries() or (mode == "mixed" and not word[0].isupper()):
+            return []
+        if _zipf(lower) >= common and not listed_city(lower):
+            return []
+    return [Hit(start, found.end("c"), Label.LOCATION_OTHER)] if place else []
+
+
 def _ward_number(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "ON QUARTERMAIN 6", "transfer to quartermain 2": a rare word naming a ward, then its floor number."""
     word = m["w"]
@@ -1313,6 +1347,13 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + MOTION_PHRASE,
             0.5,
             _site_after_motion,
+        ),
+        Pattern(
+            "location.place_before_demonym",
+            Label.LOCATION_OTHER,
+            r"\b(?:resident|native)(?![\w-])",
+            0.5,
+            _place_before_demonym,
         ),
         Pattern(
             "location.site_after_procedure",
