@@ -651,7 +651,7 @@ _REQUIRED_CHAR_TEXTS = (
     "mail john.doe@example.com now", "acct # 1234567", "call +44 20 7946 0958", "call (617) 555-0100 x12",
     "CABG '92", "host fe80::1 and 2001:db8::ff00:42:8329", "lives in Austin, TX 78701", "on (02) 9876 5432",
     "Rosa K. wrote", "stable.\n- rich rn", "-- Joy (hhumphrey)", "grew up in Quelbury, MN and",
-    "Verified by J.Q. on 3/5", SAMPLE,
+    "Verified by J.Q. on 3/5", "QUORVANE, TOBIAH\nNPN 7P-7A", SAMPLE,
 )  # fmt: skip
 
 
