@@ -141,6 +141,8 @@ POSITIVES: list[Case] = [
     ("pt transferred to Case 4 to be reintubated", "Case", Label.LOCATION_OTHER),
     # in one-case text, a word of middling frequency standing alone after a motion word names the site
     ("PT ADMITTED TO MERCY ON 3/4 FOR CP", "MERCY", Label.LOCATION_OTHER),
+    # a town no dictionary knows and a state's code in small letters
+    ("my aunt saw dr x in leakymford nj for this, very good", "leakymford", Label.CITY),
     # the town a resident or native is of, named before the word
     ("Pt is a Quelbury native, retired", "Quelbury", Label.LOCATION_OTHER),
     ("pt is a longtime quelbury resident", "quelbury", Label.LOCATION_OTHER),
@@ -303,6 +305,7 @@ NEGATIVES: list[Case] = [
     ("surgery at this time not indicated; treated at OSH with abx; echo at rest showed EF 40%", None, None),
     ("seen by a MICU resident; a psych resident and a new resident; a Spanish native speaker", None, None),
     ("discussed with a night float resident; pt is a nursing home resident", None, None),
+    ("increase in wbc ca and mg; sats in vanco ks", None, None),
     ("he admitted to severe pain. pt referred to nutrition for consult. taken to chest ct", None, None),
     ("PT TRANSFERRED TO MEDICINE. ADMITTED TO CARDIOLOGY ON 3/4. PT WENT TO SLEEP AT 2AM", None, None),
     # a code in small letters that is also a word, after a drug or a clinical word, before a number

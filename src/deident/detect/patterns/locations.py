@@ -278,6 +278,20 @@ def _city_unpunctuated_state(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(town, m.start() - 1, Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
 
 
+def _rare_town_lowercase_state(text: str, m: regex.Match[str]) -> list[Hit]:
+    """ "saw her in leakymford nj for this": in text written in small letters, a state's code (not an ambiguous one)
+    after one word that no dictionary knows, which a place preposition opens: the town and its state."""
+    if window_case(text, m.start()) != "lower" or m[0] in clinical_terms():
+        return []
+    town = search_before(r"(?r)(?<![\w'-])(?P<c>[a-z]{4,24})[ \t]\Z", text, m.start(), 30)
+    if town is None or search_before(_PLACE_PREPOSITION, text, town.start("c"), 12) is None:
+        return []
+    word = town["c"]
+    if _zipf(word) >= 2.0 or word in clinical_terms() or word in STOP_WORDS:
+        return []
+    return [Hit(town.start("c"), town.end("c"), Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
+
+
 # Not "NH" and "VA", also a nursing home's and the veterans' hospital's abbreviations after a care site's name ("from
 # Brantisk NH", "the Brantisk VA"), which location.abbreviated_care_site reads.
 _UNPUNCTUATED_AMBIGUOUS_CODES = tuple(sorted(AMBIGUOUS_STATE_CODES - {"NH", "VA"}))
@@ -1123,6 +1137,16 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?<=\p{L}[ \t])" + _state_codes(False) + r"(?![\w'])" + _PLACE_CLAUSE_END,
             0.6,
             _city_unpunctuated_state,
+            ignore_case=False,
+            hints=ScanHints(anchors=tuple(sorted(_state_codes(False)[3:-1].lower().split("|")))),
+        ),
+        Pattern(
+            "location.rare_town_lowercase_state",
+            Label.CITY,
+            # Found from the code in small letters (one blank after the town); the validator looks back for the town.
+            r"(?<=\p{L}[ \t])" + _state_codes(False).lower() + r"(?![\w'])" + _PLACE_CLAUSE_END,
+            0.6,
+            _rare_town_lowercase_state,
             ignore_case=False,
             hints=ScanHints(anchors=tuple(sorted(_state_codes(False)[3:-1].lower().split("|")))),
         ),
