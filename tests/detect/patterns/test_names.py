@@ -121,6 +121,8 @@ POSITIVES: list[Case] = [
     # a note headed by the patient's name alone, surname first
     ("QUORVANE, TOBIAH\nNPN 7P-7A\nNEURO: A+OX3", "QUORVANE, TOBIAH", PT),
     ("Quorvane, John\nNursing progress note", "Quorvane, John", PT),
+    # a doctor by title in one-case text, listed with another
+    ("ASKING TO SPEAK TO HUSBAND, DR CAST, DR SHUNT.", "CAST", DR),
     # the other patient named in a unit's warning of like names
     ("NAME ALERT- ANOTHER QUORVANE IN BED 4", "QUORVANE", PT),
     ("**Name alert** similar name Quorvane in 7", "Quorvane", PT),
@@ -431,6 +433,7 @@ NEGATIVES: list[Case] = [
     ("pt lasix was given. pt restless was medicated. patient care was provided. ms waxing and waning", None, None),
     ("PT LASIX DRIP STATES. pt nephrology fellow called. MS.RESTART. pt on ms.contin", None, None),
     ("NEURO, STABLE\nCV: SR", None, None),
+    ("DR AWARE, DR TEAM AWARE. per dr orders, dr aware", None, None),
     ("Plan, Continue\nwith current meds", None, None),
     ("CVVH, CRRT\nrunning", None, None),
     ("Name alert on chart. NAME ALERT IN PLACE. similar name alert posted. pts with similar names", None, None),

@@ -553,13 +553,18 @@ def _doctor_after_report_word(text: str, m: regex.Match[str]) -> list[Hit]:
     """In one-case text, the word after "dr" where a word that reports to a doctor stands before it ("PER DR MASS.",
     "followed by dr cast", "called dr salt"), whatever word it also is: a clinical word as much as any ("DR" written
     alone is also a drive, and "mass" a finding, but not after "per"), or where what a doctor does follows it ("dr cast
-    in to talk", "dr fine will be in"). A word of grammar or of a note ("per dr orders", "called dr aware", "dr team
-    aware") is none, nor is a service ("by dr thoracic team"), nor a verb before the act ("dr called in to see")."""
+    in to talk", "dr fine will be in"), or another doctor by title ("DR CAST, DR SHUNT"). A word of grammar or of a
+    note ("per dr orders", "called dr aware", "dr team aware") is none, nor is a service ("by dr thoracic team"), nor
+    a verb before the act ("dr called in to see")."""
     after_title = _word_after_title(text, m)
     if after_title is None or len(after_title[1]) < 3 or after_title[1].lower() in NON_NAMES:
         return []
     start, word = after_title
-    reported = search_before(_REPORT_BEFORE_DOCTOR, text, m.start(), 24) is not None
+    # Reported to, or listed with another doctor by title ("DR CAST, DR SHUNT", "dr cast and dr shunt aware").
+    reported = (
+        search_before(_REPORT_BEFORE_DOCTOR, text, m.start(), 24) is not None
+        or _ANOTHER_DOCTOR_AFTER.match(text, start + len(word)) is not None
+    )
     if not reported and _DOCTOR_ACTION_AFTER.match(text, start + len(word)) is None:
         return []
     if not reported and is_verb_form(word.lower()):
@@ -567,6 +572,7 @@ def _doctor_after_report_word(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(start, start + len(word), Label.DOCTOR)]
 
 
+_ANOTHER_DOCTOR_AFTER = regex.compile(r"(?i)[ \t]{0,2}(?:,|&|/|and)[ \t]{0,2}dr\.?[ \t]{1,2}[a-z]")
 # What a doctor named after "dr" does next, in one-case text: "dr cast in to talk w/pt", "DR SHUNT AWARE", "dr fine
 # will be in at 0700".
 _DOCTOR_ACTION_AFTER = regex.compile(
