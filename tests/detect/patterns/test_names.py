@@ -434,6 +434,8 @@ NEGATIVES: list[Case] = [
     ("PT LASIX DRIP STATES. pt nephrology fellow called. MS.RESTART. pt on ms.contin", None, None),
     ("NEURO, STABLE\nCV: SR", None, None),
     ("DR AWARE, DR TEAM AWARE. per dr orders, dr aware", None, None),
+    ("1+ MR. A FIB NOTED", None, None),
+    ("mod MR. A small pericardial effusion", None, None),
     ("Plan, Continue\nwith current meds", None, None),
     ("CVVH, CRRT\nrunning", None, None),
     ("Name alert on chart. NAME ALERT IN PLACE. similar name alert posted. pts with similar names", None, None),
@@ -605,6 +607,8 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # an initial alone after a title, without its full stop, before a word in small letters
+    ("Mrs. Q states she wants to go home", "Q", PT),
     # one word that no dictionary knows, capitalised alone on the last line (invented names)
     ("TQ is a 45 year old woman with asthma.", "TQ", PT),
     ("TQ, a 70 yo F with CHF", "TQ", PT),

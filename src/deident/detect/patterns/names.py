@@ -455,9 +455,19 @@ def _verb_after_initial(piece: str, past_too: bool = False) -> bool:
 
 def _dotted_initial_first(text: str, token: tuple[int, int], start: int) -> bool:
     """Whether the lone initial of a name is the first word after a strong trigger, a capital with its full stop:
-    "Mr. Q. resting" names the patient by the initial alone."""
+    "Mr. Q. resting" names the patient by the initial alone; without the full stop in text with case, where a word in
+    small letters follows ("Mrs. Q states she wants to go home")."""
     piece = text[token[0] : token[1]]
-    return token[0] == start and len(piece) == 2 and piece[0].isupper() and piece[1] == "."
+    if token[0] != start or not piece[:1].isupper():
+        return False
+    if len(piece) == 2 and piece[1] == ".":
+        return True
+    # "X" is the usual stand-in for a name left out ("Mr X has a choice of options").
+    lone = len(piece) == 1 and piece != "X" and window_case(text, start) == "mixed"
+    return lone and _LOWER_WORD_NEXT.match(text, token[1]) is not None
+
+
+_LOWER_WORD_NEXT = regex.compile(r"[ \t]{1,2}[a-z]{2,}")
 
 
 # The words of grammar, which may follow a title whose name the writer left out ("Mr. and Mrs. Quorvane", "spoke with
