@@ -140,6 +140,9 @@ POSITIVES: list[Case] = [
     ("Tamsin, social worker, met with family", "Tamsin", DR),
     ("Quorvane, the renal fellow, was paged", "Quorvane", DR),
     ("Spoke with Tamsin Quorvane, case manager.", "Tamsin Quorvane", DR),
+    # kin joined by hyphens, and what a relative's name is
+    ("My mother-in-law Perpetua lives with us", "Perpetua", REL),
+    ("Her daughter's name is Quorvane", "Quorvane", REL),
     # kin words as posts and letters write them
     ("my hubby Dale took me to the ER", "Dale", REL),
     ("My mum Pauline is 82.", "Pauline", REL),
@@ -435,6 +438,7 @@ NEGATIVES: list[Case] = [
     ("NEURO, STABLE\nCV: SR", None, None),
     ("DR AWARE, DR TEAM AWARE. per dr orders, dr aware", None, None),
     ("1+ MR. A FIB NOTED", None, None),
+    ("mother-in-law at bedside. pt's nana visited. her son's name is unknown", None, None),
     ("mod MR. A small pericardial effusion", None, None),
     ("Plan, Continue\nwith current meds", None, None),
     ("CVVH, CRRT\nrunning", None, None),

@@ -85,6 +85,8 @@ FAMILY_WORDS = (
     # kin and contacts that social histories and letters name too
     "stepsister", "stepbrother", "ex-wife", "ex-husband", "godmother", "godfather", "carer", "supervisor", "boss",
     "coworker", "co-worker", "colleague", "landlord", "landlady", "employer", "housemate", "flatmate",
+    "mother-in-law", "father-in-law", "half-brother", "half-sister", "godson", "goddaughter", "grandchild",
+    "great-grandson", "great-granddaughter", "grandniece", "grandnephew", "auntie", "aunty", "nana", "nanna",
 )  # fmt: skip
 CONTACT_VERBS_FAMILY_WORDS = (
     "spoke with", "spoke to", "talked with", "talked to", "called", "phoned", "reach", "reached", "met with",
@@ -2370,6 +2372,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"[ \t]{1,2}is[ \t]{1,2}[\"'“‘]?" + after,
             0.5,
             _stated_name,
+        ),
+        Pattern(
+            # What a relative's name is: "my hubby's name is tobiah", "Her daughter's name is Tamsin".
+            "name.kin_name_is",
+            Label.RELATIVE,
+            r"\b" + FAMILY + r"['’]s[ \t]{1,2}(?:(?:first|full|last|given)[ \t]{1,2})?name"
+            r"[ \t]{1,2}is[ \t]{1,2}[\"'“‘]?" + after,
+            0.5,
+            _cased_or_listed(_names(Label.RELATIVE, strong=False), unknown=True),
+            hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as name.family's
         ),
         Pattern(
             # A unit's warning of patients with like names, and the other patient's name after it: "NAME ALERT-
