@@ -70,9 +70,10 @@ _TIMED_DATE_CONTEXT_BEFORE = (
 )
 # A ventilator's modes and settings (not its events, such as extubation): "started 1400 5/5" on CPAP is PS over PEEP.
 _VENT_MODE = r"\b(?:vent|cpap|bipap|peep|psv?|simv|imv|a/?c|fio2|settings?)\b"
-# A note's heading right after a day and month ("1/4 npn nights", "3/4 Nursing Progress Note"): the date of the note.
+# A lab's name before a day and month that labels its values with a colon ("Labs 12/2: wbc 12").
 _LAB_BEFORE = r"\b(?:labs?|hct|hgb|wbc|plt|inr|ptt|k|na|cl|hco3|bun|cr|glucose|mg|ca|phos|lytes)[ \t]{1,2}\Z"
 _LABEL_COLON_AFTER = r":[ \t]{1,3}[\w.]"
+# A note's heading right after a day and month ("1/4 npn nights", "3/4 Nursing Progress Note"): the date of the note.
 _NOTE_HEADING_AFTER = (
     r"[ \t]{1,3}(?:npn|nsg|nursing|addendum|(?:progress|admission|admit|transfer|event|shift)[ \t]{1,2}note)\b"
 )

@@ -421,7 +421,7 @@ def _names(label: Label | None, strong: bool, group: str = "n") -> Callable[[str
                 break  # "per Carevue. Lung sounds": a full stop ends the name
         # A lone initial is no name by itself, but a dotted capital right after a strong trigger is ("Mr. Q. resting").
         lone_initial = pending_initial and len(current) == 1 and not hits
-        if current and (not lone_initial or (strong and _dotted_initial_first(text, current[0], start))):
+        if current and (not lone_initial or (strong and _lone_initial_first(text, current[0], start))):
             hits.append(_close(text, current, label))
         if not strong:
             hits = [h for h in hits if not _names_a_department(text, h)]
@@ -455,10 +455,10 @@ def _verb_after_initial(piece: str, past_too: bool = False) -> bool:
     return lower not in known_names() and (is_verb_form(lower) or lower.endswith(endings))
 
 
-def _dotted_initial_first(text: str, token: tuple[int, int], start: int) -> bool:
-    """Whether the lone initial of a name is the first word after a strong trigger, a capital with its full stop:
-    "Mr. Q. resting" names the patient by the initial alone; without the full stop in text with case, where a word in
-    small letters follows ("Mrs. Q states she wants to go home")."""
+def _lone_initial_first(text: str, token: tuple[int, int], start: int) -> bool:
+    """Whether the lone initial of a name is the first word after a strong trigger, a capital with its full stop
+    ("Mr. Q. resting" names the patient by the initial alone), or without it in text with case, where a word in small
+    letters follows ("Mrs. Q states she wants to go home")."""
     piece = text[token[0] : token[1]]
     if token[0] != start or not piece[:1].isupper():
         return False
@@ -1345,10 +1345,10 @@ def _one_case_name_word(word: str, unknown: bool) -> bool:
 # The name after "her name is" (as after a weak trigger); a clinician after words that may name a place or a service
 # instead ("report from OSH", "team (MD, RN)").
 _stated_name = _cased_or_listed(_names(Label.PATIENT, strong=False), unknown=True)
-# How a unit's warning of patients with like names goes on: "NAME ALERT** similar name", "same last name".
-_LIKE_NAMES = r"(?:similar|same)[ \t]{1,2}(?:last[ \t]{1,2})?names?"
 _clinician_cased_or_listed = _cased_or_listed(_names(Label.DOCTOR, strong=False))
 _service_member = _cased_or_listed(_names(Label.DOCTOR, strong=False), unknown=True)
+# How a unit's warning of patients with like names goes on: "NAME ALERT** similar name", "same last name".
+_LIKE_NAMES = r"(?:similar|same)[ \t]{1,2}(?:last[ \t]{1,2})?names?"
 
 
 def _rare_words_in_case(label: Label, in_case: bool = True) -> Validator:
