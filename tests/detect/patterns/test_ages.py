@@ -35,6 +35,8 @@ POSITIVES: list[Case] = [
     ("she turned 28 on november 25th", "28", A),
     ("I turned 91 last week", "91", A),
     ("she turns 92 next month", "92", A),
+    ("Pt celebrated her 95th birthday last week", "95", A),
+    ("his 90th bday is Sunday", "90", A),
     ("my grandpa is 97 and has been on warfarin", "97", A),
     # years and the sex without "old", or a number and the sex after "is a"
     ("PT IS A 97 YEARS F ADM 8/22 FROM HOME", "97", A),
@@ -53,6 +55,7 @@ POSITIVES: list[Case] = [
     ("Forty-five year old female, G2P2", "Forty-five", A),
 ]
 NEGATIVES: list[Case] = [
+    ("on the 95th day of the trial; the 90th percentile", None, None),
     ("temp 98.6 F orally", None, None),
     ("sats 98% on 2L", None, None),
     ("BP 98/40 after lasix", None, None),

@@ -280,6 +280,7 @@ HARD: list[Case] = [
     ("came from home in sept. and left", "sept", D),
     ("seen in March by cardiology", "March", D),
     ("short of breath since mid-Dec, worse today", "Dec", D),
+    ("Seen on March the 3rd in clinic", "March the 3rd", D),
     ("admitted in late-March with PNA", "March", D),
     ("11/21.93 neuro: alert", "11/21.93", D),
     ("d/c drip at 0630 2/31", "2/31", D),

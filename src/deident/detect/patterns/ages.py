@@ -84,6 +84,15 @@ def age_patterns() -> tuple[Pattern, ...]:
     A = Label.AGE
     return (
         Pattern(
+            # The birthday a person turns: "celebrated her 95th birthday", "his 90th bday is Sunday".
+            "age.birthday",
+            A,
+            r"(?P<a>" + _D1 + r"\d{0,2})(?:st|nd|rd|th)[ \t]{1,2}(?:birthday|bday|b-day)\b",
+            0.9,
+            _age,
+            hints=ScanHints(digit_run=(1, 3), run_next=r"[sSnNrRtT][tTdDhH][ \t]{1,2}[bB]", run_prev=_D1_PREV),
+        ),
+        Pattern(
             "age.years_old",
             A,
             r"(?P<a>" + _D1 + r"\d{0,2})" + _SEP + r"(?:years?|yrs?|yr\.|y\.?)" + _SEP + r"(?:old|o\.?)\b",

@@ -330,6 +330,8 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if day is None and year is None:
         return []
+    if groups.get("the") and not rx(r"\d(?:st|nd|rd|th)\b").match(text, m.end("d") - 1):
+        return []  # "March the 3rd" is a date; "in March the 3 of us" is not
     day_first = day is not None and m.start("d") < m.start("mon")
     if day_first and year is None and text[m.end("d") : m.end("d") + 1] == ".":
         return []  # "2. May consider", "1. March to OR": a numbered list's item, unless a year follows
@@ -705,7 +707,8 @@ def date_patterns() -> tuple[Pattern, ...]:
             # days joined by a dash (_written checks the second day)
             r"\b(?P<mon>"
             + MONTH
-            + r")\.?[ \t]{0,2}"
+            # "March the 3rd": "the" before a day with its ordinal suffix
+            + r")\.?(?:[ \t]{1,2}(?P<the>the))?[ \t]{0,2}"
             + _DAY
             + r"(?:"
             + _GLUED_RANGE
