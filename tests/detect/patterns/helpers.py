@@ -83,7 +83,16 @@ DIGIT_PIECES = (
 def digit_texts() -> list[str]:
     rng = random.Random(20261122)
     texts = [SAMPLE, SAMPLE.upper(), SAMPLE.lower()] + ["".join(rng.choices(DIGIT_PIECES, k=30)) for _ in range(1500)]
-    return texts + list(NATIONAL_PHONE_TEXTS)
+    return texts + list(NATIONAL_PHONE_TEXTS) + list(LATER_RULE_TEXTS)
+
+
+# Whole shapes of digit-led rules added after the random texts were fixed, each in three texts (appended, so that the
+# random texts stay as they were).
+LATER_RULE_TEXTS = (
+    "celebrated her 95th birthday, 90th bday",
+    "HIS 101ST BIRTHDAY x92nd b-day",
+    "(3rd birthday) 1st bday.",
+)
 
 
 # Numbers written nationally, checked IDs and postcodes (after the random texts, which stay as they were).
