@@ -39,6 +39,8 @@ _FRENCH_MONTH_NUMBER = dict(zip(_FRENCH_MONTHS, (1, 2, 2, 3, 4, 5, 6, 7, 8, 8, 9
 _MONTH_NUMBER.update(_FRENCH_MONTH_NUMBER)
 FRENCH_MONTH = words(*_FRENCH_MONTHS)
 
+# Laboratory tests whose names stand before their values, and before the day they were drawn ("Labs 12/2: wbc 12").
+_LAB_NAMES = r"labs?|hct|hgb|wbc|plt|inr|ptt|k|na|cl|hco3|bun|cr|glucose|mg|ca|phos|lytes"
 # Words before a slash pair that make it a measurement, setting or score rather than a date ("R AC" is the right
 # antecubital fossa, a line site, not the A/C ventilator mode).
 _CLINICAL_BEFORE = (
@@ -46,8 +48,8 @@ _CLINICAL_BEFORE = (
     r"|(?<!\b(?:r|l|rt|lt|right|left)[ \t])ac|vent|tv|vt|rr|fio2|settings?|gcs|apgar|score|strength|motor|grip"
     r"|pulses?|pupils?|heme|guiac|guaiac|ratio"
     r"|peak|plat|plateau|pip|i:e|ie|ve|mv|hr|cvp|pap|pad|pcwp|wedge|ci|co|svr|pa|rv|ra|lv|la|sao2|spo2|o2|sats?"
-    r"|x|times|out|k|mg|ca|phos|po4|hct|hgb|wbc|plt|inr|ptt|pt|gluc|glucose|bs|fs|fsbs|bun|cr|na|cl|co2|hco3"
-    r"|lytes|labs?|pressures?|sat|sats|setting)[ \t:=]{0,3}(?:of[ \t]{1,3})?)\Z"
+    r"|x|times|out|" + _LAB_NAMES + r"|po4|pt|gluc|bs|fs|fsbs|co2"
+    r"|pressures?|sat|sats|setting)[ \t:=]{0,3}(?:of[ \t]{1,3})?)\Z"
 )
 # Words before a numeric date that make it a date even when it is also a plausible fraction.
 _DATE_CONTEXT_BEFORE = (
@@ -71,7 +73,7 @@ _TIMED_DATE_CONTEXT_BEFORE = (
 # A ventilator's modes and settings (not its events, such as extubation): "started 1400 5/5" on CPAP is PS over PEEP.
 _VENT_MODE = r"\b(?:vent|cpap|bipap|peep|psv?|simv|imv|a/?c|fio2|settings?)\b"
 # A lab's name before a day and month that labels its values with a colon ("Labs 12/2: wbc 12").
-_LAB_BEFORE = r"\b(?:labs?|hct|hgb|wbc|plt|inr|ptt|k|na|cl|hco3|bun|cr|glucose|mg|ca|phos|lytes)[ \t]{1,2}\Z"
+_LAB_BEFORE = r"\b(?:" + _LAB_NAMES + r")[ \t]{1,2}\Z"
 _LABEL_COLON_AFTER = r":[ \t]{1,3}[\w.]"
 # A note's heading right after a day and month ("1/4 npn nights", "3/4 Nursing Progress Note"): the date of the note.
 _NOTE_HEADING_AFTER = (

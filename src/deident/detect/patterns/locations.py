@@ -96,6 +96,11 @@ def _state_codes(include_ambiguous: bool) -> str:
     return "(?:" + "|".join(sorted(set(codes))) + ")"
 
 
+def _unambiguous_code_anchors() -> tuple[str, ...]:
+    """The unambiguous state codes in small letters: the anchors of the rules found from such a code."""
+    return tuple(sorted({c.lower() for c in US_STATE_CODES if c not in AMBIGUOUS_STATE_CODES}))
+
+
 def _state_zip(text: str, m: regex.Match[str]) -> list[Hit]:
     # In any case ("GEORGIA, 01626", "lansing, il  52696"), but a lower-case code that is also a word or a clinical
     # abbreviation ("or 20000", "in 12345") is none.
@@ -1138,7 +1143,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.6,
             _city_unpunctuated_state,
             ignore_case=False,
-            hints=ScanHints(anchors=tuple(sorted(_state_codes(False)[3:-1].lower().split("|")))),
+            hints=ScanHints(anchors=_unambiguous_code_anchors()),
         ),
         Pattern(
             "location.rare_town_lowercase_state",
@@ -1148,7 +1153,7 @@ def location_patterns() -> tuple[Pattern, ...]:
             0.6,
             _rare_town_lowercase_state,
             ignore_case=False,
-            hints=ScanHints(anchors=tuple(sorted(_state_codes(False)[3:-1].lower().split("|")))),
+            hints=ScanHints(anchors=_unambiguous_code_anchors()),
         ),
         Pattern(
             "location.city_unpunctuated_ambiguous_state",

@@ -584,6 +584,7 @@ def _doctor_after_report_word(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(start, start + len(word), Label.DOCTOR)]
 
 
+# Another doctor by title after the word, in a list: "DR CAST, DR SHUNT", "dr cast and dr shunt".
 _ANOTHER_DOCTOR_AFTER = regex.compile(r"(?i)[ \t]{0,2}(?:,|&|/|and)[ \t]{0,2}dr\.?[ \t]{1,2}[a-z]")
 # What a doctor named after "dr" does next, in one-case text: "dr cast in to talk w/pt", "DR SHUNT AWARE", "dr fine
 # will be in at 0700".
