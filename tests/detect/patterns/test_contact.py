@@ -33,6 +33,9 @@ POSITIVES: list[Case] = [
     ("home phone 555 3456 after 5", "555 3456", P),
     ("call 555-3456 after 5", "555-3456", P),
     ("Pager 83554.", "83554", P),
+    ("PAGER (12345)", "12345", P),
+    ("PAGER (12345) FOR QUESTIONS", "12345", P),
+    ("SW Quorvane, page (4-5678) with questions", "4-5678", P),
     ("Pager #54321 \nTime 3:00pm", "54321", P),
     ("can be reached at beeper number 55037 for", "55037", P),
     ("PG 33445\n", "33445", P),
@@ -121,6 +124,8 @@ NEGATIVES: list[Case] = [
     ("call pt at #1 bed", None, None),
     # an extension's shape after words with no "at" only after a pager's verb
     ("contacted pharmacy 10000 units", None, None),
+    # brackets after a pager's verb hold a count or a clock time as often ("paged (x3)", "paged (1400)")
+    ("paged (x3) no callback; paged (1400); pg (ca 1200 mg)", None, None),
     ("called son 3-2005 about the bill", "3-2005", P),
     ("paged renal 3 times", None, None),
     ("called 1500 cc", None, None),

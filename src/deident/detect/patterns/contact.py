@@ -511,6 +511,9 @@ def contact_patterns(regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS) -> tuple[
             + r"[ \t]{0,2}(?:#|no\.?|number)?[ \t]{0,2}(?:"
             + LEADER
             + r"|[:#.])?[ \t]{0,2}(?:is[ \t]{1,2})?"
+            # the number may stand in brackets after the word ("PAGER (12345)"), five digits or an extension's shape
+            # there (a clock time in brackets after "paged" is as likely as four digits: "paged (1400)")
+            r"(?:\([ \t]?(?=\d{1,2}-\d{4}|\d{5}))?"
             r"(?P<p>\d{1,2}-\d{4}|\d{3,7}(?:[ \t]{0,2}[-.][ \t]{0,2}\d{3,4})?)" + _NA,
             0.8,
             None,
