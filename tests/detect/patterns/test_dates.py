@@ -157,6 +157,9 @@ NEGATIVES: list[Case] = [
     ("take the first of two doses; third of the patients; you may first try rest", None, None),
     # a fraction or ratio before a comma and a number, a date with a two-digit year glued to one
     ("ratios 3/4,5 and 1/2,3 of pts", None, None),
+    # how long ago or for how long after an event word, not when
+    ("dx 40 years ago; s/p CABG 35 yrs ago; CVA 45 months ago", None, None),
+    ("quit 40 yrs ago; quit 45 pack-yrs; quit 30 ppd", None, None),
     ("vals 03/04/19,12 and 3/4.5", None, None),
     # spaced: no four-digit year, no calendar date, or a dose
     ("rated 4 - 5 - 10 today; 3 / 4 / 21 x; 13 / 13 / 2019; dose 1 - 2 - 2000 mg", None, None),
@@ -274,6 +277,9 @@ HARD: list[Case] = [
     ("lung resection 62'. hypothyroid", "62", D),
     ("cholecystectomy 77'. obesity", "77", D),
     ("stopped smoking 62'. social drinker", "62", D),
+    # the year a habit was given up
+    ("PMH: etoh abuse, quit 87", "87", D),
+    ("SOCIAL: smoker, quit in 82, lives alone", "82", D),
     ("s/p resection 1977 LS clear", "1977", D),
     ("knows it is 2020, not sure of month", "2020", D),
     ("says its 2019.", "2019", D),

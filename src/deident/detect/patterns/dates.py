@@ -428,6 +428,10 @@ def _plausible_year(y: str) -> bool:
     return value >= 30 or y.startswith("0")
 
 
+# A span of time after the number: how long ago or for how long, not when ("dx 40 years ago", "quit 45 pack yrs").
+_DURATION_AFTER = r"[ \t]{0,2}-?[ \t]?(?:years?|yrs?|months?|mos?|mths?|decades?|pack|pk|ppd|ago)\b"
+
+
 def _event_year(text: str, m: regex.Match[str]) -> list[Hit]:
     # "CVA in 94 and 00": the second year of a pair shares the event word; each year is judged by what follows it.
     if m["paren"] and (len(m["y"]) != 4 or not text.startswith(")", m.end("y"))):
@@ -440,7 +444,7 @@ def _event_year(text: str, m: regex.Match[str]) -> list[Hit]:
                 return []
             continue
         end = m.end(group)
-        if unit_follows(text, end) or rx(_TIME_AFTER).match(text, end):
+        if unit_follows(text, end) or rx(_TIME_AFTER).match(text, end) or rx(_DURATION_AFTER).match(text, end):
             if group == "y":
                 return []
             continue
@@ -594,7 +598,7 @@ EVENT_PHRASES = (
     "stroke", "stent", "stents", "stented", "cath", "dx", "dx'd", "diagnosed", "bypass", "repair", "replacement",
     "redo", "arrest", "surgery", "ppm", "aicd", "turp", "thr", "tkr", "lobectomy", "colectomy", "mastectomy",
     "nephrectomy", "amputation", "bka", "aka", "fx", "chf", "dvt", "pe", "lap chole", "appy", "chole", "ca",
-    "cancer", "transplant", "hx",
+    "cancer", "transplant", "hx", "quit",
 )  # fmt: skip
 YEAR_CONTEXT_PHRASES = (
     "in", "since", "from", "during", "year", "circa", "until", "till", "of", "by", "before", "after", "early",
