@@ -166,6 +166,10 @@ POSITIVES: list[Case] = [
     ("from the Brantisk VA", "Brantisk", Label.LOCATION_OTHER),
     ("screened by Kitork SNF today", "Kitork", Label.LOCATION_OTHER),
     ("FROM QUELBURY VAMC", "QUELBURY", Label.LOCATION_OTHER),
+    # a care site's own name in brackets after its kind
+    ("OSH (Quelbury) CT neg", "Quelbury", Label.LOCATION_OTHER),
+    ("admitted from rehab (Quelbury Manor) with fever", "Quelbury Manor", Label.LOCATION_OTHER),
+    ("PT FROM NH (QUELBURY HOUSE), BASELINE A&O X1", "QUELBURY HOUSE", Label.LOCATION_OTHER),
     # a state's code alone after a place preposition, in text with case
     ("anyone know a good neuro in NY? thanks", "NY", Label.STATE),
     ("we moved here from NJ. it was hard", "NJ", Label.STATE),
@@ -191,6 +195,10 @@ NEGATIVES: list[Case] = [
     ("DISCUSSED LTC", None, None),
     ("family wants NH placement", None, None),
     ("NH3 elevated", None, None),
+    # a finding, a word of the note, a pronoun or the kind's own words in brackets after a site's kind
+    ("OSH (CT neg) per report; NH (Baseline) unknown; OSH (Lasix given); to NH (his own) on dc", None, None),
+    ("discussed hospice (Home) with family; OSH (Outside) records; VNA (Visiting Nurses) to follow", None, None),
+    ("from rehab (PT/OT) today; REHAB (HOME) DECLINED", None, None),
     # a clinical abbreviation or a laboratory's symbol after "in", or a code in text without case
     ("increase in CA. will replete", None, None),
     ("ST changes in MI. troponin up", None, None),

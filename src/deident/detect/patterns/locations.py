@@ -965,6 +965,35 @@ def _abbreviated_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(kept[0][0], kept[-1][1], Label.LOCATION_OTHER)]
 
 
+# The kinds of care site whose own name a note gives in brackets after the kind: "OSH (Quelbury)", "from rehab
+# (Quelbury Manor)", "NH (Brantisk House)".
+_SITE_KINDS_BEFORE_BRACKETS = (
+    "osh", "outside hospital", "outside hosp", "rehab", "nursing home", "nh", "snf", "ltach", "ltac", "ltc", "alf",
+    "ecf", "assisted living", "hospice", "vna",
+)  # fmt: skip
+# The nouns that close a care home's name after its name word ("Quelbury House", "Brantisk Manor").
+_HOME_NAME_NOUNS = frozenset("house manor lodge court gardens village hall villa home centre center place park".split())
+
+
+def _site_in_brackets(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The name of a care site in brackets after its kind: each word one that may name a site (capitalised where the
+    text has case) or, after the first, a facility's type word or a home's noun ("House"); none a function, clinical
+    word or verb, and one at least rare, as before a site's abbreviation ("OSH (CT neg)", "NH (Baseline)" name none)."""
+    mode = window_case(text, m.start("n"))
+    pieces = m["n"].split()
+    lowered = [piece.strip(".").lower() for piece in pieces]
+    if any(w in STOP_WORDS or w in clinical_terms() or is_verb_form(w) for w in lowered):
+        return []
+    if not _site_word(pieces[0], mode) or not all(
+        _site_word(piece, mode) or word in FACILITY_TYPE_WORDS or word in _HOME_NAME_NOUNS
+        for piece, word in zip(pieces, lowered, strict=True)
+    ):
+        return []
+    if not any(_zipf(w) < (4.5 if mode == "mixed" else 3.0) for w in lowered):
+        return []
+    return [Hit(m.start("n"), m.end("n"), Label.LOCATION_OTHER)]
+
+
 # A street named without a house number after a word of place ("off Brantisk Road", "lives on Quorvane Avenue"): up to
 # three capitalised words and a capitalised street type, in text with case.
 _STREET_TYPES_NAMED = (
@@ -1415,6 +1444,14 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*CARE_SITE_ABBREVIATIONS) + r"(?![\w'])",
             0.5,
             _abbreviated_care_site,
+        ),
+        Pattern(
+            "location.site_in_brackets",
+            Label.LOCATION_OTHER,
+            r"\b" + words(*_SITE_KINDS_BEFORE_BRACKETS) + r"[ \t]{0,2}\([ \t]{0,2}"
+            r"(?P<n>[A-Za-z][A-Za-z.'\-]{0,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z.'\-]{0,24}){0,2})[ \t]{0,2}\)",
+            0.5,
+            _site_in_brackets,
         ),
         Pattern(
             "location.school_name",
