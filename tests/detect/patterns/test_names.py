@@ -177,6 +177,9 @@ POSITIVES: list[Case] = [
     ("Zelphine (travel RN) covering the pod.", "Zelphine", DR),
     # a clinician's name opening a sentence before the clinician's work
     ("K 3.1. Quorvane examined pt, no new orders.", "Quorvane", DR),
+    # the unit or service a clinician calls or comes from
+    ("BP stable. Trelawny from CCU called to check on pt.", "Trelawny", DR),
+    ("K 6.1. Quorvane from the lab called.", "Quorvane", DR),
     ("Hct 24. Brantisk wrote for 1 u prbc.", "Brantisk", DR),
     ("Labs sent. Okonkwo to call back with results.", "Okonkwo", DR),
     ("Case mgmt to call Monday (Brantisk is on vacation).", "Brantisk", DR),
@@ -514,6 +517,8 @@ NEGATIVES: list[Case] = [
     ("Turned Q2H and prn. Assisted OOB to chair. Encouraged Fluids. Reassured Family.", None, None),
     ("Elderly patient is a 64 yo man. Mr. X was seen. Pt Quorvane resting.", "Elderly", None),
     ("Discharged from PT. Consult from PT pending. Transfer from OT today.", None, None),
+    ("Transfer from CCU at 1400. Pt from CCU, stable. Call from CCU re: bed. Report from MICU given.", None, None),
+    ("Levophed from CCU weaned. Labs from ED notable. Heparin from pharmacy hung. Nurse from CCU here.", None, None),
     ("Pt resting comfortably.\nNeuro Checks\n", None, None),
     ("Pt resting comfortably.\nVancomycin Trough\n", None, None),
     ("Pt resting comfortably.\nHemodynamically Stable\n", None, None),

@@ -851,6 +851,11 @@ CLINICIAN_VERB_WORDS = (
         "pt", "ot", "physical therapy", "occupational therapy", "speech", "speech therapy", "slp", "nutrition",
         "social work", "case management", "pastoral care", "chaplaincy", "respiratory", "rt", "iv team", "pharmacy",
         "wound care", "hospice", "palliative care", "ep", "renal", "cardiology", "neurology", "surgery",
+        # the units and services a clinician calls from ("Trelawny from CCU called")
+        "ccu", "micu", "sicu", "csru", "cvicu", "icu", "ew", "er", "ed", "admitting", "blood bank", "the lab", "lab",
+        "radiology", "echo", "cath lab", "ir", "dialysis", "ct surgery", "cardiac surgery", "thoracic surgery", "ortho",
+        "gi", "id", "infectious disease", "psych", "psychiatry", "oncology", "pulmonary", "nephrology", "transplant",
+        "anesthesia", "nursing", "pain service", "vascular",
     )),
 )  # fmt: skip
 # Care services and note words, often clipped, that open a sentence before such a verb ("Nephro agrees").
