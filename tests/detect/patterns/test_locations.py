@@ -143,6 +143,9 @@ POSITIVES: list[Case] = [
     ("PT ADMITTED TO MERCY ON 3/4 FOR CP", "MERCY", Label.LOCATION_OTHER),
     # a town no dictionary knows and a state's code in small letters
     ("my aunt saw dr x in leakymford nj for this, very good", "leakymford", Label.CITY),
+    # an ambiguous code in small letters after the town's comma
+    ("pt is from quelbury, ma. lives alone", "quelbury", Label.CITY),
+    ("wife is from brantisk, me and son in brantiskville, ri", "brantisk", Label.CITY),
     # the town a resident or native is of, named before the word
     ("Pt is a Quelbury native, retired", "Quelbury", Label.LOCATION_OTHER),
     ("pt is a longtime quelbury resident", "quelbury", Label.LOCATION_OTHER),
@@ -195,6 +198,9 @@ NEGATIVES: list[Case] = [
     ("DISCUSSED LTC", None, None),
     ("family wants NH placement", None, None),
     ("NH3 elevated", None, None),
+    # a common or clinical word before the comma, or an ambiguous code with no comma, in small letters
+    ("relief from tylenol, ok. called from work, me too. back from home, ma is here", None, None),
+    ("labs from leakymford ma pending; from quelbury, or from home", None, None),
     # a finding, a word of the note, a pronoun or the kind's own words in brackets after a site's kind
     ("OSH (CT neg) per report; NH (Baseline) unknown; OSH (Lasix given); to NH (his own) on dc", None, None),
     ("discussed hospice (Home) with family; OSH (Outside) records; VNA (Visiting Nurses) to follow", None, None),

@@ -283,13 +283,21 @@ def _city_unpunctuated_state(text: str, m: regex.Match[str]) -> list[Hit]:
     return [Hit(town, m.start() - 1, Label.CITY), Hit(m.start(), m.end(), Label.STATE)]
 
 
+# The ambiguous codes that a town and its comma may stand before in small letters ("from quelbury, ma"); not "in" and
+# "or", the commonest words of all, whose every use the rule would try.
+_COMMA_AMBIGUOUS_CODES = tuple(sorted(c.lower() for c in AMBIGUOUS_STATE_CODES - {"IN", "OR"}))
+
+
 def _rare_town_lowercase_state(text: str, m: regex.Match[str]) -> list[Hit]:
-    """ "saw her in leakymford nj for this": in text written in small letters, a state's code (not an ambiguous one)
-    after one word that no dictionary knows, which a place preposition opens: the town and its state."""
+    """ "saw her in leakymford nj for this", "pt is from quelbury, ma": in text written in small letters, a state's code
+    after one word that no dictionary knows, which a place preposition opens: the town and its state. An ambiguous
+    code ("ma", "me", "de") only after the town's comma."""
     if window_case(text, m.start()) != "lower" or m[0] in clinical_terms():
         return []
-    town = search_before(r"(?r)(?<![\w'-])(?P<c>[a-z]{4,24})[ \t]\Z", text, m.start(), 30)
+    town = search_before(r"(?r)(?<![\w'-])(?P<c>[a-z]{4,24})(?P<comma>,?)[ \t]\Z", text, m.start(), 30)
     if town is None or search_before(_PLACE_PREPOSITION, text, town.start("c"), 12) is None:
+        return []
+    if not town["comma"] and m[0] in _COMMA_AMBIGUOUS_CODES:
         return []
     word = town["c"]
     if _zipf(word) >= 2.0 or word in clinical_terms() or word in STOP_WORDS:
@@ -1177,12 +1185,14 @@ def location_patterns() -> tuple[Pattern, ...]:
         Pattern(
             "location.rare_town_lowercase_state",
             Label.CITY,
-            # Found from the code in small letters (one blank after the town); the validator looks back for the town.
-            r"(?<=\p{L}[ \t])" + _state_codes(False).lower() + r"(?![\w'])" + _PLACE_CLAUSE_END,
+            # Found from the code in small letters (one blank after the town or its comma); the validator looks back
+            # for the town.
+            r"(?<=\p{L},?[ \t])(?:" + _state_codes(False).lower() + "|" + "|".join(_COMMA_AMBIGUOUS_CODES) + r")"
+            r"(?![\w'])" + _PLACE_CLAUSE_END,
             0.6,
             _rare_town_lowercase_state,
             ignore_case=False,
-            hints=ScanHints(anchors=_unambiguous_code_anchors()),
+            hints=ScanHints(anchors=(*_unambiguous_code_anchors(), *_COMMA_AMBIGUOUS_CODES)),
         ),
         Pattern(
             "location.city_unpunctuated_ambiguous_state",
