@@ -44,6 +44,8 @@ POSITIVES: list[Case] = [
     # a clinician's credential between the name and "aware" or "notified"
     ("BP dropped to 80s. Taesheaxa MD aware.", "Taesheaxa", DR),
     ("K 3.1, Quorvane NP notified", "Quorvane", DR),
+    ("K 3.2. QUORVANE HO AWARE.", "QUORVANE", DR),  # a house officer
+    ("RR 30s. TRELAWNY RRT AWARE.", "TRELAWNY", DR),
     ("Kiochao and Brantisk notified of BP", "Kiochao", DR),
     ("dr. o'halloran placed the aline", "o'halloran", DR),
     ("no longer NPO per Dr Tranfaglia.", "Tranfaglia", DR),
@@ -417,6 +419,9 @@ NEGATIVES: list[Case] = [
     ("Diet (patient) tolerated well", None, None),
     ("Dr. aware of labs", None, None),
     ("MD AWARE. WILL CONTINUE TO MONITOR", None, None),
+    # a shift, a unit, a service or a role before the house officer or therapist
+    ("NIGHT HO AWARE. COVERING HO AWARE. MICU HO AWARE. SURG HO AWARE. ON CALL HO AWARE.", None, None),
+    ("Night HO aware. Team HO aware. PT HO AWARE. ANESTHESIA RT AWARE. DAY RRT AWARE.", None, None),
     ("per protocol and per team", None, None),
     ("wife at bedside, son called", None, None),
     ("unable to reach Will call back later", None, None),

@@ -2084,11 +2084,12 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.DOCTOR,
             r"\b" + words(*AWARE_WORDS) + r"\b",
             0.5,
-            # a clinician's credential may stand between ("QUORVANE MD AWARE", "Tamsin NP notified")
+            # a clinician's credential or role may stand between ("QUORVANE MD AWARE", "Tamsin NP notified", "QUORVANE
+            # HO AWARE": a house officer)
             _names_before(
                 Label.DOCTOR,
                 False,
-                r"[ \t]{1,2}(?:(?:md|np|pa|rn)[ \t]{1,2})?(?:(?:is|was|made|also)[ \t]{1,2})?",
+                r"[ \t]{1,2}(?:(?:md|np|pa|rn|ho|rrt|rt)[ \t]{1,2})?(?:(?:is|was|made|also)[ \t]{1,2})?",
                 partners=True,
             ),
             # whole phrases: "in" and "at" alone are far too common
