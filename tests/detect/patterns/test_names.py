@@ -35,6 +35,9 @@ POSITIVES: list[Case] = [
     ("Resting. Mary and husband at bedside this am.", "Mary", PT),
     ("Social: Evelyn remains on bipap, family aware.", "Evelyn", PT),
     ("Afebrile. John slept well and denies pain.", "John", PT),
+    # a person's feelings after the name opening a sentence
+    ("Pt anxious overnight. Tobiah was tearful at times.", "Tobiah", PT),
+    ("Afebrile. Quorvane became upset when told of the delay.", "Quorvane", PT),
     ("Present: - Reazhiodisk Liehomski (patient)", "Reazhiodisk Liehomski", PT),
     ("Contact 'Dubrierko Utraeski' (mother) if unwell", "Utraeski", REL),
     ("SPOKE WITH DR. KOWALSKI ABOUT BP", "KOWALSKI", DR),
@@ -504,6 +507,8 @@ NEGATIVES: list[Case] = [
     ("DR MAY CALL BACK TONIGHT", None, None),
     ("Pt agrees with plan. Family states understanding.", None, None),
     ("Nephro called back. Cardiology agrees. Nursing reports pt slept.", None, None),
+    ("Family is upset. Wife was tearful. Team is worried about sepsis. Daughter became upset.", None, None),
+    ("Pt was comfortable overnight. Nursing was comfortable with plan. Morphine is comfortable for him.", None, None),
     ("Lasix requested. Haldol requested. Patient denies pain.", None, None),
     ("REPORT GIVEN TO ONCOMING RN. REPORTED TO NIGHTFLOAT.", None, None),
     ("d/w team and pt. Reported to MD. Report given to CCU RN.", None, None),

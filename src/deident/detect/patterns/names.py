@@ -837,6 +837,11 @@ SUBJECT_VERB_WORDS = (
     "had a good night", "had a restful night", "had a comfortable night", "had an uneventful night",
     "had a quiet night", "had a good day", "ate", "ambulated", "nodded", "mouthed", "mouthing words",
     "follows commands", "followed commands", "is following commands", "smiled", "cried", "is crying", "was crying",
+    # a person's feelings ("Tobiah was tearful at times", "Quorvane became upset")
+    "is tearful", "was tearful", "is teary", "was teary", "is weepy", "was weepy", "is upset", "was upset",
+    "is frustrated", "was frustrated", "is scared", "was scared", "is afraid", "was afraid", "is worried",
+    "was worried", "is happy", "was happy", "is sad", "was sad", "is angry", "was angry", "is comfortable",
+    "was comfortable", "became upset", "became tearful", "became agitated", "became angry", "became anxious",
     # what befalls a person and no thing ("Quorvane retired", "Tobiah passed away last year")
     "retired", "passed away", "moved away", "died",
 )  # fmt: skip
