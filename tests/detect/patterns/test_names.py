@@ -37,6 +37,8 @@ POSITIVES: list[Case] = [
     ("Afebrile. John slept well and denies pain.", "John", PT),
     # a person's feelings after the name opening a sentence
     ("Pt anxious overnight. Tobiah was tearful at times.", "Tobiah", PT),
+    # a listed name after a nurse's verb of care in text without case
+    ("REASSURED JOHANNA FREQUENTLY OVERNIGHT.", "JOHANNA", PT),
     ("Afebrile. Quorvane became upset when told of the delay.", "Quorvane", PT),
     ("Present: - Reazhiodisk Liehomski (patient)", "Reazhiodisk Liehomski", PT),
     ("Contact 'Dubrierko Utraeski' (mother) if unwell", "Utraeski", REL),
@@ -524,6 +526,8 @@ NEGATIVES: list[Case] = [
     ("PT, a 62-year-old man. Pt, a 62 yo man, was seen. MS, a 45 yo woman. e.g., a 45 year old", None, None),
     # a relative, a drug, a clinical word, an abbreviation or a common word after a verb of care
     ("Educated Wife on meds. Medicated Percocet for pain. Suctioned Trach for secretions.", None, None),
+    ("SUCTIONED OROPHARYNX. REASSURED PRN. MEDICATED FENTANYL. SETTLED NICELY. ENCOURAGED FLUIDS.", None, None),
+    ("EDUCATED WIFE RE LOVENOX. ASSISTED PT OOB. REORIENTED FREQ. TURNED SIDE TO SIDE. WALKED HALLS.", None, None),
     ("Turned Q2H and prn. Assisted OOB to chair. Encouraged Fluids. Reassured Family.", None, None),
     ("Elderly patient is a 64 yo man. Mr. X was seen. Pt Quorvane resting.", "Elderly", None),
     ("Discharged from PT. Consult from PT pending. Transfer from OT today.", None, None),

@@ -1069,14 +1069,21 @@ CARE_VERB_WORDS = (
 
 
 def _care_object(text: str, m: regex.Match[str]) -> list[Hit]:
-    """The patient named after a nurse's verb of care, in text with case: a capitalised word that may be a subject's
-    name (:func:`_rare_subject_word`: a listed name that is no common word, or a rare word), never a relative's word
-    ("Educated Wife"), a drug ("Medicated Percocet") or a clinical word ("Suctioned Trach")."""
+    """The patient named after a nurse's verb of care: a word that may be a subject's name (:func:`_rare_subject_word`:
+    a listed name that is no common word, or a rare word), capitalised in text with case; without case a listed name
+    written in the text's one case ("REASSURED JOHANNA FREQUENTLY"); never a relative's word ("Educated Wife"), a drug
+    ("Medicated Percocet") or a clinical word ("Suctioned Trach")."""
     word, at = m["n"], m.start("n")
-    if window_case(text, at) != "mixed" or word.lower() in _KIN_WORDS or is_verb_form(word.lower()):
+    mode = window_case(text, at)
+    cased = word[0].isupper() and word[1].islower()
+    if cased != (mode == "mixed") or (mode == "upper") != word.isupper():
+        return []
+    if word.lower() in _KIN_WORDS or is_verb_form(word.lower()):
         return []
     if not _rare_subject_word(word, text, at):
         return []
+    if mode != "mixed" and word.lower() not in known_names():
+        return []  # without case a rare word is as often a clinical one ("SUCTIONED OROPHARYNX"): a listed name only
     return [Hit(at, m.end("n"), Label.PATIENT)]
 
 
@@ -2462,7 +2469,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             "name.care_object",
             Label.PATIENT,
             r"\b(?i:" + words(*CARE_VERB_WORDS) + r")[ \t]{1,2}"
-            r"(?P<n>[A-Z][a-z][A-Za-z'\-]{1,24})(?![\w'])",
+            r"(?P<n>[A-Z][a-z][A-Za-z'\-]{1,24}|[A-Z][A-Z'\-]{2,25}|[a-z][a-z'\-]{2,25})(?![\w'])",
             0.5,
             _care_object,
             ignore_case=False,
