@@ -160,6 +160,7 @@ NEGATIVES: list[Case] = [
     # how long ago or for how long after an event word, not when
     ("dx 40 years ago; s/p CABG 35 yrs ago; CVA 45 months ago", None, None),
     ("quit 40 yrs ago; quit 45 pack-yrs; quit 30 ppd", None, None),
+    ("tolerated 3/4 of meals; strength 4/5 in arms; may-2 be ok", None, None),
     ("vals 03/04/19,12 and 3/4.5", None, None),
     # spaced: no four-digit year, no calendar date, or a dose
     ("rated 4 - 5 - 10 today; 3 / 4 / 21 x; 13 / 13 / 2019; dose 1 - 2 - 2000 mg", None, None),
@@ -287,6 +288,11 @@ HARD: list[Case] = [
     ("seen in March by cardiology", "March", D),
     ("short of breath since mid-Dec, worse today", "Dec", D),
     ("Seen on March the 3rd in clinic", "March the 3rd", D),
+    ("seen in clinic Mar-4, labs ok", "Mar-4", D),  # a hyphen between, as spreadsheets write it
+    ("recent admission Mar-04 for CHF", "Mar-04", D),
+    # a day written with its leading zero is no fraction or grade
+    ("admitted in 3/04 for PNA", "3/04", D),
+    ("pt was in 1/02 for a fall", "1/02", D),
     ("admitted in late-March with PNA", "March", D),
     ("11/21.93 neuro: alert", "11/21.93", D),
     ("d/c drip at 0630 2/31", "2/31", D),

@@ -246,7 +246,9 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         return []  # ventilator settings "SIMV 500x10, 40%, & 5/8"
     if rx(_VENT_AFTER).match(text, m.end()) or (not lab_day and _ends_with(_CLINICAL_BEFORE, before)):
         return []
-    if not date_context and 4 <= day <= 6 and month <= day and _grade_near(text, m.start(), m.end()):
+    # A day written with its leading zero is no grade and no fraction ("in 3/04", "pain 3/04"): those are never padded.
+    padded = len(m["b"]) == 2 and m["b"][0] == "0"
+    if not date_context and not padded and 4 <= day <= 6 and month <= day and _grade_near(text, m.start(), m.end()):
         return []  # a graded finding: power "4/5 in the left arm", a "3/6 ejection systolic murmur"
     if not date_context and _pressure_pair(month, day) and _vent_near(text, m.start(), m.end()):
         return []  # pressure support over PEEP: "wean down to 10/5", "Vent changed over to 5/5", "5/5 ABG"
@@ -254,7 +256,7 @@ def _numeric_md(text: str, m: regex.Match[str]) -> list[Hit]:
         return [Hit(m.start(), m.end(), evidence=("date-context",))]
     if m["sep"] == "-":
         return []  # m-d without context is far more often a range ("2-3", "CVP 15-4")
-    if (month, day) in _FRACTIONS:
+    if (month, day) in _FRACTIONS and not padded:
         return []
     return [Hit(m.start(), m.end())]
 
@@ -343,6 +345,8 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if (first or last) and year is None and m["mon"].lower() == "may":
         return []  # "needs 2-3 may be more": a range before the modal verb, unless a year follows
+    if m["mon"].lower() == "may" and text.startswith("-", m.end("mon")):
+        return []  # "may-2": the modal verb as often as the month
     end = m.end()
     if year is not None and not 1900 <= _full_year(year.lstrip("'")) <= 2099:
         if day is None or m.start("d") > m.start("mon") or rx(_CLOCK).fullmatch(year) is None:
@@ -713,8 +717,8 @@ def date_patterns() -> tuple[Pattern, ...]:
             # days joined by a dash (_written checks the second day)
             r"\b(?P<mon>"
             + MONTH
-            # "March the 3rd": "the" before a day with its ordinal suffix
-            + r")\.?(?:[ \t]{1,2}(?P<the>the))?[ \t]{0,2}"
+            # "March the 3rd": "the" before a day with its ordinal suffix; "Mar-4": a hyphen, as spreadsheets write it
+            + r")\.?(?:[ \t]{1,2}(?P<the>the))?(?:[ \t]{0,2}|-)"
             + _DAY
             + r"(?:"
             + _GLUED_RANGE
