@@ -215,6 +215,8 @@ NEGATIVES: list[Case] = [
     ("Seen in klistilton, Mississippi we", "klistilton", None),
     # after a motion word, a number that is a dose, a count, a time or a duration makes no ward
     ("sent to Lasix 2 mg, went to OR 2x, admitted to ICU 2 days ago, transfer to rehab 2 weeks", None, None),
+    ("plan to diurese 2 liters; moved to pod 2; plan to wean 2 more", None, None),
+    ("PLAN TO WEAN 2 MORE", None, None),
     ("transferred to floor 3, came back to baseline 2 days later, sent to Medicine 2 am", None, None),
     # a street too common to name one, a clinical or care word before a street type
     ("he lives on the main road; at the High Street; went to Main Street; placed on Heparin Drip", None, None),
@@ -381,6 +383,8 @@ NATURAL_PLACE_NEGATIVES: list[Case] = [
     ("plan: OR in am. Fort to follow", None, None),
 ]
 HARD: list[Case] = [
+    # a ward named after a donor whose surname is an uncommon word, capitalised in text with case
+    ("Pt to call out to Stoneman 5 when bed available", "Stoneman", Label.LOCATION_OTHER),
     # geographic coordinates, decimal or in degrees, minutes and seconds
     ("found at 42.3601, -71.0589 by EMS", "42.3601, -71.0589", Label.LOCATION_OTHER),
     ("lat/long 51.5072, -0.1276.", "51.5072, -0.1276", Label.LOCATION_OTHER),

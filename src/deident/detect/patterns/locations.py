@@ -862,10 +862,13 @@ def _place_before_demonym(text: str, m: regex.Match[str]) -> list[Hit]:
 def _ward_number(text: str, m: regex.Match[str]) -> list[Hit]:
     """ "ON QUARTERMAIN 6", "transfer to quartermain 2": a rare word naming a ward, then its floor number."""
     word = m["w"]
-    if _clinical_place(word) or word.lower() in STOP_WORDS or _zipf(word.lower()) >= 2.0:
-        return []
-    if window_case(text, m.start("w")) == "mixed" and not word[0].isupper():
+    mixed = window_case(text, m.start("w")) == "mixed"
+    if mixed and not word[0].isupper():
         return []  # "order to transfuse 2 units": in mixed-case text a ward name is capitalised
+    # Wards are named after donors, whose surnames may be uncommon words ("Call out to Stoneman 5"); a capital in text
+    # with case tells such a name from a verb after "to" ("plan to wean 2 more"), which one-case text cannot.
+    if _clinical_place(word) or word.lower() in STOP_WORDS or _zipf(word.lower()) >= (3.0 if mixed else 2.0):
+        return []
     if unit_follows(text, m.end()):
         return []  # "on levophed 5 mcg": a drug and its dose
     return [Hit(m.start("w"), m.end("w"), Label.LOCATION_OTHER)]
