@@ -49,6 +49,8 @@ POSITIVES: list[Case] = [
     # a clinician's credential between the name and "aware" or "notified"
     ("BP dropped to 80s. Taesheaxa MD aware.", "Taesheaxa", DR),
     ("K 3.1, Quorvane NP notified", "Quorvane", DR),
+    ("Family mtg held; interpreter Perpetua present.", "Perpetua", DR),  # the hospital's staff beside clinicians
+    ("Sitter Tobiah at bedside overnight.", "Tobiah", DR),
     ("K 3.2. QUORVANE HO AWARE.", "QUORVANE", DR),  # a house officer
     ("RR 30s. TRELAWNY RRT AWARE.", "TRELAWNY", DR),
     ("Kiochao and Brantisk notified of BP", "Kiochao", DR),
@@ -566,6 +568,8 @@ NEGATIVES: list[Case] = [
     ("Large family present. Supportive family at bedside. Loving family, very involved.", None, None),
     ("Immediate family stayed. Per family pt is A&O. Keep family updated. Guatemalan family visiting.", None, None),
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
+    ("Spanish interpreter present. Interpreter used for consent. Sitter at bedside. Volunteer visited.", None, None),
+    ("Per interpreter, pt denies pain. Sitter Present. Interpreter Services aware. Interpreter Line used.", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
     # away, but no one: the patient, a device, a relative, a drug

@@ -58,6 +58,8 @@ DOCTOR_ROLES_WORDS = (
     "specialty registrar", "specialist registrar", "senior house officer", "foundation doctor", "junior doctor",
     # credentials written before the name as a title ("PA-C Quorvane to see", "CNA Tobiah helped")
     "pa-c", "lpn", "cna", "crna", "msw", "lcsw", "licsw", "aprn", "fnp", "dnp", "cnm",
+    # the hospital's staff beside the clinicians ("interpreter Perpetua present", "sitter Tobiah at bedside")
+    "interpreter", "translator", "sitter", "patient advocate", "volunteer",
 )  # fmt: skip
 # The endings of specialists' and professions' names, each a role wherever the list above lacks it
 # ("Rheumatologist", "Geriatrician", "Paediatrician"): no name ends so ("Felician" ends in "lician").
