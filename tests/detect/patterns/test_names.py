@@ -169,6 +169,7 @@ POSITIVES: list[Case] = [
     ("will consult with patty hoeller re skin care", "patty hoeller", REL),
     ("ASKED FOR RABBI- RABBI KLEIN CAME TO SPEAK", "KLEIN", DR),
     ("family is around to decrease anxiety. \n Mary Rueping\n\n", "Mary Rueping", DR),
+    ("Will continue to monitor.\nMary Rueping 0700-1900", "Mary Rueping", DR),  # the shift worked after it
     # whom a question, news or a call went to or came from
     ("Asked Quorvane for pain med, none ordered.", "Quorvane", DR),
     ("Awaiting call back from Okonkwo re: K.", "Okonkwo", DR),
@@ -570,6 +571,9 @@ NEGATIVES: list[Case] = [
     ("Hospice family meeting held. Catholic family requests chaplain. Pt and family aware.", None, None),
     ("Spanish interpreter present. Interpreter used for consent. Sitter at bedside. Volunteer visited.", None, None),
     ("Per interpreter, pt denies pain. Sitter Present. Interpreter Services aware. Interpreter Line used.", None, None),
+    ("Will continue to monitor.\nNursing Progress 7a-7p", None, None),
+    ("Will continue to monitor.\nHeparin 7p-7a\n", None, None),
+    ("Will continue to monitor.\nBP stable 7a-7p", None, None),
     ("Name (print): ______. Oriented to name (only). Pt (confused) pulling at lines.", None, None),
     ("BP OK. Thanks all! Good luck everyone! Hi flow O2 at 2L, thank you doctor!", None, None),
     # away, but no one: the patient, a device, a relative, a drug
@@ -634,6 +638,8 @@ NEGATIVES: list[Case] = [
 ]
 # issue 16: shapes decided by case, so tested as written only (invented names)
 MIXED_CASE_POSITIVES: list[Case] = [
+    # a signature with the shift worked after it (unlisted names in one case sign only with a credential)
+    ("Will continue to monitor.\nTobiah Quorvane 7p-7a\n", "Tobiah Quorvane", DR),
     # an initial alone after a title, without its full stop, before a word in small letters
     ("Mrs. Q states she wants to go home", "Q", PT),
     # one word that no dictionary knows, capitalised alone on the last line (invented names)

@@ -210,7 +210,7 @@ def _last_line_patterns() -> list[Pattern]:
 _LINE_PIECES = (
     "Mary Rueping", "SUSAN", "john smith RN", "Jean Hudson, RN", "resting comfortably", "Plan:", "BP 120/80", "o'brien",
     "Quorvane S.", "Plan A.", "pt stable. ", "Kathy B.", "  T. Quorvane", "Thanks, Tamsin", "Best regards, ",
-    "Tobiah Q.",
+    "Tobiah Q.", " 7p-7a", " 0700-1900",
     "\n", "\n", "\n", " ", "  ", "\t", "\r", "\u2028", ",", ".", "x", " MD", "\n\n", "  \n",
 )  # fmt: skip
 

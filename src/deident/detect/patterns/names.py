@@ -2037,7 +2037,9 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?:\n|^)[ \t]{0,8}(?P<d>[-–—~]{1,3}[ \t]{0,2})?(?:(?P<g>[A-Za-z]\.?)[ \t]{1,2})?"
             r"(?P<n>[A-Za-z][A-Za-z'\-]{1,24}(?:[ \t]{1,2}[A-Za-z][A-Za-z'\-]{1,24}){0,2})"
             r"(?:[ \t]{1,2}(?P<i>[A-Za-z]\.?))?[ \t,]{0,4}"
-            r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?(?=\n|$)",
+            r"(?:(?:RN|R\.N\.|NP|MD|RRT|SN)[ \t]{0,4})?"
+            # the shift worked after the name ("Tobiah Quorvane 7p-7a", "T. Quorvane RN 0700-1900")
+            r"(?:(?:\d{1,2}(?:a|p|am|pm)?|\d{4})[ \t]?-[ \t]?(?:\d{1,2}(?:a|p|am|pm)?|\d{4})[ \t]{0,4})?(?=\n|$)",
             0.5,
             _signature,
             hints=ScanHints(last_line=True),
