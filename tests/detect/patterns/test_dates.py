@@ -290,6 +290,7 @@ HARD: list[Case] = [
     ("Seen on March the 3rd in clinic", "March the 3rd", D),
     ("seen in clinic Mar-4, labs ok", "Mar-4", D),  # a hyphen between, as spreadsheets write it
     ("recent admission Mar-04 for CHF", "Mar-04", D),
+    ("Re: Emma Hill, DOB 31-May-1987", "31-May-1987", D),  # the day first, then "May" and a hyphen
     # a day written with its leading zero is no fraction or grade
     ("admitted in 3/04 for PNA", "3/04", D),
     ("pt was in 1/02 for a fall", "1/02", D),
