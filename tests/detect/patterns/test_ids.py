@@ -74,10 +74,15 @@ POSITIVES: list[Case] = [
     ("Accession # 11:C58868", "11:C58868", Label.IDNUM),
     ("Pathology specimen 04:C09567 sent; results pending.", "04:C09567", Label.IDNUM),
     ("specimen 73:k14437 sent to path", "73:k14437", Label.IDNUM),
+    # a pathology report's and an encounter's numbers
+    ("Path # SP-19-12345 shows adenocarcinoma", "SP-19-12345", Label.IDNUM),
+    ("Surgical Pathology #: S19-4567 benign", "S19-4567", Label.IDNUM),
 ]
 NEGATIVES: list[Case] = [
     # a clock time after the trigger or the number: two numbers a colon joins
     ("ID: 12:30 seen; case 10:45 pm", None, None),
+    # a count, a size or a length of time after a report's or an encounter's word
+    ("path showed adenoca; path pending x2 days; slide 2 of 4; encounter 2 of 3; path 10 mm margin", None, None),
     ("MRN 1234567 12:30 arrived", "12:30", Label.MEDICALRECORD),
     ("levels L4 12 34 56 A noted", "12 34 56", Label.SSN),  # no National Insurance prefix starts with a digit
     ("GB 12 34 56 A", "12 34 56", Label.SSN),  # a prefix HMRC never allocates

@@ -64,6 +64,9 @@ TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
         "authorisation", "auth", "passport", "passport number",
         # a transcription footer: "Job #: 104943", "Job: M00760  Doc: 949630"
         "job", "doc",
+        # a pathology or laboratory report's and an encounter's numbers ("Path # SP-19-12345", "CSN: 123456789")
+        "path", "pathology", "surgical pathology", "cytology", "slide", "encounter", "encounter number", "csn", "fin",
+        "visit number", "admission number",
     ),
 }  # fmt: skip
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
