@@ -967,13 +967,18 @@ def _abbreviated_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
     kept = _site_name_before(text, m.start(), lambda word: False)
     if not kept:
         return []
-    lowered = [text[s:e].strip(".").lower() for s, e in kept]
-    if any(w in STOP_WORDS or w in clinical_terms() or is_verb_form(w) for w in lowered):
-        return []
-    rare = 4.5 if mixed else 3.0
-    if not any(_zipf(w) < rare for w in lowered):
+    if not _care_site_name([text[s:e].strip(".").lower() for s, e in kept], mixed):
         return []
     return [Hit(kept[0][0], kept[-1][1], Label.LOCATION_OTHER)]
+
+
+def _care_site_name(lowered: Sequence[str], mixed: bool) -> bool:
+    """Whether a care site's name words (lower case) may name it: none a function, clinical word or verb, and one at
+    least rare (rarer still in text without case)."""
+    if any(w in STOP_WORDS or w in clinical_terms() or is_verb_form(w) for w in lowered):
+        return False
+    rare = 4.5 if mixed else 3.0
+    return any(_zipf(w) < rare for w in lowered)
 
 
 # The kinds of care site whose own name a note gives in brackets after the kind: "OSH (Quelbury)", "from rehab
@@ -988,19 +993,18 @@ _HOME_NAME_NOUNS = frozenset("house manor lodge court gardens village hall villa
 
 def _site_in_brackets(text: str, m: regex.Match[str]) -> list[Hit]:
     """The name of a care site in brackets after its kind: each word one that may name a site (capitalised where the
-    text has case) or, after the first, a facility's type word or a home's noun ("House"); none a function, clinical
-    word or verb, and one at least rare, as before a site's abbreviation ("OSH (CT neg)", "NH (Baseline)" name none)."""
+    text has case) or, after the first, a facility's type word or a home's noun ("House"), and the words as a care
+    site's name (:func:`_care_site_name`, as before a site's abbreviation): "OSH (CT neg)", "NH (Baseline)" are
+    none."""
     mode = window_case(text, m.start("n"))
     pieces = m["n"].split()
     lowered = [piece.strip(".").lower() for piece in pieces]
-    if any(w in STOP_WORDS or w in clinical_terms() or is_verb_form(w) for w in lowered):
+    if not _care_site_name(lowered, mode == "mixed") or not _site_word(pieces[0], mode):
         return []
-    if not _site_word(pieces[0], mode) or not all(
+    if not all(
         _site_word(piece, mode) or word in FACILITY_TYPE_WORDS or word in _HOME_NAME_NOUNS
-        for piece, word in zip(pieces, lowered, strict=True)
+        for piece, word in zip(pieces[1:], lowered[1:], strict=True)
     ):
-        return []
-    if not any(_zipf(w) < (4.5 if mode == "mixed" else 3.0) for w in lowered):
         return []
     return [Hit(m.start("n"), m.end("n"), Label.LOCATION_OTHER)]
 
