@@ -67,6 +67,12 @@ POSITIVES: list[Case] = [
     ("still drives her car, plate KQX 013 most days", "KQX 013", Label.VEHICLE),
     ("license plate # 7DMR 20 on file", "7DMR 20", Label.VEHICLE),
     ("plate H48-HKY towed", "H48-HKY", Label.VEHICLE),
+    # a British plate (two letters, two digits, three letters), after its British names or a verb
+    ("The car's licence plate was KX19 ABC.", "KX19 ABC", Label.VEHICLE),
+    ("registration number KX19 ABC on the form", "KX19 ABC", Label.VEHICLE),
+    ("number plate AB12CDE noted", "AB12CDE", Label.VEHICLE),
+    ("his plate was 7ABC123 per security", "7ABC123", Label.VEHICLE),
+    ("still drives her truck, plate 727n lol", "727n", Label.VEHICLE),  # a word after a plate is no part of it
     # A transcription footer's job and document numbers.
     ("DD: 02/03/2017 / Job #: 104943 / cc: dr. Tate", "104943", Label.IDNUM),
     ("T: 7/16/14  D: 7/16/14 / Job: M00760  Doc: 949630", "949630", Label.IDNUM),
@@ -108,6 +114,9 @@ NEGATIVES: list[Case] = [
     ("came by car (2 hours) with wife", None, None),
     ("per chart 2 days ago; chart 3 times; chart 12 34", None, None),
     ("van (wheelchair) arranged", None, None),
+    # a plate that fixes a bone, a registration that is a time, a quantity in brackets
+    ("ORIF with plate 12 holes; registration was 14 days ago; registration no 2 of 3", None, None),
+    ("left in his truck (10mg pills); plate was removed in surgery", None, None),
 ]
 CASE_VARIANTS = [(t.upper(), e.upper() if e else None, lab) for t, e, lab in POSITIVES if lab is not Label.VEHICLE] + [
     (t.lower(), e.lower() if e else None, lab) for t, e, lab in POSITIVES if not any(c.isalpha() for c in e or "")

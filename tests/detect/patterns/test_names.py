@@ -262,6 +262,10 @@ POSITIVES: list[Case] = [
     # A name that ends a greeting on a message board.
     ("hang in there Kyle Faulkner! lol same", "Kyle Faulkner", PT),
     ("thx Melanie, that helped", "Melanie", PT),
+    # Whom a letter or fax is for.
+    ("Fax to Attn: Tobiah Quorvane re referral", "Tobiah Quorvane", DR),
+    ("FAO Hermione Quorvane, Ward 7", "Hermione Quorvane", DR),
+    ("For the attention of T. Quorvane", "T. Quorvane", DR),
     # A nurse signing an entry: a dash, a name (an everyday word too), a credential ending the line.
     ("neuro intact.\n- rich rn\nresp: clear", "rich", DR),
     ("PLAN: WEAN AS TOL. -CLIFF RN", "CLIFF", DR),
@@ -613,6 +617,9 @@ NEGATIVES: list[Case] = [
     # a greeting before a common word, a clinical word, or a word of forum slang; "asking" after a role
     ("thanks guys! hi all, dear colleague, hang in there hun! thanks gabapentin!", None, None),
     ("Pt asking for water. Family asking about plan. Wife asking re: dc.", None, None),
+    # an office a letter is for, and attention as the faculty
+    ("Attn: Case Management; attn: medical records dept; ATTN: PHARMACY; FAO the duty doctor; fao billing", None, None),
+    ("Attention: please note the change. Attention deficit disorder, attn span short, needs attention to", None, None),
     # a hyphen inside a word opens no sentence
     ("Pt is well-Quorvane agrees.", None, None),
     # a care service or specialty before what a clinician does names a team

@@ -33,7 +33,10 @@ _ID_GROUP = _ID_GROUP_GAP + r"(?:\d|(?=[A-Za-z]{1,4}\d)[A-Za-z]{2})[A-Za-z0-9]{1
 SPACED_ID_TOKEN = r"(?P<p>[A-Za-z0-9](?:[A-Za-z0-9]|[-./][A-Za-z0-9]|:[A-Za-z]){1,24}(?:" + _ID_GROUP + r"){0,5})"
 # Between an SSN's groups after its trigger: a dash or dot, blanks around it or none, or blanks ("123 - 45 - 6789").
 _SSN_GAP = r"(?:[ \t]{0,2}[.-][ \t]{0,2}|[ \t]{1,2})?"
-_GAP = r"[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number|id)?[ \t]{0,2}(?:" + LEADER + r"|[:#=.])?[ \t]{0,2}(?:is[ \t]{1,2})?"
+_GAP = (
+    r"[ \t]{0,2}(?:#|no\.?|num(?:ber)?|number|id)?[ \t]{0,2}(?:" + LEADER + r"|[:#=.])?[ \t]{0,2}"
+    r"(?:(?:is|was)[ \t]{1,2})?"
+)
 
 TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
     Label.MEDICALRECORD: (
@@ -53,7 +56,8 @@ TRIGGER_PHRASES: dict[Label, tuple[str, ...]] = {
     ),
     Label.LICENSE: ("license", "licence", "lic", "driver's license", "drivers license", "dl", "dea", "npi",
                          "certificate", "cert"),
-    Label.VEHICLE: ("license plate", "plate", "tag number", "vin", "vehicle id", "registration"),
+    Label.VEHICLE: ("license plate", "licence plate", "number plate", "plate", "tag number", "vin", "vehicle id",
+                    "registration", "registration number", "reg no", "reg. no", "vehicle registration"),
     Label.DEVICE: ("serial", "serial number", "s/n", "sn", "model number", "device id", "device serial",
                         "lot number", "udi", "implant id"),
     Label.IDNUM: (
@@ -88,14 +92,18 @@ def vin_check_digit_ok(vin: str) -> bool:
     return vin[8] == ("X" if total == 10 else str(total))
 
 
-def _id_token(min_digits: int) -> Callable[[str, regex.Match[str]], list[Hit]]:
+def _id_token(min_digits: int, plate: bool = False) -> Callable[[str, regex.Match[str]], list[Hit]]:
+    """``plate``: two digits are enough among three letters or more, as a British plate has them ("KX19 ABC")."""
+
     def check(text: str, m: regex.Match[str]) -> list[Hit]:
         start = m.start("p")
         ends = _group_ends(text, start, m.end("p"))
         # The longest run of groups that is an identifier: "MRN 1234567 2 days ago" is the number without the count.
         for end in ends:
             token = text[start:end]
-            if sum(c.isdigit() for c in token) < min_digits or unit_follows(text, end):
+            digits = sum(c.isdigit() for c in token)
+            enough = digits >= min_digits or (plate and digits == 2 and sum(c.isalpha() for c in token) >= 3)
+            if not enough or unit_follows(text, end):
                 continue
             if end != ends[-1] and not _grouped_id(text[start : ends[-1]], token):
                 continue
@@ -222,8 +230,15 @@ def _plate(text: str, m: regex.Match[str]) -> list[Hit]:
         return []
     if rx(_QUANTITY).fullmatch(plate.replace(" ", "")):
         return []  # "car (2L)", "van (10mg)": a quantity
-    if any(part.isalpha() and zipf(part.lower()) >= 3.5 for part in regex.split(r"[ -]", plate)):
-        return []  # "car (2 hours)": a word
+    parts = regex.split(r"[ -]", plate)
+    # "car (2 hours)", "plate 727n lol": a word; but capitals beside a group that mixes letters and digits are the
+    # plate's letters ("KX19 ABC")
+    mixed = any(
+        any(c.isdigit() for c in part) and any(c.isalpha() for c in part) and not rx(_QUANTITY).fullmatch(part)
+        for part in parts
+    )
+    if any(part.isalpha() and zipf(part.lower()) >= 3.5 and not (mixed and part.isupper()) for part in parts):
+        return []
     return [Hit(m.start("p"), m.end("p"))]
 
 
@@ -247,7 +262,7 @@ def id_patterns() -> tuple[Pattern, ...]:
             label,
             r"\b" + words(*phrases) + r"(?![\w])" + _GAP + SPACED_ID_TOKEN + r"(?![\w]|[-./][A-Za-z0-9])",
             0.85 if label is not Label.IDNUM else 0.7,
-            _id_token(3 if label is not Label.IDNUM else 4),
+            _id_token(3 if label is not Label.IDNUM else 4, plate=label is Label.VEHICLE),
             group="p",
         )
         for label, phrases in TRIGGER_PHRASES.items()
@@ -342,12 +357,14 @@ def id_patterns() -> tuple[Pattern, ...]:
             # group is the VEHICLE trigger rule's).
             "id.plate_after_word",
             Label.VEHICLE,
-            r"\b(?:licen[cs]e[ \t]{1,2})?plates?(?:[ \t]{1,2}(?:number|no\.?|#))?[ \t]{0,2}[:#]?[ \t]{0,2}"
+            r"\b(?:(?:(?:licen[cs]e|number)[ \t]{1,2})?plates?|(?:vehicle[ \t]{1,2})?registration)"
+            r"(?:[ \t]{1,2}(?:number|no\.?|#))?[ \t]{0,2}[:#]?[ \t]{0,2}(?:(?:is|was)[ \t]{1,2})?"
             r"(?P<p>[A-Za-z0-9]{1,4}[ -][A-Za-z0-9]{1,5})(?![\w]|[-./][A-Za-z0-9])",
             0.7,
             _plate,
             group="p",
-            hints=ScanHints(anchors=("licence", "license", "plate", "plates")),  # by hand: the optional first word
+            # by hand: the optional first word
+            hints=ScanHints(anchors=("licence", "license", "number", "plate", "plates", "vehicle", "registration")),
         ),
         Pattern(
             "id.payment_card",

@@ -1719,9 +1719,28 @@ def _greeted_name_word(word: str) -> bool:
     return _zipf(lower) < 1.5 and lower not in clinical_terms() and lower not in NON_NAMES
 
 
+def _addressee(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The person a letter or fax is for, as after a title; not an office or service ("Attn: Medical Records Dept",
+    "ATTN: PHARMACY"), whose words no list of names holds. "Attn" or "attention" without its colon is also the
+    faculty ("ATTN SPAN SHORT"): there only a name written with case counts."""
+    lead = text[m.start() : m.start("n")]
+    if lead[:1] in "aA" and ":" not in lead and window_case(text, m.start("n")) != "mixed":
+        return []
+    hits = _STRONG_DOCTOR(text, m)[:1]  # one person: "FAO Hermione Quorvane, Ward 7" goes on with the place
+    return [hit for hit in hits if not _names_an_office(text, hit)]
+
+
+def _names_an_office(text: str, hit: Hit) -> bool:
+    words_of = [w.lower() for w in regex.findall(r"[A-Za-z']+", text[hit.start : hit.end])]
+    if word_after(text, hit.end) in DEPARTMENT_WORDS or any(w in DEPARTMENT_WORDS for w in words_of):
+        return True
+    return not any(w in known_names() or _zipf(w) < 2.5 for w in words_of)
+
+
 # The validators of the "Ms" rule, built once rather than per match.
 _STRONG_PATIENT = _names(Label.PATIENT, strong=True)
 _WEAK_PATIENT = _names(Label.PATIENT, strong=False)
+_STRONG_DOCTOR = _names(Label.DOCTOR, strong=True)
 
 
 def _ms_title(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -2365,6 +2384,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"\b" + words(*VOCATIVE_WORDS) + r"[ \t]{1,2}" + after + r"(?=[ \t]{0,2}(?:[!,?]|\.(?!\w)|:\)|$))",
             0.5,
             _vocative,
+        ),
+        Pattern(
+            # Whom a letter or fax is for, after the correspondence's own words: "Attn: Hermione Quorvane", "FAO Tobiah
+            # Fairweather, Ward 7", "For the attention of T. Quorvane"; an office is none ("Attn: Case Management").
+            "name.addressee",
+            Label.DOCTOR,
+            r"\b(?:attn|attention|fao|f\.a\.o\.?|for[ \t]{1,2}the[ \t]{1,2}attention[ \t]{1,2}of)"
+            r"(?:[ \t]{0,2}:[ \t]{0,2}|[ \t]{1,2})" + after,
+            0.7,
+            _addressee,
         ),
         Pattern(
             # What the patient is called: "answers to Tobiah", "calls himself Toby", 'when called "Tobiah"'.
