@@ -221,6 +221,12 @@ FACILITIES: list[tuple[str, str]] = [
     ("Pt on Quelbine Ward since Monday", "Quelbine Ward"),
     ("Location: Quelbine Pavilion 4", "Quelbine Pavilion"),
     ("moved to the Brantisk Wing", "Brantisk Wing"),
+    # long-term and residential care by the heads US and UK homes are named with (invented names)
+    ("discharged to Quelbury Nursing and Rehabilitation Center", "Quelbury Nursing and Rehabilitation Center"),
+    ("lives at Quelbury Care Home since 2019", "Quelbury Care Home"),
+    ("admitted from Brantisk Skilled Nursing Facility", "Brantisk Skilled Nursing Facility"),
+    ("resides at Quelbury Assisted Living", "Quelbury Assisted Living"),
+    ("followed by Kelbury Medical Group", "Kelbury Medical Group"),
 ]
 FACILITY_NEGATIVES: list[str] = [
     "seen by General Surgery today",
@@ -248,6 +254,9 @@ FACILITY_NEGATIVES: list[str] = [
     # a person whose surname is a ward's head, a double-barrelled surname
     "saw Charlene Ward today",
     "Mrs Martin-Ward visited",
+    # the kinds of care named without a home's name, and a service with "and"
+    "pt needs a skilled nursing facility; prefers care home; discussed rest home and assisted living",
+    "Pt seen in Mental Health and Rehab clinic; nursing and rehab goals reviewed",
 ]
 
 
