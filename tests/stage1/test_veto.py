@@ -35,6 +35,10 @@ def _span(text: str, word: str, label: Label, evidence: tuple[str, ...] = ()) ->
         ("NPO after midnight", "NPO", Label.CITY, "veto:abbreviation"),
         ("per tx team", "tx", Label.STATE, "veto:abbreviation"),  # a state code with no city or ZIP code beside it
         ("Crohn flare", "Crohn", Label.HOSPITAL, "veto:eponym"),
+        ("Asperger's behaviour noted", "Asperger", Label.PATIENT, "veto:eponym"),
+        ("Osgood-Schlatter's pain", "Osgood-Schlatter", Label.PATIENT, "veto:eponym"),
+        ("hx of Dupuytren contracture", "Dupuytren", Label.PATIENT, "veto:eponym"),
+        ("VON WILLEBRAND FACTOR LOW", "WILLEBRAND", Label.DOCTOR, "veto:eponym"),
         # ICU shorthand, devices and descriptors that are also listed names or places.
         ("on passe muir valve this am", "muir", Label.PATIENT, "veto:device"),
         ("SINUS BRADY 50S", "BRADY", Label.PATIENT, "veto:abbreviation"),

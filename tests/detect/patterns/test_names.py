@@ -262,6 +262,9 @@ POSITIVES: list[Case] = [
     # A name that ends a greeting on a message board.
     ("hang in there Kyle Faulkner! lol same", "Kyle Faulkner", PT),
     ("thx Melanie, that helped", "Melanie", PT),
+    # The patient's own state, care or carers, after the name in the possessive.
+    ("Tobiah's mood is better today.", "Tobiah", PT),
+    ("Spoke with Quorvane's therapist by phone.", "Quorvane", PT),
     # Whom a letter or fax is for.
     ("Fax to Attn: Tobiah Quorvane re referral", "Tobiah Quorvane", DR),
     ("FAO Hermione Quorvane, Ward 7", "Hermione Quorvane", DR),
@@ -617,6 +620,8 @@ NEGATIVES: list[Case] = [
     # a greeting before a common word, a clinical word, or a word of forum slang; "asking" after a role
     ("thanks guys! hi all, dear colleague, hang in there hun! thanks gabapentin!", None, None),
     ("Pt asking for water. Family asking about plan. Wife asking re: dc.", None, None),
+    # a patient, a relative, a day or a team in the possessive
+    ("Patient's mood is low. Pt's pain 3/10. Wife's plan is to visit. The team's plan. Yesterday's pain", None, None),
     # an office a letter is for, and attention as the faculty
     ("Attn: Case Management; attn: medical records dept; ATTN: PHARMACY; FAO the duty doctor; fao billing", None, None),
     ("Attention: please note the change. Attention deficit disorder, attn span short, needs attention to", None, None),

@@ -100,6 +100,14 @@ VOCATIVE_WORDS = (
     "hang in there", "good luck", "thanks", "thank you", "thx", "hi", "hey", "hello", "dear", "congrats",
     "congratulations", "welcome", "hugs", "prayers for",
 )  # fmt: skip
+# What a patient has that a note names by the patient's name in the possessive: a state, a symptom, care, carers.
+PERSON_ATTRIBUTE_WORDS = (
+    "mood", "affect", "sleep", "appetite", "pain", "speech", "behavior", "behaviour", "thoughts", "memory",
+    "cognition", "mental status", "symptoms", "medications", "meds", "vitals", "weight", "condition", "anxiety",
+    "insight", "judgment", "judgement", "hygiene", "gait", "plan", "goals", "parents", "baseline", "home", "house",
+    "apartment", "birthday", "prognosis", "therapist", "psychiatrist", "pcp", "oncologist", "cardiologist",
+    "case manager", "caregiver", "carer", "care team", "insurance", "room", "belongings", "school", "teacher", "job",
+)  # fmt: skip
 # Words before the name a patient asks to be called by, or another name the person has had.
 PREFERRED_NAME_WORDS = (
     "call me", "prefers to be called", "likes to be called", "wants to be called", "nicknamed", "aka", "a.k.a.",
@@ -1829,6 +1837,15 @@ _APPOSITION_GLUE = r"[ \t]{0,2},[ \t]{0,2}(?:(?:the|our|a|an)[ \t]{1,2})?(?P<ser
 _names_before_apposition = _names_before(Label.DOCTOR, False, _APPOSITION_GLUE)
 
 
+_POSSESSIVE_NAMES = _names_before(Label.PATIENT, False, r"['’][sS][ \t]{1,2}")
+
+
+def _possessive_owner(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The name whose state or care follows it in the possessive, no eponym's ("Parkinson's meds")."""
+    hits = _POSSESSIVE_NAMES(text, m)
+    return [h for h in hits if not any(w.lower() in clinical_terms() for w in text[h.start : h.end].split())]
+
+
 def _role_apposition(text: str, m: regex.Match[str]) -> list[Hit]:
     """A name, a comma and a clinician's role closed by punctuation ("Tamsin, social worker, met with family"). A word
     between the article and the role must be a service ("the renal fellow"): "pain, the nurse," names no one."""
@@ -2328,6 +2345,16 @@ def name_patterns() -> tuple[Pattern, ...]:
             0.5,
             _names_before(Label.PATIENT, False, r"['’][sS][ \t]{1,2}"),
             hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as for name.family
+        ),
+        Pattern(
+            # The patient's own state, care or carers, named by the name in the possessive: "Tobiah's mood is better",
+            # "QUORVANE'S PAIN CONTROLLED", "Tobiah's therapist called" (not "Parkinson's meds": an eponym's
+            # disease is no person's, see the veto).
+            "name.possessive_attribute",
+            Label.PATIENT,
+            r"\b" + words(*PERSON_ATTRIBUTE_WORDS) + r"\b",
+            0.5,
+            _possessive_owner,
         ),
         Pattern(
             # A list of people with their roles: "- Ann Smith (patient)", "Ann Smith (pt)".
