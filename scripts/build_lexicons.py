@@ -54,8 +54,14 @@ NAME_LOCALES = (
 # Faker's generic "en" table is large (7,000+ given names and nicknames: "hank", "suzette", "gerry")
 # but also lists ordinary words ("son", "pink", "will"); only its items rarer than this in English
 # are added to the curated locales above.
-BROAD_NAME_LOCALES = ("en",)
+BROAD_NAME_LOCALES: tuple[str, ...] = ("en",)
 BROAD_NAME_MAX_ZIPF = 3.8
+# So are the names of every other locale faker has (names of many origins: Igbo, Zulu, Finnish,
+# Icelandic, ...; romanised Chinese and Japanese), Latin-script ones only, of four letters or more
+# and rarer still in English: their short and common items are English words and clinical
+# abbreviations ("gu", "endo", "doppler", "bitten").
+OTHER_NAME_MAX_ZIPF = 2.5
+OTHER_NAME_MIN_LENGTH = 4
 _LATIN_ITEM = regex.compile(r"^[\p{Latin}][\p{Latin}' .-]*[\p{Latin}]$")
 
 
@@ -80,7 +86,32 @@ def faker_names(attribute: str) -> list[str]:
         for n in _locale_names(attribute, BROAD_NAME_LOCALES)
         if wordfreq.zipf_frequency(n, "en") < BROAD_NAME_MAX_ZIPF
     ]
-    return collect([*_locale_names(attribute, NAME_LOCALES), *broad])
+    known = {*NAME_LOCALES, *BROAD_NAME_LOCALES}
+    clinical = _clinical_words()
+    others = [
+        n
+        for n in _locale_names(attribute, [loc for loc in _every_person_locale() if loc not in known])
+        if len(n) >= OTHER_NAME_MIN_LENGTH
+        and wordfreq.zipf_frequency(n, "en") < OTHER_NAME_MAX_ZIPF
+        and n not in clinical
+        and n.removesuffix("s") not in clinical  # a plural abbreviation: "MAEs" (moves all extremities)
+    ]
+    return collect([*_locale_names(attribute, NAME_LOCALES), *broad, *others])
+
+
+def _clinical_words() -> frozenset[str]:
+    """The veto's clinical terms, eponyms and abbreviations and the drug names shipped with deident."""
+    from deident.detect.lexicon.data import load_drug_names, load_veto_terms
+
+    return frozenset(load_veto_terms()) | load_drug_names()
+
+
+def _every_person_locale() -> list[str]:
+    import pkgutil
+
+    import faker.providers.person
+
+    return sorted(m.name for m in pkgutil.iter_modules(faker.providers.person.__path__))
 
 
 def _locale_names(attribute: str, locales: Iterable[str]) -> list[str]:
@@ -93,7 +124,7 @@ def _locale_names(attribute: str, locales: Iterable[str]) -> list[str]:
         # Locales spell the tables differently: first_names_female, male_last_names, unisex_last_names.
         kind = attribute.removesuffix("_names")
         for attr in dir(provider):
-            if f"{kind}_names" not in attr:
+            if f"{kind}_names" not in attr and f"{kind}_romanized_names" not in attr:
                 continue
             values = getattr(provider, attr)
             if isinstance(values, dict):

@@ -46,6 +46,19 @@ def test_expected_items_present(name: str, item: str):
     assert item in load_lexicon(name)
 
 
+# Names of many origins, from every locale faker has (Igbo, Zulu, Russian, Danish, Finnish, Czech).
+@pytest.mark.parametrize("item", ["chiamaka", "emeka", "ngozi", "thandiwe", "aleksei", "bjarne", "antti", "jarmila"])
+def test_names_of_many_origins_are_listed(item: str):
+    assert item in load_lexicon("first_names")
+
+
+# What those locales also list that is an English word, a clinical word or abbreviation (a plural one too), or an
+# eponym's name in clinical use, is left out: the other locales add only rare words of four letters or more.
+@pytest.mark.parametrize("word", ["doppler", "endo", "gu", "asp", "bitten", "ants", "nissen", "maes", "bulla"])
+def test_other_locales_add_no_clinical_or_common_word(word: str):
+    assert word not in load_lexicon("first_names") | load_lexicon("last_names")
+
+
 @pytest.mark.parametrize("word", ["smith", "john", "david"])
 def test_name_dominant_words_are_not_common_words(word: str):
     assert word not in load_lexicon("common_words")
