@@ -265,6 +265,8 @@ POSITIVES: list[Case] = [
     # The patient's own state, care or carers, after the name in the possessive.
     ("Tobiah's mood is better today.", "Tobiah", PT),
     ("Spoke with Quorvane's therapist by phone.", "Quorvane", PT),
+    # An initial and a surname of the shipped lists (of any locale) before what a clinician does.
+    ("UOP DROPPED. R ADDISON ORDERED EPI DRIP", "R ADDISON", DR),
     # Whom a letter or fax is for.
     ("Fax to Attn: Tobiah Quorvane re referral", "Tobiah Quorvane", DR),
     ("FAO Hermione Quorvane, Ward 7", "Hermione Quorvane", DR),

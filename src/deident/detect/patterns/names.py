@@ -221,13 +221,17 @@ NICKNAME_MAX_ZIPF = 4.6
 
 @lru_cache(maxsize=1)
 def known_names() -> frozenset[str]:
-    """Lower-cased first and last names from faker's person providers (several Latin-script locales) and the
-    English diminutives of those first names from the ``nicknames`` dataset (family members are called by them)."""
+    """Lower-cased first and last names from faker's person providers (several Latin-script locales) and from the
+    shipped name lists (every locale, see scripts/build_lexicons.py), and the English diminutives of those first
+    names from the ``nicknames`` dataset (family members are called by them)."""
+    from deident.detect.lexicon.data import load_lexicon
+
     names: set[str] = set()
     for locale in NAME_LOCALES:
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
         for attribute in ("first_names", "first_names_male", "first_names_female", "last_names"):
             names.update(n.lower() for n in getattr(provider, attribute, ()))
+    names.update(load_lexicon("first_names") | load_lexicon("last_names"))
     for nickname, canonicals in NickNamer().canonical_lookup.items():
         if (
             len(nickname) > 1
