@@ -262,6 +262,9 @@ POSITIVES: list[Case] = [
     # A name that ends a greeting on a message board.
     ("hang in there Kyle Faulkner! lol same", "Kyle Faulkner", PT),
     ("thx Melanie, that helped", "Melanie", PT),
+    # A person's state after a word of degree, after the name opening a sentence.
+    ("OOB to chair. Tobiah is very pleasant.", "Tobiah", PT),
+    ("Overnight: Quorvane was quite agitated, pulling at lines.", "Quorvane", PT),
     # The patient's own state, care or carers, after the name in the possessive.
     ("Tobiah's mood is better today.", "Tobiah", PT),
     ("Spoke with Quorvane's therapist by phone.", "Quorvane", PT),
@@ -622,6 +625,9 @@ NEGATIVES: list[Case] = [
     # a greeting before a common word, a clinical word, or a word of forum slang; "asking" after a role
     ("thanks guys! hi all, dear colleague, hang in there hun! thanks gabapentin!", None, None),
     ("Pt asking for water. Family asking about plan. Wife asking re: dc.", None, None),
+    # a patient, a relative, a drug, a system or a finding with a state after a word of degree
+    ("Pt is very pleasant. Family is more anxious. Wife was quite upset. Morphine is very effective.", None, None),
+    ("Mental status is now appropriate. Mood is somewhat depressed. Affect is much brighter. Resp calm", None, None),
     # a patient, a relative, a day or a team in the possessive
     ("Patient's mood is low. Pt's pain 3/10. Wife's plan is to visit. The team's plan. Yesterday's pain", None, None),
     # an office a letter is for, and attention as the faculty

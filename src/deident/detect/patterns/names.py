@@ -859,6 +859,19 @@ SUBJECT_VERB_WORDS = (
     # what befalls a person and no thing ("Quorvane retired", "Tobiah passed away last year")
     "retired", "passed away", "moved away", "died",
 )  # fmt: skip
+# A person's state after a linking verb and a word of degree, after the name opening a sentence ("Tobiah is very
+# pleasant", "QUORVANE WAS QUITE AGITATED"): the states of SUBJECT_VERB_WORDS, which say it without the degree.
+STATE_LINK_WORDS = ("is", "was", "remains", "remained", "seems", "seemed", "appears", "appeared", "became", "looks")
+DEGREE_WORDS = (
+    "very", "more", "less", "quite", "somewhat", "extremely", "slightly", "increasingly", "much", "still", "now",
+    "also", "a bit", "a little", "a lot more", "mildly", "intermittently", "occasionally",
+)  # fmt: skip
+STATE_WORDS = (
+    "alert", "awake", "oriented", "confused", "agitated", "lethargic", "anxious", "calm", "cooperative", "pleasant",
+    "restless", "comfortable", "tearful", "teary", "weepy", "upset", "frustrated", "scared", "afraid", "worried",
+    "happy", "sad", "angry", "sleepy", "drowsy", "combative", "appropriate", "interactive", "withdrawn", "talkative",
+    "depressed", "irritable", "impulsive", "paranoid", "hopeful", "grateful", "motivated",
+)  # fmt: skip
 # A clinician's work, after the clinician's name opening a sentence ("Quorvane examined pt"); not "placed" or
 # "inserted", whose subjects are mostly devices ("Dobhoff placed").
 CLINICIAN_VERB_WORDS = (
@@ -2514,6 +2527,19 @@ def name_patterns() -> tuple[Pattern, ...]:
             "name.subject_verb",
             Label.PATIENT,
             r"\b" + words(*SUBJECT_VERB_WORDS) + r"\b",
+            0.4,
+            _subject_name,
+        ),
+        Pattern(
+            "name.subject_state",
+            Label.PATIENT,
+            r"\b"
+            + words(*STATE_LINK_WORDS)
+            + r"[ \t]{1,2}"
+            + words(*DEGREE_WORDS)
+            + r"[ \t]{1,2}"
+            + words(*STATE_WORDS)
+            + r"\b",
             0.4,
             _subject_name,
         ),
