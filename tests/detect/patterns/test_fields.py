@@ -91,6 +91,9 @@ POSITIVES: list[Case] = [
     ("Name:\tQuorvane\tTobiah\n", "Quorvane\tTobiah", P),
     # the age and sex after a name are none of it
     ("Patient: Quorvane 72 F", "Quorvane", P),
+    # the patient word's abbreviation as a consult header's field
+    ("Psychiatry Consult - December 18, 2010\nPt: Quorvane T. (77 y.o.)", "Quorvane T.", P),
+    ("Pt: Tobiah Quorvane  DOB: 1/2/1950", "Tobiah Quorvane", P),
 ]
 NEGATIVES: list[Case] = [
     ("City: n/a", None, None),
@@ -107,6 +110,9 @@ NEGATIVES: list[Case] = [
     ("Name: afebrile overnight", None, None),
     ("Patient name: stable", None, None),
     ("Patient Name: pending", None, None),
+    # a nursing note's patient heading, with the patient's state after it
+    ("Pt: alert and oriented, MAE, follows commands\nPT: RESTLESS OVERNIGHT, MEDICATED WITH ATIVAN", None, None),
+    ("Pt: Will need PT eval\nPt: Pleasant 67 yo man\nPt: Lasix 40 iv given\npt: afebrile", None, None),
     # a service, a number or nothing after a facility's field names no facility
     ("Ward: Acute Medical", None, None),
     ("Ward: 7", None, None),
