@@ -354,6 +354,7 @@ NEGATIVES: list[Case] = [
     ("I'm Diabetic, so I check. I'm Anaemic and tired. I'm sure. I'm fine, thanks. I'm Catholic.", None, None),
     ("I'm Asthmatic and Epileptic. I'm here. I'm Pregnant! I'm Type 2.", None, None),
     ("I'm English, born here. I'm French. I'm Young and fit. I'm Christian.", None, None),
+    ("This is Lasix. It's Tylenol, right? This is important. it's English. It's Diabetic. this is normal.", None, None),
     ("I'm Black, 45, from Quelbury. She is English, 45, from Leeds.", "Black", None),
     # a laboratory value, a dose or a list of numbers after a word, set off as an age would be
     ("Hemoglobin, 12, stable. Serum Creatinine, 2, rising. Troponin (12) pending.", None, None),
@@ -711,6 +712,10 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("Hi all, I'm Tamsin, 29F, diagnosed in 2015.", "Tamsin", PT),
     ("I am Tobiah Quorvane and I have had this for years.", "Tobiah Quorvane", PT),
     ("HI ALL, I'M MARISOL, DIAGNOSED IN 2015", "MARISOL", PT),
+    # as a message or call opens, with what may follow the name
+    ("Hello, it's Tobiah again. Question about my meds.", "Tobiah", PT),
+    ("Hi, this is Tamsin calling about my mother.", "Tamsin", PT),
+    ("Hi all, I'm Tamsin here for advice", "Tamsin", PT),
     # "Ms"/"Mx" written as a title (capital, then lower case) take any surname, listed or not, as "Mrs" does
     ("Ms. Fairweather up to chair.", "Fairweather", PT),
     ("Ms Quorvane is a 54 yo female", "Quorvane", PT),

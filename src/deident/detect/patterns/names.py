@@ -1330,6 +1330,11 @@ def _uncommon_first_name(lower: str) -> bool:
     return lower in _first_names() and lower not in load_lexicon("common_words")
 
 
+# What may follow a name the writer introduces themself by: "I'm Tamsin and", "it's Tobiah again", "this is Tamsin
+# calling".
+_INTRODUCTION_ENDS = r"(?:and|from|here|again|calling|speaking)(?![\w])"
+
+
 def _self_introduced(text: str, m: regex.Match[str]) -> list[Hit]:
     """The writer's own name after "I'm" ("Hi all, I'm Tamsin, 29F"): written as a name where the text has case, each
     word a listed first name no commoner than "Grace", or a rare word in text with case. "I'm English", "I'm Young",
@@ -2455,8 +2460,10 @@ def name_patterns() -> tuple[Pattern, ...]:
             # A writer's self-introduction in a message or post: "Hi all, I'm Tamsin, 29F", "I am Tobiah Quorvane and".
             "name.self_introduced",
             Label.PATIENT,
-            r"\b(?:i['’]m|i[ \t]{1,2}am)[ \t]{1,2}(?P<n>[A-Za-z][A-Za-z'\-]{2,24}(?:[ \t][A-Za-z][A-Za-z'\-]{2,24})?)"
-            r"(?=[ \t]{0,2}(?:[,.!;(]|(?:and|from|here)(?![\w]))|[ \t]{0,2}$)",
+            # and as a message or a call opens: "Hello, it's Tobiah again", "this is Tamsin calling"
+            r"\b(?:i['’]m|i[ \t]{1,2}am|it['’]s|this[ \t]{1,2}is)[ \t]{1,2}"
+            r"(?P<n>[A-Za-z][A-Za-z'\-]{2,24}(?:[ \t](?!" + _INTRODUCTION_ENDS + r")[A-Za-z][A-Za-z'\-]{2,24})?)"
+            r"(?=[ \t]{0,2}(?:[,.!;(]|" + _INTRODUCTION_ENDS + r")|[ \t]{0,2}$)",
             0.5,
             _self_introduced,
         ),
