@@ -1859,6 +1859,7 @@ _APPOSITION_GLUE = r"[ \t]{0,2},[ \t]{0,2}(?:(?:the|our|a|an)[ \t]{1,2})?(?P<ser
 _names_before_apposition = _names_before(Label.DOCTOR, False, _APPOSITION_GLUE)
 
 
+# A name in the possessive before whose relative, state or care follows ("Quorvane's daughter", "Tobiah's mood").
 _POSSESSIVE_NAMES = _names_before(Label.PATIENT, False, r"['’][sS][ \t]{1,2}")
 
 
@@ -2365,7 +2366,7 @@ def name_patterns() -> tuple[Pattern, ...]:
             Label.PATIENT,
             r"\b" + FAMILY + r"\b",
             0.5,
-            _names_before(Label.PATIENT, False, r"['’][sS][ \t]{1,2}"),
+            _POSSESSIVE_NAMES,
             hints=ScanHints(anchors=FAMILY_WORDS),  # by hand, as for name.family
         ),
         Pattern(
