@@ -92,6 +92,10 @@ LATER_RULE_TEXTS = (
     "celebrated her 95th birthday, 90th bday",
     "HIS 101ST BIRTHDAY x92nd b-day",
     "(3rd birthday) 1st bday.",
+    # a name, a comma and the age
+    "Quorvane, 82F; Ann, 7 yo x, 45M",
+    "TOBIAH, 78 Y/O M. Kiochao, 67-year-old",
+    "Tobiah Q., 101 y.o. man",
 )
 
 

@@ -628,6 +628,10 @@ NEGATIVES: list[Case] = [
     ("Pt asking for water. Family asking about plan. Wife asking re: dc.", None, None),
     # a patient, a relative, a drug, a system or a finding with a state after a word of degree
     ("Pt is very pleasant. Family is more anxious. Wife was quite upset. Morphine is very effective.", None, None),
+    # a note word, a drug or a heading before the comma and the age or a dose
+    ("Pt, 78 yo M w/ hx of CAD. Lasix, 40 mg iv given.", None, None),
+    ("Assessment, 78 yo M with CHF. Summary, 78M w/ CAD. Neuro, 24 hrs: no change.", None, None),
+    ("Patient, 78 yo M, admitted. Resp, 18 breaths/min. Meds, 2 tabs.", None, None),
     ("Mental status is now appropriate. Mood is somewhat depressed. Affect is much brighter. Resp calm", None, None),
     # a patient, a relative, a day or a team in the possessive
     ("Patient's mood is low. Pt's pain 3/10. Wife's plan is to visit. The team's plan. Yesterday's pain", None, None),
@@ -768,6 +772,12 @@ MIXED_CASE_POSITIVES: list[Case] = [
     ("T.Quorvane agrees with plan.", "T.Quorvane", PT),
     ("Plan d/w J Tillerson re cath", "J Tillerson", DR),
     ("Tobiah is a 64 yo man with CAD.", "Tobiah", PT),
+    # the name a comma sets off before the age, opening a note, a sentence or a line (invented names)
+    ("Tobiah, 78 yo M w/ hx of CAD", "Tobiah", PT),
+    ("NPN: Tobiah Quorvane, 78 yo man s/p CABG", "Tobiah Quorvane", PT),
+    ("Transfer note.\nQuorvane, 82F with hx of CHF", "Quorvane", PT),
+    ("QUORVANE, 82 Y/O F ADMITTED WITH CHF", "QUORVANE", PT),
+    ("Kiochao, 67-year-old man, transferred from OSH", "Kiochao", PT),
     # with a few words of description before the age
     ("Kiochao is a pleasant 80yo admitted with CHF.", "Kiochao", PT),
     ("Tobiah is a very pleasant 80 year old man.", "Tobiah", PT),

@@ -994,7 +994,12 @@ def _subject_name(text: str, m: regex.Match[str], label: Label = Label.PATIENT) 
     "Tobiah Quorvane agrees", "T. Quorvane agrees". Only words that are no English word (wordfreq), no note or clinical
     term, and capitalised where the text has case: "Pt agrees", "Family states", "Nephro called" and "Lasix given" are
     not names."""
-    found = search_before(_SUBJECT_WORD, text, m.start(), 30) or search_before(_APPOSED_SUBJECT, text, m.start(), 40)
+    return _subject_name_before(text, m.start(), label)
+
+
+def _subject_name_before(text: str, at: int, label: Label = Label.PATIENT, subject: str = _SUBJECT_WORD) -> list[Hit]:
+    """:func:`_subject_name` of the name that ends before ``at`` as ``subject`` (a reverse regex) finds it."""
+    found = search_before(subject, text, at, 30) or search_before(_APPOSED_SUBJECT, text, at, 40)
     if found is None or not _rare_subject_word(found["n"], text, found.start("n")):
         return []
     if found["i"] and window_case(text, found.start("n")) != "mixed":
@@ -1051,6 +1056,20 @@ def _subject_age_name(text: str, m: regex.Match[str]) -> list[Hit]:
     """The patient's initials (:func:`_patient_initials`) or name (:func:`_subject_name`) opening the sentence that
     gives the age."""
     return _patient_initials(text, search_before(_INITIALS_SUBJECT, text, m.start(), 12)) or _subject_name(text, m)
+
+
+# The name that a comma sets off before the age, as a note or a list of patients opens: "Tobiah Quorvane, 78 yo M",
+# "QUORVANE, 82F WITH CHF" (the age: see _APPOSED_AGE).
+_APPOSED_AGE_SUBJECT = (
+    r"(?r)(?<![\w'./-])(?P<g>[A-Za-z]\.)?(?P<n>[A-Za-z][A-Za-z'\-]{1,24})(?:[ \t](?P<i>[A-Z]\.))?,[ \t]{1,2}\Z"
+)
+
+
+def _apposed_age_name(text: str, m: regex.Match[str]) -> list[Hit]:
+    """The name set off by a comma before the age, opening a sentence or a line: "Tobiah, 78 yo M w/ hx of CAD",
+    "Quorvane, 82F". Its words are :func:`_subject_name`'s; "Pt, 78 yo M", "Lasix, 40 mg", "Assessment, 78 yo M"
+    name no one."""
+    return _subject_name_before(text, m.start(), subject=_APPOSED_AGE_SUBJECT)
 
 
 def _initials_before_age(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -1359,6 +1378,11 @@ _AGE_NUMBER = r"(?:[1-9]\d?|1[01]\d)(?!\d)"
 _AGE_AFTER_INITIALS = (
     r"(?<=,[ \t]{1,2}an?[ \t]{1,2})" + _AGE_NUMBER + r"(?:[ \t-]{1,2}(?:years?|yrs?)[ \t-]{1,2}old|[ \t-]?y/?o)(?![\w])"
 )
+# The age after a name and its comma: "78 yo M", "82F", "82 y/o", "82-year-old" (the name: _apposed_age_name).
+_APPOSED_AGE = (
+    r"(?<=[A-Za-z.],[ \t]{1,2})" + _AGE_NUMBER
+    + r"(?:[ \t-]{1,2}(?:years?|yrs?)[ \t-]{1,2}old|[ \t-]?y/?o|[ \t-]?y\.o\.?|[ \t]?(?-i:[MF]))(?![\w])"
+)  # fmt: skip
 _AGED = r"(?:aged[ \t]{1,2})?"
 _AGE_COMMA_GLUE = r",[ \t]{1,2}" + _AGED
 _AGE_BRACKET_GLUE = r"[ \t]{1,2}\([ \t]{0,2}" + _AGED
@@ -2588,6 +2612,14 @@ def name_patterns() -> tuple[Pattern, ...]:
             r"(?:yo\b|y/o|y\.o|year|yr)",
             0.4,
             _subject_age_name,
+        ),
+        Pattern(
+            "name.apposed_age",
+            Label.PATIENT,
+            _APPOSED_AGE,
+            0.4,
+            _apposed_age_name,
+            hints=ScanHints(digit_run=(1, 3), run_prev=r"[ \t]", run_next=r"[ \t-]{0,2}[YyMF]"),
         ),
         Pattern(
             "name.initials_before_age",
