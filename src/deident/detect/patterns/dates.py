@@ -343,10 +343,11 @@ def _written(text: str, m: regex.Match[str]) -> list[Hit]:
         return []  # the range's days in order
     if day is not None and last is not None and not (int(day) < int(last) and _valid_day(month, int(last))):
         return []
-    if (first or last) and year is None and m["mon"].lower() == "may":
-        return []  # "needs 2-3 may be more": a range before the modal verb, unless a year follows
-    if m["mon"].lower() == "may" and day is not None and not day_first and text.startswith("-", m.end("mon")):
-        return []  # "may-2": the modal verb as often as the month (not "31-May-1987", whose day comes first)
+    if m["mon"].lower() == "may":  # the modal verb too
+        if (first or last) and year is None:
+            return []  # "needs 2-3 may be more": a range before the modal verb, unless a year follows
+        if day is not None and not day_first and text.startswith("-", m.end("mon")):
+            return []  # "may-2": the modal verb as often as the month (not "31-May-1987", whose day comes first)
     end = m.end()
     if year is not None and not 1900 <= _full_year(year.lstrip("'")) <= 2099:
         if day is None or m.start("d") > m.start("mon") or rx(_CLOCK).fullmatch(year) is None:
