@@ -19,6 +19,10 @@ POSITIVES: list[Case] = [
     ("Zelphine Quorvane, 14 Oak St., Glen Brantisk IL 60137", "Glen Brantisk", Label.CITY),
     # where a relative comes from (invented places)
     ("SOCIAL- FAMILY FROM FOSTYARD STAYING AT A HOTEL.", "FOSTYARD", Label.CITY),
+    # where the patient comes from (invented places)
+    ("Social: Pt is from Quelbury, lives with wife.", "Quelbury", Label.CITY),
+    ("he was originally from quelbury", "quelbury", Label.CITY),
+    ("She is originally from Brantisk Falls and retired.", "Brantisk Falls", Label.CITY),
     ("Daughter from Quelbury called for update.", "Quelbury", Label.CITY),
     ("Friends visiting from Brantisk Falls today.", "Brantisk Falls", Label.CITY),
     # a relative's journey, where someone lives and with whom (invented places)
@@ -173,6 +177,7 @@ POSITIVES: list[Case] = [
     ("OSH (Quelbury) CT neg", "Quelbury", Label.LOCATION_OTHER),
     ("admitted from rehab (Quelbury Manor) with fever", "Quelbury Manor", Label.LOCATION_OTHER),
     ("PT FROM NH (QUELBURY HOUSE), BASELINE A&O X1", "QUELBURY HOUSE", Label.LOCATION_OTHER),
+    ("followed at the VA (Quelbury) for PTSD", "Quelbury", Label.LOCATION_OTHER),
     # a state's code alone after a place preposition, in text with case
     ("anyone know a good neuro in NY? thanks", "NY", Label.STATE),
     ("we moved here from NJ. it was hard", "NJ", Label.STATE),
@@ -189,6 +194,9 @@ POSITIVES: list[Case] = [
     ("lives at 1100 quelbury road\nbrantisford, va, 20689.", "va", Label.STATE),
 ]
 NEGATIVES: list[Case] = [
+    # the patient from a care site, home or a country (Safe Harbor leaves countries)
+    ("Pt is from home, lives alone. pt is from rehab. PT IS FROM OSH. Pt was from the ED.", None, None),
+    ("He is from out of town. pt is from a group home. She is from Guatemala, speaks Spanish.", None, None),
     # an ambiguous code after a service, a clinical word or with no place preposition
     ("seen in Cardiology OR today; changes in Pain MD aware; Kitorkisville CO 4.5", None, None),
     # the abbreviation alone, or after a function word or a verb, names no site

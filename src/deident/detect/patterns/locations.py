@@ -984,8 +984,8 @@ def _care_site_name(lowered: Sequence[str], mixed: bool) -> bool:
 # The kinds of care site whose own name a note gives in brackets after the kind: "OSH (Quelbury)", "from rehab
 # (Quelbury Manor)", "NH (Brantisk House)".
 _SITE_KINDS_BEFORE_BRACKETS = (
-    "osh", "outside hospital", "outside hosp", "rehab", "nursing home", "nh", "snf", "ltach", "ltac", "ltc", "alf",
-    "ecf", "assisted living", "hospice", "vna",
+    "osh", "outside hospital", "outside hosp", "rehab", "nursing home", "assisted living", "hospice", "vna",
+    *(abbreviation.lower() for abbreviation in CARE_SITE_ABBREVIATIONS),
 )  # fmt: skip
 # The nouns that close a care home's name after its name word ("Quelbury House", "Brantisk Manor").
 _HOME_NAME_NOUNS = frozenset("house manor lodge court gardens village hall villa home centre center place park".split())
@@ -1359,6 +1359,16 @@ def location_patterns() -> tuple[Pattern, ...]:
             r"(?:(?:in|up|down|here|visiting)[ \t]{1,2})?from[ \t]{1,2}" + _NAMED_AFTER,
             0.6,
             _place_not_care_site,
+        ),
+        Pattern(
+            # Where the patient comes from, as a note's social history says it: "Pt is from Quelbury, lives with wife",
+            # "he was originally from brantisk" (one-case text: rare or listed words only, as after a move).
+            "location.person_from",
+            Label.CITY,
+            r"\b(?:pt|patient|he|she)[ \t]{1,2}(?:is|was)[ \t]{1,2}(?:(?:originally|also)[ \t]{1,2})?from[ \t]{1,2}"
+            + _NAMED_AFTER,
+            0.5,
+            _place_moved_to,
         ),
         Pattern(
             # Where the writer is from, in a message or a post: "I'm from Quelbury", "i'm 72, a pharmacist from
