@@ -5,7 +5,8 @@ Per note (or per patient, when :func:`reconcile_documents` gets several notes of
 1. *Seeds*: NAME and LOCATION spans whose score is at least ``min_score`` (or have no score), and
    trusted phrases (``source`` "trusted.*"). Each seed adds its whole string to a dictionary; a
    multi-word name also adds its separate words and its initial forms ("J. Smith", "J Smith").
-2. *Common-word guard*: a single word enters only if it has at least ``min_length`` letters and a
+2. *Common-word guard*: a single word enters only if it has at least ``min_length`` letters (two: a
+   string of two letters, "GH" or "Xu", tags only its mentions written as the seed was) and a
    wordfreq Zipf below ``max_zipf``; a phrase only if its Zipf is below ``max_zipf`` (ICU notes are
    often all upper or all lower case, so case cannot tell "BROWN" the name from "brown" sputum). In a
    mixed-case note an all-lower-case occurrence is tagged only when its Zipf is below
@@ -56,7 +57,8 @@ _WORDS = regex.compile(r"[\p{L}][\p{L}\p{M}'\-]*")  # marks too: "i̇mren" (a lo
 @dataclass(frozen=True, slots=True)
 class ReconcileOptions:
     min_score: float = 0.5
-    min_length: int = 3
+    # Two letters: a hospital's initials ("GH") or a short surname ("Xu"), spread as written (_Entry.spelled).
+    min_length: int = 2
     max_zipf: float = 3.5
     lower_case_max_zipf: float = 2.0
     # A word of a multi-word name above ``max_zipf`` but below this, if the lexicon lists it as a name, is spread
@@ -82,6 +84,12 @@ class _Entry:
     # ... unless it is a listed first name opening its name ("JOE" of "JOE BLOGGS"): a one-case note calls a person
     # by the first name alone ("JOE REPORTS ..."), and its surname with a title ("MRS FAIR", not "CONDITION FAIR").
     first_name: bool = False
+    # A string of two letters ("GH" for a hospital, "Xu") is tagged only where written as the seed was: one case of it
+    # may be a clinical abbreviation ("OD" once a day beside a name "Od").
+    spelled: str | None = None
+
+
+_SPELLED_BELOW = 3  # letters: a shorter string spreads only as written (_Entry.spelled)
 
 
 def _admissible(key: str, options: ReconcileOptions) -> bool:
@@ -121,7 +129,18 @@ def _seed_entries(text: str, span: Span, options: ReconcileOptions) -> list[_Ent
                     span.label,
                 )
             )
-    return entries
+    return [_as_spelled_in(surface, entry) for entry in entries]
+
+
+def _as_spelled_in(surface: str, entry: _Entry) -> _Entry:
+    """``entry`` with :attr:`_Entry.spelled` set, for a string of fewer than _SPELLED_BELOW letters, to its spelling in
+    the seed's ``surface``."""
+    if len(_LETTERS.findall(entry.key)) >= _SPELLED_BELOW:
+        return entry
+    found = regex.search(
+        r"(?<![\p{L}\p{M}\p{N}])(?:" + entry.pattern + r")(?![\p{L}\p{M}\p{N}])", surface, regex.IGNORECASE
+    )
+    return replace(entry, spelled=found.group() if found is not None else surface)
 
 
 def _whole_name_entry(text: str, span: Span, options: ReconcileOptions) -> _Entry | None:
@@ -267,6 +286,8 @@ def _reconcile_group(
             if mixed_case and found.islower() and zipf_lowered(found) >= options.lower_case_max_zipf:
                 continue
             entry = keys_by_pattern[int(str(m.lastgroup)[1:])]  # the one alternative k<i> that matched
+            if entry.spelled is not None and found != entry.spelled:
+                continue
             if entry.capitalised_only:
                 written_as_name = mixed_case and found[0].isupper() and not found.isupper()
                 if not written_as_name and (mixed_case or not entry.first_name):
