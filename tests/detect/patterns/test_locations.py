@@ -21,6 +21,7 @@ POSITIVES: list[Case] = [
     ("SOCIAL- FAMILY FROM FOSTYARD STAYING AT A HOTEL.", "FOSTYARD", Label.CITY),
     # where the patient comes from (invented places)
     ("Social: Pt is from Quelbury, lives with wife.", "Quelbury", Label.CITY),
+    ("Pt from SJH ED with sepsis", "SJH", Label.CITY),
     ("he was originally from quelbury", "quelbury", Label.CITY),
     ("She is originally from Brantisk Falls and retired.", "Brantisk Falls", Label.CITY),
     ("Daughter from Quelbury called for update.", "Quelbury", Label.CITY),
@@ -197,6 +198,8 @@ NEGATIVES: list[Case] = [
     # the patient from a care site, home or a country (Safe Harbor leaves countries)
     ("Pt is from home, lives alone. pt is from rehab. PT IS FROM OSH. Pt was from the ED.", None, None),
     ("He is from out of town. pt is from a group home. She is from Guatemala, speaks Spanish.", None, None),
+    ("pt from nsg home. PT FROM CCU. pt from PACU at 1400. Pt from CVICU. pt from floor. Pt from EW.", None, None),
+    ("PT FROM MICU EAST. Pt from Emergency Dept. pt from outside hosp. pt from TSICU. Pt from IR suite.", None, None),
     # an ambiguous code after a service, a clinical word or with no place preposition
     ("seen in Cardiology OR today; changes in Pain MD aware; Kitorkisville CO 4.5", None, None),
     # the abbreviation alone, or after a function word or a verb, names no site

@@ -592,6 +592,23 @@ def _place_moved_to(text: str, m: regex.Match[str]) -> list[Hit]:
     return hits if rare else []
 
 
+def _person_from(text: str, m: regex.Match[str]) -> list[Hit]:
+    """:func:`_place_moved_to` of the place a patient comes from, unless a care site's kind follows its name ("Pt from
+    Brantisk NH", "pt from Quelbury Rehab": the site's name, which the care-site rules take with their own label)."""
+    hits = _place_moved_to(text, m)
+    if not hits:
+        return []
+    words = [w.strip(".,").lower() for w in text[hits[0].start : hits[-1].end].split()[1:]]
+    after = word_after(text, hits[-1].end)  # a department may follow ("Pt from SJH ED"), not a site's kind
+    if any(_care_site_kind(w) or _generic_place_word(w) for w in words) or (after and _care_site_kind(after)):
+        return []
+    return hits
+
+
+def _care_site_kind(lower: str) -> bool:
+    return lower.upper() in CARE_SITE_ABBREVIATIONS or lower in FACILITY_TYPE_WORDS
+
+
 def listed_city(lower: str) -> bool:
     """Whether a lower-cased word is a city of the cities lexicon ("orange", "reading", "mobile")."""
     from deident.detect.lexicon.data import load_lexicon
@@ -1362,13 +1379,14 @@ def location_patterns() -> tuple[Pattern, ...]:
         ),
         Pattern(
             # Where the patient comes from, as a note's social history says it: "Pt is from Quelbury, lives with wife",
-            # "he was originally from brantisk" (one-case text: rare or listed words only, as after a move).
+            # "he was originally from brantisk", "Pt from SJH ED with sepsis" (one-case text: rare or listed words only,
+            # as after a move).
             "location.person_from",
             Label.CITY,
-            r"\b(?:pt|patient|he|she)[ \t]{1,2}(?:is|was)[ \t]{1,2}(?:(?:originally|also)[ \t]{1,2})?from[ \t]{1,2}"
-            + _NAMED_AFTER,
+            r"\b(?:pt|patient|he|she)[ \t]{1,2}(?:(?:is|was)[ \t]{1,2})?(?:(?:originally|also)[ \t]{1,2})?"
+            r"from[ \t]{1,2}" + _NAMED_AFTER,
             0.5,
-            _place_moved_to,
+            _person_from,
         ),
         Pattern(
             # Where the writer is from, in a message or a post: "I'm from Quelbury", "i'm 72, a pharmacist from
