@@ -174,6 +174,7 @@ POSITIVES: list[Case] = [
     ("from the Brantisk VA", "Brantisk", Label.LOCATION_OTHER),
     ("screened by Kitork SNF today", "Kitork", Label.LOCATION_OTHER),
     ("FROM QUELBURY VAMC", "QUELBURY", Label.LOCATION_OTHER),
+    ("Quelbury VNA to follow at home", "Quelbury", Label.LOCATION_OTHER),
     # a care site's own name in brackets after its kind
     ("OSH (Quelbury) CT neg", "Quelbury", Label.LOCATION_OTHER),
     ("admitted from rehab (Quelbury Manor) with fever", "Quelbury Manor", Label.LOCATION_OTHER),
@@ -205,6 +206,7 @@ NEGATIVES: list[Case] = [
     # the abbreviation alone, or after a function word or a verb, names no site
     ("pt went to the VA", None, None),
     ("PT REFUSED NH PLACEMENT", None, None),
+    ("PT REFUSED VNA. Needs VNA for dressing changes. home with VNA. Home VNA referral sent.", None, None),
     ("Pt Refused SNF", None, None),
     ("DISCUSSED LTC", None, None),
     ("family wants NH placement", None, None),

@@ -970,8 +970,9 @@ def _site_name_before(text: str, end: int, names_next_to_suffix: Callable[[str],
 
 
 # A care site named before the abbreviation of its kind: "from Brantisk NH" (a nursing home, or the state: a place
-# either way), "Quorvane SNF", "the Brantisk VA", "Kitork VAMC"; "the VA" alone names none.
-CARE_SITE_ABBREVIATIONS = ("NH", "SNF", "LTC", "ALF", "ECF", "LTACH", "LTAC", "VA", "VAMC")
+# either way), "Quorvane SNF", "the Brantisk VA", "Kitork VAMC", "Quelbury VNA" (a visiting nurse association); "the
+# VA" alone names none.
+CARE_SITE_ABBREVIATIONS = ("NH", "SNF", "LTC", "ALF", "ECF", "LTACH", "LTAC", "VA", "VAMC", "VNA")
 
 
 def _abbreviated_care_site(text: str, m: regex.Match[str]) -> list[Hit]:
@@ -1001,7 +1002,7 @@ def _care_site_name(lowered: Sequence[str], mixed: bool) -> bool:
 # The kinds of care site whose own name a note gives in brackets after the kind: "OSH (Quelbury)", "from rehab
 # (Quelbury Manor)", "NH (Brantisk House)".
 _SITE_KINDS_BEFORE_BRACKETS = (
-    "osh", "outside hospital", "outside hosp", "rehab", "nursing home", "assisted living", "hospice", "vna",
+    "osh", "outside hospital", "outside hosp", "rehab", "nursing home", "assisted living", "hospice",
     *(abbreviation.lower() for abbreviation in CARE_SITE_ABBREVIATIONS),
 )  # fmt: skip
 # The nouns that close a care home's name after its name word ("Quelbury House", "Brantisk Manor").
