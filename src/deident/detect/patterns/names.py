@@ -1375,13 +1375,13 @@ def _self_introduced(text: str, m: regex.Match[str]) -> list[Hit]:
 # Matched from the age's first digit (a digit-run scan); the validator finds the name before the comma or bracket.
 _AGE_NUMBER = r"(?:[1-9]\d?|1[01]\d)(?!\d)"
 # The age after initials and ", a": "62-year-old", "62 year old", "62 yo", "62 y/o".
-_AGE_AFTER_INITIALS = (
-    r"(?<=,[ \t]{1,2}an?[ \t]{1,2})" + _AGE_NUMBER + r"(?:[ \t-]{1,2}(?:years?|yrs?)[ \t-]{1,2}old|[ \t-]?y/?o)(?![\w])"
-)
+# What follows an age's number: "-year-old", " yrs old", " yo", " y/o".
+_YEARS_OLD = r"[ \t-]{1,2}(?:years?|yrs?)[ \t-]{1,2}old|[ \t-]?y/?o"
+_AGE_AFTER_INITIALS = r"(?<=,[ \t]{1,2}an?[ \t]{1,2})" + _AGE_NUMBER + r"(?:" + _YEARS_OLD + r")(?![\w])"
 # The age after a name and its comma: "78 yo M", "82F", "82 y/o", "82-year-old" (the name: _apposed_age_name).
 _APPOSED_AGE = (
     r"(?<=[A-Za-z.],[ \t]{1,2})" + _AGE_NUMBER
-    + r"(?:[ \t-]{1,2}(?:years?|yrs?)[ \t-]{1,2}old|[ \t-]?y/?o|[ \t-]?y\.o\.?|[ \t]?(?-i:[MF]))(?![\w])"
+    + r"(?:" + _YEARS_OLD + r"|[ \t-]?y\.o\.?|[ \t]?(?-i:[MF]))(?![\w])"
 )  # fmt: skip
 _AGED = r"(?:aged[ \t]{1,2})?"
 _AGE_COMMA_GLUE = r",[ \t]{1,2}" + _AGED
